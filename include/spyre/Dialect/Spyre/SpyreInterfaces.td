@@ -1,0 +1,42 @@
+//===- SpyreInterfaces.td - spyre op interfaces ------------*- tablegen -*-===//
+
+#ifndef SPYRE_INTERFACES_TD
+#define SPYRE_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def Spyre_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
+  let cppNamespace = "::spyre";
+  let description = [{
+    A compute-level op that the schedule passes can place in a kernel. It
+    describes itself as a loop nest (like a `linalg.generic`): the sizes and
+    kinds of its loops and, for each operand and result, an affine map from
+    loops to tensor indices (a broadcast dimension maps to the constant 0).
+    Kernel formation composes these maps, the core scheduler splits and
+    tiles the loops, and the program lowering turns each op into SFP or PT
+    instructions on tiles.
+  }];
+  let methods = [
+    InterfaceMethod<"Returns the op's loop nest and indexing maps.",
+      "::spyre::IterationSpace", "getIterationSpace">,
+    InterfaceMethod<[{
+        Returns the multiply-accumulates and element operations the op
+        performs (for cost models).
+      }],
+      "::spyre::OpWork", "getWork">,
+    InterfaceMethod<[{
+        Returns the layout operand `index` must have, given the machine's
+        stick size in bytes; null when any layout will do. The default is
+        the canonical layout (sticks along the innermost dim).
+      }],
+      "::spyre::LayoutAttr", "getRequiredLayout",
+      (ins "unsigned":$index, "int64_t":$stickBytes), [{}], [{
+        return ::spyre::LayoutAttr::getCanonical(
+            ::llvm::cast<::mlir::RankedTensorType>(
+                $_op->getOperand(index).getType()),
+            stickBytes);
+      }]>,
+  ];
+}
+
+#endif // SPYRE_INTERFACES_TD

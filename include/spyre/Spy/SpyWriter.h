@@ -1,0 +1,179 @@
+//===- SpyWriter.h - Assembling .spy model files ----------------*- C++ -*-===//
+//
+// A builder for the .spy container (docs/spy-format.md): collect tensors,
+// programs, relocations, the launch plan and metadata, then write header,
+// FlatBuffer and data area in one pass. Plain C++ (FlatBuffers), no LLVM; the
+// MLIR emitter and the runtime's tests both use it.
+//
+// The writer records what it is given and checks only what it needs to lay
+// the file out; the runtime's loader is the validator (a writer that refused
+// every inconsistency could not produce the malformed files its tests need).
+// Output is deterministic: the same calls give byte-identical files.
+//
+// Typical use:
+//
+//   spyre::spy::SpyWriter w(arch);
+//   uint32_t x = w.addTensor(inputDesc);
+//   uint32_t wt = w.addTensor(weightDesc);
+//   w.setTensorData(wt, std::move(deviceLayoutBytes));
+//   uint32_t p = w.addProgram(program);
+//   w.addRelocation(p, /*instIndex=*/3, x);          // phase from x's role
+//   w.addStep(p);
+//   if (!w.write("model.spy", error)) ...
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_SPY_SPYWRITER_H
+#define SPYRE_SPY_SPYWRITER_H
+
+#include "spyre/ISA/ISA.h"
+#include "spyre/Spy/Layout.h"
+#include "spyre/Spy/spy_generated.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace spyre {
+struct Arch;
+} // namespace spyre
+
+namespace spyre::spy {
+
+/// Produces `size` bytes of a data segment starting at byte `offset` into
+/// `buffer`. The writer calls it with increasing offsets, in chunks (at most
+/// SpyWriter::kStreamChunkBytes each), so that multi-GB weights never have
+/// to be in memory at once. Returns false and sets `error` on failure.
+using DataSource = std::function<bool(uint64_t offset, void *buffer,
+                                      uint64_t size, std::string &error)>;
+
+/// Everything about one tensor except its data.
+struct TensorDesc {
+  std::string name;
+  Role role = Role::Workspace;
+  /// Position among the graph's inputs (Input) or outputs (Output), else -1.
+  int32_t ioIndex = -1;
+  isa::DType dtype = isa::DType::F32;
+  std::vector<int64_t> shape;
+  TensorLayout layout;
+  /// Bytes in device memory; 0 = derive from the layout (product of
+  /// deviceShape times the element size).
+  uint64_t size = 0;
+  /// Device memory alignment in bytes (a power of two).
+  uint64_t alignment = 128;
+  /// Workspace tensors: offset inside the workspace.
+  uint64_t workspaceOffset = 0;
+  /// Outputs updated in place: the io_index of the input they alias, or -1.
+  int32_t aliasesInput = -1;
+};
+
+/// One program (the code of one kernel) with its per-core parameters.
+struct ProgramDesc {
+  std::string name;
+  /// Source location of the kernel, for diagnostics and traces.
+  std::string location;
+  std::vector<isa::Inst> insts;
+  int32_t numCores = 1;
+  int32_t numParams = 0;
+  /// numCores * numParams values, core-major.
+  std::vector<int64_t> params;
+};
+
+/// Builds a .spy file in memory and writes it.
+class SpyWriter {
+public:
+  /// Chunk size of DataSource calls (and of the file writes).
+  static constexpr uint64_t kStreamChunkBytes = uint64_t(16) << 20;
+
+  /// A writer for a model compiled for `arch` (its hash and canonical JSON
+  /// go into the file; its name into the metadata).
+  explicit SpyWriter(const Arch &arch);
+  ~SpyWriter();
+  SpyWriter(const SpyWriter &) = delete;
+  SpyWriter &operator=(const SpyWriter &) = delete;
+
+  /// Adds a tensor and returns its index. A zero `size` is derived from the
+  /// layout.
+  uint32_t addTensor(const TensorDesc &desc);
+  /// Sets the data (in device layout) of a weight or constant tensor.
+  void setTensorData(uint32_t tensor, std::vector<uint8_t> bytes);
+  /// Same, copying `size` bytes from `data`.
+  void setTensorData(uint32_t tensor, const void *data, uint64_t size);
+  /// Same, streamed: `source` is called at write time for `size` bytes.
+  void setTensorData(uint32_t tensor, uint64_t size, DataSource source);
+
+  /// Adds a program and returns its index. Its instruction image becomes a
+  /// code segment of the file.
+  uint32_t addProgram(ProgramDesc desc);
+  /// Mutable access to an added program (to patch instructions in place).
+  ProgramDesc &program(uint32_t index) { return programs_[index]; }
+
+  /// Relocates the memAddr field of instruction `instIndex` of `program` to
+  /// the address of `tensor` plus `addend`, in the phase that the tensor's
+  /// role implies (weight/constant: Load, workspace: Bind, input/output:
+  /// Launch). The tensor must have been added.
+  void addRelocation(uint32_t program, uint32_t instIndex, uint32_t tensor,
+                     int64_t addend = 0);
+  /// Adds a relocation record verbatim (byte offset into the program image
+  /// and phase as given); for tools and tests.
+  void addRawRelocation(uint32_t program, uint64_t offset, uint32_t tensor,
+                        int64_t addend, Phase phase);
+
+  /// Appends a step running `program` to the launch plan.
+  void addStep(uint32_t program);
+
+  /// Sets the metadata strings (the arch name comes from the Arch).
+  void setMetadata(std::string sourceModel, std::string compilerVersion,
+                   std::string pipeline);
+  /// Bytes of the workspace that holds every workspace tensor.
+  void setWorkspaceSize(uint64_t bytes) { workspaceSize_ = bytes; }
+  /// Overrides the format version written (tests of version checks).
+  void setFormatVersion(uint32_t major, uint32_t minor) {
+    formatMajor_ = major;
+    formatMinor_ = minor;
+  }
+
+  uint32_t numTensors() const { return uint32_t(tensors_.size()); }
+  uint32_t numPrograms() const { return uint32_t(programs_.size()); }
+
+  /// Writes the file to `path` (through a temporary file renamed into place).
+  bool write(const std::string &path, std::string &error);
+  /// Writes the file into `out`.
+  bool writeToBuffer(std::vector<uint8_t> &out, std::string &error);
+  /// Writes the file through `sink`, called with consecutive pieces.
+  bool writeTo(const std::function<bool(const void *data, uint64_t size,
+                                        std::string &error)> &sink,
+               std::string &error);
+
+private:
+  struct TensorData;
+  struct Relocation {
+    uint32_t program;
+    uint64_t offset;
+    uint32_t tensor;
+    int64_t addend;
+    Phase phase;
+  };
+
+  uint64_t archHash_;
+  std::string archJson_;
+  std::string archName_;
+  uint32_t formatMajor_;
+  uint32_t formatMinor_;
+  std::vector<TensorDesc> tensors_;
+  std::vector<TensorData> tensorData_;
+  std::vector<ProgramDesc> programs_;
+  std::vector<Relocation> relocations_;
+  std::vector<uint32_t> plan_;
+  std::string sourceModel_, compilerVersion_, pipeline_;
+  uint64_t workspaceSize_ = 0;
+};
+
+/// The relocation phase implied by a tensor role (weight/constant: Load,
+/// workspace: Bind, input/output: Launch).
+Phase phaseForRole(Role role);
+
+} // namespace spyre::spy
+
+#endif // SPYRE_SPY_SPYWRITER_H

@@ -1,0 +1,84 @@
+//===- Pt2Archive.h - Reading .pt2 zip archives -----------------*- C++ -*-===//
+//
+// A torch.export `.pt2` is a zip (docs/pt2-format.md section 1): every entry
+// under one root folder, stored uncompressed and 64-byte aligned so that
+// weights can be memory-mapped in place. Zip parsing is libzip's (ZIP64
+// included); this class adds the PyTorch conventions and the mapping of a
+// stored entry's bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_TARGET_PT2ARCHIVE_H
+#define SPYRE_TARGET_PT2ARCHIVE_H
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spyre {
+
+/// A read-only memory mapping of a file range.
+class MappedRange {
+public:
+  MappedRange() = default;
+  ~MappedRange();
+  MappedRange(const MappedRange &) = delete;
+  MappedRange &operator=(const MappedRange &) = delete;
+  MappedRange(MappedRange &&o) noexcept;
+  MappedRange &operator=(MappedRange &&o) noexcept;
+
+  /// Maps [offset, offset + size) of `path`. Empty ranges map nothing.
+  static std::optional<MappedRange> map(const std::string &path,
+                                        uint64_t offset, uint64_t size,
+                                        std::string &error);
+  const uint8_t *data() const { return data_; }
+  uint64_t size() const { return size_; }
+
+private:
+  void *base_ = nullptr;
+  uint64_t mappedBytes_ = 0;
+  const uint8_t *data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+class Pt2Archive {
+public:
+  ~Pt2Archive();
+  /// Opens `path` as a zip and finds its root folder. Errors name the path.
+  static std::unique_ptr<Pt2Archive> open(const std::string &path,
+                                          std::string &error);
+
+  const std::string &path() const { return path_; }
+  /// The root folder, with its trailing '/' ("model/").
+  const std::string &root() const { return root_; }
+  /// Entry names relative to the root, in archive order.
+  const std::vector<std::string> &entries() const { return entries_; }
+  bool contains(const std::string &relative) const;
+  /// Size of an entry, or nullopt when absent.
+  std::optional<uint64_t> entrySize(const std::string &relative) const;
+  /// Reads a whole entry (for JSON and small files).
+  std::optional<std::string> read(const std::string &relative,
+                                  std::string &error) const;
+  /// Maps `size` bytes at `offset` of a stored entry in place (read into
+  /// memory instead when the entry is compressed).
+  std::optional<std::vector<uint8_t>>
+  readRange(const std::string &relative, uint64_t offset, uint64_t size,
+            std::string &error) const;
+  /// The file offset of a stored (uncompressed) entry's data, for mmap.
+  std::optional<uint64_t> storedDataOffset(const std::string &relative,
+                                           std::string &error) const;
+
+private:
+  Pt2Archive() = default;
+  std::string path_;
+  std::string root_;
+  std::vector<std::string> entries_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace spyre
+
+#endif // SPYRE_TARGET_PT2ARCHIVE_H

@@ -1,0 +1,20 @@
+//===- SpyDump.h - .spy binaries as text ------------------------*- C++ -*-===//
+
+#ifndef SPYRE_TARGET_SPYDUMP_H
+#define SPYRE_TARGET_SPYDUMP_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace spyre {
+
+/// Validates the .spy at `path` with the runtime's loader and prints every
+/// table and every instruction readably (stable text, for lit tests).
+/// Returns false and sets `error` when the file is invalid.
+bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
+             std::string &error);
+
+} // namespace spyre
+
+#endif // SPYRE_TARGET_SPYDUMP_H

@@ -1,0 +1,33 @@
+//===- SpyEmitter.h - Program-level IR to .spy ------------------*- C++ -*-===//
+
+#ifndef SPYRE_TARGET_SPYEMITTER_H
+#define SPYRE_TARGET_SPYEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace spyre {
+
+/// Metadata recorded in the .spy.
+struct SpyEmitOptions {
+  std::string sourceModel;
+  std::string pipeline;
+};
+
+/// Serializes a program-level module (`spyre.tensor`, `spyre.program`,
+/// `spyre.plan`; the output of spyre-lower-to-program) to `path` as a .spy
+/// file. Weight data is streamed, never copied whole. Emits diagnostics on
+/// the module and fails when the module is not at program level or holds
+/// something the binary cannot express.
+mlir::LogicalResult emitSpyFile(mlir::ModuleOp module, llvm::StringRef path,
+                                const SpyEmitOptions &options);
+
+/// Same, writing to a stream (for `-o -`).
+mlir::LogicalResult emitSpy(mlir::ModuleOp module, llvm::raw_ostream &os,
+                            const SpyEmitOptions &options);
+
+} // namespace spyre
+
+#endif // SPYRE_TARGET_SPYEMITTER_H

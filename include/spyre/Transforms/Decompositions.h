@@ -1,0 +1,122 @@
+//===- Decompositions.h - The aten decomposition registry -------*- C++ -*-===//
+//
+// spyre-decompose rewrites each `spyre.aten` through the entry registered for
+// its target. Entries live in lib/Transforms/Decompositions, one op family a
+// file; docs/supported-ops.md is generated from this registry
+// (`spyre-opt --spyre-list-decompositions`), so it never goes stale.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_TRANSFORMS_DECOMPOSITIONS_H
+#define SPYRE_TRANSFORMS_DECOMPOSITIONS_H
+
+#include "spyre/Dialect/Spyre/AtenSchema.h"
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+namespace spyre {
+
+/// Typed access to the arguments of a `spyre.aten`, with the schema's
+/// defaults for those torch.export left out. Accessors report a diagnostic
+/// at the op (and return failure/nullopt) when an argument has the wrong
+/// kind.
+class AtenArgs {
+public:
+  AtenArgs(AtenOp op, const AtenSchema *schema) : op(op), schema(schema) {}
+
+  AtenOp getOp() const { return op; }
+  /// The single tensor bound to `name`; emits an error when absent.
+  mlir::FailureOr<mlir::Value> tensor(llvm::StringRef name) const;
+  /// The tensor bound to `name`, or null when None/absent.
+  mlir::Value optionalTensor(llvm::StringRef name) const;
+  /// All tensors bound to a `Tensor[]` argument.
+  llvm::SmallVector<mlir::Value> tensorList(llvm::StringRef name) const;
+  /// The argument as an attribute (given or default), or null.
+  mlir::Attribute attr(llvm::StringRef name) const;
+  /// Whether the argument is None (given as None or defaulting to it).
+  bool isNone(llvm::StringRef name) const;
+
+  mlir::FailureOr<int64_t> getInt(llvm::StringRef name) const;
+  /// A number (int or float argument) as a double.
+  mlir::FailureOr<double> getDouble(llvm::StringRef name) const;
+  mlir::FailureOr<bool> getBool(llvm::StringRef name) const;
+  mlir::FailureOr<std::string> getString(llvm::StringRef name) const;
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  getIntList(llvm::StringRef name) const;
+
+private:
+  mlir::InFlightDiagnostic argError(llvm::StringRef name,
+                                    llvm::StringRef expected) const;
+  mutable AtenOp op;
+  const AtenSchema *schema;
+};
+
+/// Rewrites one `spyre.aten` (already matched by target). Replaces the op
+/// and returns success, or emits an error at the op and returns failure.
+using DecomposeFn =
+    std::function<mlir::LogicalResult(AtenOp, const AtenArgs &,
+                                      mlir::RewriterBase &)>;
+
+/// One registry entry.
+struct Decomposition {
+  std::string target; // "aten.linear.default"
+  std::string family; // "matmul", "pointwise", ...
+  std::string dtypes; // element types handled, for the docs
+  std::string notes;  // limits and adapters, for the docs
+  DecomposeFn rewrite;
+};
+
+/// The registry, keyed by target, in registration order.
+class DecompositionRegistry {
+public:
+  void add(Decomposition d);
+  const Decomposition *lookup(llvm::StringRef target) const;
+  llvm::ArrayRef<Decomposition> entries() const { return list; }
+
+private:
+  llvm::SmallVector<Decomposition> list;
+  llvm::StringMap<size_t> index;
+};
+
+/// The registry with every family registered.
+const DecompositionRegistry &getDecompositionRegistry();
+
+// One function per family file (lib/Transforms/Decompositions/*.cpp).
+void registerMatmulDecompositions(DecompositionRegistry &registry);
+void registerPointwiseDecompositions(DecompositionRegistry &registry);
+void registerShapeDecompositions(DecompositionRegistry &registry);
+
+/// Writes docs/supported-ops.md's content (Markdown) from the registry.
+void printSupportedOpsMarkdown(llvm::raw_ostream &os);
+
+//===--- Helpers shared by the family files -------------------------------===//
+
+/// A splat constant of `elementType` and `shape` holding `value`.
+mlir::Value createSplat(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Type elementType, double value,
+                        llvm::ArrayRef<int64_t> shape = {});
+/// `v` converted to `elementType` (no-op when it already is).
+mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                   mlir::Type elementType);
+/// The element type of a tensor value.
+mlir::Type elementTypeOf(mlir::Value v);
+/// The shape of a tensor value.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
+/// Normalizes a possibly negative dimension; emits an error when out of range.
+mlir::FailureOr<int64_t> normalizeDim(AtenOp op, int64_t dim, int64_t rank);
+/// A scalar or tensor operand `name` as a tensor of `elementType`: scalars
+/// become rank-0 splat constants (the hardware has no immediates).
+mlir::FailureOr<mlir::Value> tensorOrScalar(const AtenArgs &args,
+                                            llvm::StringRef name,
+                                            mlir::Type elementType,
+                                            mlir::OpBuilder &b);
+/// The result type of result `i` of the aten op.
+mlir::RankedTensorType resultType(AtenOp op, unsigned i = 0);
+
+} // namespace spyre
+
+#endif // SPYRE_TRANSFORMS_DECOMPOSITIONS_H

@@ -1,0 +1,150 @@
+//===- KernelPlan.h - How a scheduled kernel runs ---------------*- C++ -*-===//
+//
+// A KernelPlan is everything about one kernel that follows from its IR (loop
+// nest, body, layouts), a schedule and the machine: its loops and their
+// roles, the tile of every tensor it reads or writes, the LX buffers, each
+// core's share and the per-tile work. spyre-schedule-cores evaluates plans of
+// candidate schedules, spyre-allocate-scratchpad places a plan's buffers and
+// spyre-lower-to-program emits instructions from it, so the three always
+// agree.
+//
+// Supported kernel shapes (what the plan builder accepts; anything else is a
+// diagnostic at the kernel):
+//   * matmul kernels: a `spyre.matmul` root with an elementwise epilogue;
+//     loops (batch..., m, n, k);
+//   * elementwise kernels: unary/binary/compare/select/cast bodies over the
+//     result's dims.
+// In both, one loop is the *stick loop* (the innermost dim of every tensor
+// that depends on it), one is the *row loop* (tiles of several rows), and
+// the other parallel loops are *outer* loops with tiles of 1.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_TRANSFORMS_KERNELPLAN_H
+#define SPYRE_TRANSFORMS_KERNELPLAN_H
+
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+
+#include "llvm/ADT/MapVector.h"
+
+namespace spyre {
+
+enum class LoopRole { Outer, Row, Stick, Reduction };
+
+struct PlanLoop {
+  int64_t size = 1;
+  int64_t tile = 1;
+  int64_t split = 1;
+  LoopRole role = LoopRole::Outer;
+  int64_t numTiles() const { return (size + tile - 1) / tile; }
+  bool hasEdge() const { return size % tile != 0; }
+};
+
+/// A kernel input or result as the kernel moves it between device memory
+/// and LX, tile by tile. Tiles are `rows` rows of `sticks` sticks, packed.
+struct PlanTensor {
+  mlir::Value value; // kernel operand or result (outside the kernel)
+  bool isResult = false;
+  unsigned index = 0; // input or result number
+  mlir::RankedTensorType type;
+  int64_t elementBytes = 0;
+  int64_t elementsPerStick = 0;
+  /// Loop whose tiles are this tensor's LX rows (-1: one row).
+  int64_t rowLoop = -1;
+  /// Loop indexing this tensor's stick dim (-1: broadcast along sticks).
+  int64_t stickLoop = -1;
+  int64_t rows = 1;
+  int64_t sticks = 1;
+  /// Device bytes between consecutive rows / sticks of a tile.
+  int64_t rowPitch = 0;
+  int64_t stickPitch = 0;
+  /// Device bytes per element of each loop (0: independent of it). For the
+  /// stick loop this is per stick of elements (starts are whole sticks).
+  llvm::SmallVector<int64_t> loopBytes;
+  /// Rotating copies in LX.
+  int64_t copies = 1;
+  /// Depends on no loop that has more than one tile: moved once.
+  bool hoisted = false;
+
+  int64_t rowBytes(int64_t stickBytes) const { return sticks * stickBytes; }
+  int64_t tileBytes(int64_t stickBytes) const {
+    return rows * rowBytes(stickBytes);
+  }
+  /// Device bytes from the tensor's base to the element at loop indices
+  /// `starts` (the stick loop's start must be a whole number of sticks).
+  int64_t offsetOf(llvm::ArrayRef<int64_t> starts) const;
+};
+
+/// A value computed inside the kernel body, kept in LX.
+struct PlanValue {
+  mlir::Operation *op = nullptr; // the body op producing it
+  mlir::Type lxElementType;      // f32 for matmul accumulators
+  int64_t rows = 1;
+  int64_t sticks = 1;
+  int64_t copies = 1;
+  /// Index in PlanTensor list when the value is stored as a kernel result
+  /// directly from this buffer (-1 otherwise).
+  int64_t storedAs = -1;
+};
+
+/// One LX buffer (a tensor tile, a body value or a staging copy).
+struct PlanBuffer {
+  std::string name;
+  int64_t bytes = 0; // per copy, aligned
+  int64_t copies = 1;
+  int64_t offset = -1; // set by allocation
+};
+
+/// One core's share of the kernel.
+struct CoreShare {
+  llvm::SmallVector<int64_t> start; // per loop, first index
+  llvm::SmallVector<int64_t> tiles; // per loop, number of tiles
+};
+
+class KernelPlan {
+public:
+  /// Builds the plan of `kernel` under `schedule` (which may be a candidate
+  /// not yet attached). Emits a diagnostic at the kernel and returns
+  /// failure when the kernel's shape is not supported or the schedule does
+  /// not respect the plan's rules (whole-stick tiles, tile-1 outer loops).
+  static mlir::FailureOr<KernelPlan> build(KernelOp kernel,
+                                           ScheduleAttr schedule,
+                                           const Arch &arch,
+                                           bool emitErrors = true);
+
+  mutable KernelOp kernel;
+  Arch arch;
+  ScheduleAttr schedule;
+  bool isMatmul = false;
+  llvm::SmallVector<PlanLoop> loops;
+  int64_t rowLoop = -1, stickLoop = -1, kLoop = -1;
+  llvm::SmallVector<PlanTensor> tensors; // inputs, then results
+  llvm::MapVector<mlir::Value, PlanValue> values; // body values, in order
+  llvm::SmallVector<PlanBuffer> buffers;
+  /// Buffer index of each tensor / body value.
+  llvm::SmallVector<int64_t> tensorBuffer;
+  llvm::DenseMap<mlir::Value, int64_t> valueBuffer;
+
+  int64_t numCores() const { return schedule.getNumCores(); }
+  /// The share of core `core` (mixed radix over splits, last loop fastest).
+  CoreShare share(int64_t core) const;
+  /// LX bytes one core needs (buffers aligned and summed).
+  int64_t lxBytes() const;
+  /// Loops that need a hardware loop (more than one tile on some core), in
+  /// nest order: outer loops, row, stick, then k.
+  llvm::SmallVector<int64_t> hardwareLoops() const;
+  /// The plan's buffers as attributes (offsets must be assigned).
+  mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
+  /// Estimated nanoseconds of the kernel (without launch overheads).
+  double estimateNs() const;
+  /// Total multiply-accumulates and device bytes (for rooflines).
+  int64_t totalMacs() const;
+  int64_t totalBytes() const;
+};
+
+/// Elements per stick of `type`'s element type on `arch`.
+int64_t elementsPerStick(mlir::Type elementType, const Arch &arch);
+
+} // namespace spyre
+
+#endif // SPYRE_TRANSFORMS_KERNELPLAN_H

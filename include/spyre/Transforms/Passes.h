@@ -1,0 +1,45 @@
+//===- Passes.h - spyre passes ----------------------------------*- C++ -*-===//
+
+#ifndef SPYRE_TRANSFORMS_PASSES_H
+#define SPYRE_TRANSFORMS_PASSES_H
+
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace spyre {
+
+#define GEN_PASS_DECL
+#include "spyre/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "spyre/Transforms/Passes.h.inc"
+
+/// Options of the whole pipeline (`--spyre-pipeline="..."`).
+struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> archFile{
+      *this, "arch",
+      llvm::cl::desc("Machine description JSON (default: built-in)"),
+      llvm::cl::init("")};
+  Option<int64_t> maxCores{
+      *this, "max-cores",
+      llvm::cl::desc("Most cores one kernel may use (0: all)"),
+      llvm::cl::init(0)};
+  Option<int64_t> depth{
+      *this, "depth",
+      llvm::cl::desc("Rotating buffers per streamed input"),
+      llvm::cl::init(2)};
+};
+
+/// Adds the whole compiler pipeline (DESIGN.md section 5) to `pm`. Shared by
+/// spyre-opt (`--spyre-pipeline`) and spyre-compile.
+void buildSpyrePipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers `--spyre-pipeline`.
+void registerSpyrePipeline();
+
+} // namespace spyre
+
+#endif // SPYRE_TRANSFORMS_PASSES_H

@@ -1,0 +1,165 @@
+//===- Passes.td - spyre passes ----------------------------*- tablegen -*-===//
+
+#ifndef SPYRE_TRANSFORMS_PASSES_TD
+#define SPYRE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Setup
+//===----------------------------------------------------------------------===//
+
+def SpyreAttachArch : Pass<"spyre-attach-arch", "::mlir::ModuleOp"> {
+  let summary = "Attach a machine description to the module";
+  let description = [{
+    Input: any module. Output: the module carries `spyre.arch =
+    #spyre.arch<...>` read from `file` (or the built-in `arch/spyre.json`
+    when `file` is empty and the module has none). Every later pass reads
+    its hardware numbers from that attribute.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", "\"\"",
+           "Machine description JSON (default: the built-in arch/spyre.json)">,
+  ];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Graph level -> compute level
+//===----------------------------------------------------------------------===//
+
+def SpyreDecompose : Pass<"spyre-decompose", "::mlir::ModuleOp"> {
+  let summary = "Rewrite spyre.aten nodes into compute-level ops";
+  let description = [{
+    Input: graph-level IR (`spyre.aten`, `spyre.weight`, func ops).
+    Lowering: every `spyre.aten` is matched by name against the
+    decomposition registry (lib/Transforms/Decompositions, one family a
+    file: matmul, pointwise, ...) and replaced by compute ops; adapters
+    rewrite forms that lower badly into equal ones. Scalars become splat
+    `spyre.constant`s (the hardware has no immediates).
+    Output: no `spyre.aten` remains; an op without a decomposition is an
+    error at the node's location naming the op.
+
+    ```mlir
+    // before
+    %0 = spyre.aten "aten.linear.default"(%x, %w) {args = {},
+           tensor_args = ["input", "weight"]} : (...) -> tensor<64x1024xf16>
+    // after
+    %0 = spyre.matmul %x, %w {transpose_rhs} : ... -> tensor<64x1024xf16>
+    ```
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Compute level
+//===----------------------------------------------------------------------===//
+
+def SpyreAssignLayouts : Pass<"spyre-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Choose a stick layout for every tensor";
+  let description = [{
+    Input: compute-level IR without layouts. Lowering: each value gets a
+    `#spyre.layout` encoding: matmul operands as the PT unit needs them
+    (lhs sticked along K, rhs and result along N), elementwise ops share the
+    stick dimension of their operands, weights and graph inputs take the
+    layout their consumers want (the runtime converts inputs on upload and
+    weights are written in it by the emitter, so their layout is free).
+    Where a producer's layout differs from a consumer's need a
+    `spyre.restickify` is inserted; one per (value, layout) pair, so their
+    number is the number of distinct layouts a value is needed in minus one.
+    Output: every tensor type in functions has a layout; function
+    signatures are updated.
+
+    ```mlir
+    // before
+    %0 = spyre.matmul %x, %w {transpose_rhs} : tensor<64x256xf16>, ...
+    // after
+    %0 = spyre.matmul %x, %w {transpose_rhs}
+        : tensor<64x256xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>,
+          tensor<1024x256xf16, #spyre.layout<stick_dim = 0, stick_elems = 64,
+                                             dim_order = [1, 0]>> -> ...
+    ```
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
+  let summary = "Fuse compute ops into spyre.kernel units";
+  let description = [{
+    Input: compute-level IR with layouts. Lowering: every compute op starts
+    a kernel; an elementwise consumer is fused into its producer's kernel
+    when its loops map onto the producer's parallel loops, the producer
+    result has no other user, and the fused body fits LX at the smallest
+    tile (the elementwise tail of a matmul: bias, activation, residual).
+    Layout-only ops (`spyre.reshape` that keeps the device layout) stay
+    outside kernels as views. Each kernel states its loop nest (`space`,
+    `iterators`, `indexing_maps`).
+    Output: every compute op is inside a `spyre.kernel`.
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Schedule level
+//===----------------------------------------------------------------------===//
+
+def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
+  let summary = "Split each kernel over the cores with a cost model";
+  let description = [{
+    Input: kernels without `schedule`. Lowering: enumerates splits of the
+    parallel loops over up to `max-cores` cores (stick dimensions split on
+    whole sticks) and tile sizes that fit the usable LX with `depth`
+    rotating buffers per streamed input, and keeps the candidate with the
+    lowest estimated time. The estimate, from `#spyre.arch`, is the sum of
+    per-tile pipeline stages: max(DMA time with the memory node shared by
+    all cores, PT time, SFP time) per tile plus the pipeline fill; cores
+    that share an operand are made ring-adjacent by the core numbering.
+    Kernels that already have a `schedule` are kept (so tests and users can
+    pin one).
+    Output: every kernel has `schedule`.
+  }];
+  let options = [
+    Option<"maxCores", "max-cores", "int64_t", "0",
+           "Most cores a kernel may use (0: all cores of the machine)">,
+    Option<"depth", "depth", "int64_t", "2",
+           "Rotating buffers per streamed input (2 = double buffering)">,
+  ];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+def SpyreAllocateScratchpad
+    : Pass<"spyre-allocate-scratchpad", "::mlir::ModuleOp"> {
+  let summary = "Place LX buffers per core and plan device memory";
+  let description = [{
+    Input: scheduled kernels. Lowering: lists the tile buffers each core
+    needs (streamed inputs with `depth` rotating copies, the fp32
+    accumulator, intermediates of the fused body, output tiles), assigns
+    them 128-byte aligned offsets in the usable LX (intermediates of the
+    body reuse space once dead) and proves the total fits; then plans
+    device-memory workspace offsets for tensors passed between kernels by
+    liveness (first fit, reusing dead tensors' space).
+    Output: every kernel has `buffers` and `result_offsets`; a kernel whose
+    buffers cannot fit is an error at its location with the bytes needed
+    and available.
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+def SpyreLowerToProgram : Pass<"spyre-lower-to-program", "::mlir::ModuleOp"> {
+  let summary = "Turn scheduled kernels into per-core programs";
+  let description = [{
+    Input: allocated kernels in one function. Lowering: the function's
+    inputs, outputs, weights, constants and workspace tensors become
+    `spyre.tensor` symbols; each kernel becomes a `spyre.program` of
+    instructions (docs/isa.md): hardware loops over the core's tiles, DMA
+    loads into rotating buffers, PT matmuls accumulating over K, SFP ops
+    for the fused body, DMA stores, with per-core parameter tables for the
+    core's offsets, trip counts and edge clamps; `spyre.plan` lists the
+    programs in order.
+    Output: a module of `spyre.tensor`, `spyre.program` and `spyre.plan`
+    ops, ready for `spyre-translate --spyre-to-spy`.
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
+#endif // SPYRE_TRANSFORMS_PASSES_TD

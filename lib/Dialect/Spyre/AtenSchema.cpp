@@ -1,0 +1,210 @@
+//===- AtenSchema.cpp - The aten op-schema table --------------------------===//
+
+#include "spyre/Dialect/Spyre/AtenSchema.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+
+namespace spyre {
+
+namespace {
+
+const char *const kSchemaTexts[] = {
+#define SPYRE_ATEN_SCHEMA(text) text,
+#include "AtenSchemas.inc"
+#undef SPYRE_ATEN_SCHEMA
+};
+
+/// Splits `s` at top-level commas (not inside brackets, parens or quotes).
+SmallVector<StringRef> splitTopLevel(StringRef s) {
+  SmallVector<StringRef> parts;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"' || c == '\'')
+      quoted = !quoted;
+    if (quoted)
+      continue;
+    if (c == '(' || c == '[')
+      ++depth;
+    else if (c == ')' || c == ']')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      parts.push_back(s.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  StringRef last = s.substr(start).trim();
+  if (!last.empty())
+    parts.push_back(last);
+  return parts;
+}
+
+/// Removes alias annotations: "Tensor(a!)" -> "Tensor", "Tensor(a)[]" ->
+/// "Tensor[]".
+std::string stripAlias(StringRef type) {
+  std::string out;
+  int depth = 0;
+  for (char c : type) {
+    if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
+    else if (depth == 0)
+      out.push_back(c);
+  }
+  return out;
+}
+
+std::optional<AtenSchema> parseSchema(StringRef text) {
+  AtenSchema schema;
+  schema.text = text.str();
+  size_t open = text.find('(');
+  size_t arrow = text.rfind(" -> ");
+  if (open == StringRef::npos || arrow == StringRef::npos)
+    return std::nullopt;
+  StringRef head = text.take_front(open);
+  if (!head.consume_front("aten::"))
+    return std::nullopt;
+  auto [name, overload] = head.split('.');
+  schema.name = name.str();
+  schema.overload = overload.str();
+  size_t close = text.rfind(')', arrow);
+  StringRef args = text.slice(open + 1, close);
+  bool kwargOnly = false;
+  for (StringRef arg : splitTopLevel(args)) {
+    if (arg == "*") {
+      kwargOnly = true;
+      continue;
+    }
+    AtenArgument a;
+    a.kwargOnly = kwargOnly;
+    auto [decl, def] = arg.split('=');
+    if (arg.contains('='))
+      a.defaultValue = def.trim().str();
+    decl = decl.trim();
+    size_t space = decl.rfind(' ');
+    if (space == StringRef::npos)
+      return std::nullopt;
+    a.type = stripAlias(decl.take_front(space));
+    a.name = decl.substr(space + 1).str();
+    schema.arguments.push_back(std::move(a));
+  }
+  StringRef rets = text.substr(arrow + 4).trim();
+  if (rets.starts_with("(") && rets.ends_with(")"))
+    rets = rets.drop_front().drop_back();
+  for (StringRef r : splitTopLevel(rets)) {
+    // "Tensor values" -> "Tensor".
+    StringRef type = r.split(' ').first;
+    schema.returns.push_back(stripAlias(type));
+  }
+  return schema;
+}
+
+const llvm::StringMap<AtenSchema> &schemaTable() {
+  static const llvm::StringMap<AtenSchema> table = [] {
+    llvm::StringMap<AtenSchema> t;
+    for (const char *text : kSchemaTexts) {
+      std::optional<AtenSchema> s = parseSchema(text);
+      if (!s)
+        continue; // The generator only writes well-formed schemas.
+      std::string key = s->name + "." +
+                        (s->overload.empty() ? "default" : s->overload);
+      t.try_emplace(key, std::move(*s));
+    }
+    return t;
+  }();
+  return table;
+}
+
+Attribute parseScalar(Builder &b, StringRef text) {
+  text = text.trim();
+  if (text == "None")
+    return b.getUnitAttr();
+  if (text == "True")
+    return b.getBoolAttr(true);
+  if (text == "False")
+    return b.getBoolAttr(false);
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\''))
+    return b.getStringAttr(text.drop_front().drop_back());
+  int64_t i;
+  if (!text.getAsInteger(10, i))
+    return b.getI64IntegerAttr(i);
+  double d;
+  if (!text.getAsDouble(d))
+    return b.getF64FloatAttr(d);
+  if (text == "inf")
+    return b.getF64FloatAttr(std::numeric_limits<double>::infinity());
+  if (text == "-inf")
+    return b.getF64FloatAttr(-std::numeric_limits<double>::infinity());
+  // Enumerators such as "contiguous_format" or "long": keep as a string.
+  return b.getStringAttr(text);
+}
+
+} // namespace
+
+bool AtenArgument::isTensor() const {
+  return type == "Tensor" || type == "Tensor?";
+}
+bool AtenArgument::isTensorList() const {
+  return type == "Tensor[]" || type == "Tensor?[]";
+}
+bool AtenArgument::isOptional() const {
+  return !type.empty() && type.back() == '?';
+}
+
+int AtenSchema::findArgument(StringRef argName) const {
+  for (auto [i, a] : llvm::enumerate(arguments))
+    if (a.name == argName)
+      return int(i);
+  return -1;
+}
+
+const AtenSchema *lookupAtenSchema(StringRef target) {
+  target.consume_front("torch.ops.");
+  if (!target.consume_front("aten."))
+    return nullptr;
+  if (!target.contains('.'))
+    return nullptr;
+  const auto &table = schemaTable();
+  auto it = table.find(target);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+Attribute parseAtenDefault(MLIRContext *ctx, const AtenArgument &argument) {
+  if (!argument.defaultValue)
+    return nullptr;
+  Builder b(ctx);
+  StringRef text = *argument.defaultValue;
+  if (text.starts_with("[")) {
+    SmallVector<Attribute> elems;
+    for (StringRef e : splitTopLevel(text.drop_front().drop_back()))
+      elems.push_back(parseScalar(b, e));
+    return b.getArrayAttr(elems);
+  }
+  StringRef type = argument.type;
+  // A scalar default of a list type ("int[2] stride=1") repeats the scalar.
+  size_t bracket = type.find('[');
+  if (bracket != StringRef::npos && text != "None") {
+    int64_t n = 1;
+    StringRef count = type.substr(bracket + 1).take_until(
+        [](char c) { return c == ']'; });
+    if (!count.empty())
+      (void)count.getAsInteger(10, n);
+    SmallVector<Attribute> elems(n, parseScalar(b, text));
+    return b.getArrayAttr(elems);
+  }
+  Attribute a = parseScalar(b, text);
+  // Float-typed arguments with integer-looking defaults ("float alpha=1").
+  if (auto i = dyn_cast<IntegerAttr>(a);
+      i && (type == "float" || type == "float?"))
+    return b.getF64FloatAttr(double(i.getInt()));
+  return a;
+}
+
+} // namespace spyre

@@ -1,0 +1,267 @@
+//===- ComputeOps.cpp - Loop nests of compute ops -------------------------===//
+//
+// ComputeOpInterface implementations: each compute op as a loop nest with
+// indexing maps (IterationSpace.h), and the work it does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Dialect/Spyre/ShapeUtils.h"
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace spyre;
+
+//===----------------------------------------------------------------------===//
+// Shape utilities
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+spyre::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+AffineMap spyre::broadcastMap(ArrayRef<int64_t> operandShape,
+                              ArrayRef<int64_t> resultShape, MLIRContext *ctx) {
+  size_t lead = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, size] : llvm::enumerate(operandShape)) {
+    size_t loop = i + lead;
+    if (size == 1 && resultShape[loop] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(loop, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+MatmulDims spyre::getMatmulDims(MatmulOp op) {
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(op.getRhs().getType());
+  MatmulDims dims;
+  int64_t lr = lhs.getRank(), rr = rhs.getRank();
+  dims.m = lhs.getDimSize(lr - (op.getTransposeLhs() ? 1 : 2));
+  dims.k = lhs.getDimSize(lr - (op.getTransposeLhs() ? 2 : 1));
+  dims.n = rhs.getDimSize(rr - (op.getTransposeRhs() ? 2 : 1));
+  auto out = cast<RankedTensorType>(op.getResult().getType());
+  dims.batch = SmallVector<int64_t>(out.getShape().drop_back(2));
+  return dims;
+}
+
+namespace {
+
+/// Identity maps over the result's dims for every operand and the result.
+IterationSpace elementwiseSpace(Operation *op) {
+  IterationSpace space;
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  space.sizes = SmallVector<int64_t>(result.getShape());
+  space.iterators.assign(result.getRank(), IteratorKind::parallel);
+  MLIRContext *ctx = op->getContext();
+  for (Value v : op->getOperands())
+    space.operandMaps.push_back(broadcastMap(
+        cast<RankedTensorType>(v.getType()).getShape(), result.getShape(),
+        ctx));
+  space.resultMaps.push_back(
+      AffineMap::getMultiDimIdentityMap(result.getRank(), ctx));
+  return space;
+}
+
+int64_t numElements(Value v) {
+  return cast<RankedTensorType>(v.getType()).getNumElements();
+}
+
+bool isTranscendental(UnaryKind kind) {
+  switch (kind) {
+  case UnaryKind::exp:
+  case UnaryKind::log:
+  case UnaryKind::sqrt:
+  case UnaryKind::rsqrt:
+  case UnaryKind::reciprocal:
+  case UnaryKind::tanh:
+  case UnaryKind::sigmoid:
+  case UnaryKind::gelu:
+  case UnaryKind::gelu_tanh:
+  case UnaryKind::silu:
+  case UnaryKind::sin:
+  case UnaryKind::cos:
+  case UnaryKind::erf:
+  case UnaryKind::softplus:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+IterationSpace MatmulOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  MatmulDims dims = getMatmulDims(*this);
+  int64_t nb = dims.batch.size();
+  IterationSpace space;
+  space.sizes = dims.batch;
+  space.sizes.append({dims.m, dims.n, dims.k});
+  space.iterators.assign(nb + 2, IteratorKind::parallel);
+  space.iterators.push_back(IteratorKind::reduction);
+  int64_t loops = nb + 3;
+  AffineExpr m = getAffineDimExpr(nb, ctx), n = getAffineDimExpr(nb + 1, ctx),
+             k = getAffineDimExpr(nb + 2, ctx);
+  auto operandMap = [&](Value v, AffineExpr rows, AffineExpr cols,
+                        bool transposed) {
+    auto type = cast<RankedTensorType>(v.getType());
+    // Batch dims broadcast against the result's batch dims.
+    AffineMap batch =
+        broadcastMap(type.getShape().drop_back(2), dims.batch, ctx);
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : batch.getResults())
+      exprs.push_back(e);
+    if (transposed)
+      std::swap(rows, cols);
+    exprs.push_back(rows);
+    exprs.push_back(cols);
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  space.operandMaps.push_back(operandMap(getLhs(), m, k, getTransposeLhs()));
+  space.operandMaps.push_back(operandMap(getRhs(), k, n, getTransposeRhs()));
+  SmallVector<AffineExpr> out;
+  for (int64_t i = 0; i < nb; ++i)
+    out.push_back(getAffineDimExpr(i, ctx));
+  out.append({m, n});
+  space.resultMaps.push_back(AffineMap::get(loops, 0, out, ctx));
+  return space;
+}
+
+OpWork MatmulOp::getWork() {
+  MatmulDims dims = getMatmulDims(*this);
+  int64_t batch = 1;
+  for (int64_t b : dims.batch)
+    batch *= b;
+  return {batch * dims.m * dims.n * dims.k, 0, false};
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+IterationSpace UnaryOp::getIterationSpace() { return elementwiseSpace(*this); }
+OpWork UnaryOp::getWork() {
+  return {0, numElements(getResult()), isTranscendental(getKind())};
+}
+
+IterationSpace BinaryOp::getIterationSpace() { return elementwiseSpace(*this); }
+OpWork BinaryOp::getWork() {
+  bool complex = getKind() == BinaryKind::div || getKind() == BinaryKind::pow;
+  return {0, numElements(getResult()), complex};
+}
+
+IterationSpace CompareOp::getIterationSpace() {
+  return elementwiseSpace(*this);
+}
+OpWork CompareOp::getWork() { return {0, numElements(getResult()), false}; }
+
+IterationSpace SelectOp::getIterationSpace() { return elementwiseSpace(*this); }
+OpWork SelectOp::getWork() { return {0, numElements(getResult()), false}; }
+
+IterationSpace CastOp::getIterationSpace() { return elementwiseSpace(*this); }
+OpWork CastOp::getWork() { return {0, numElements(getResult()), false}; }
+
+IterationSpace BroadcastOp::getIterationSpace() {
+  return elementwiseSpace(*this);
+}
+OpWork BroadcastOp::getWork() { return {0, numElements(getResult()), false}; }
+
+IterationSpace RestickifyOp::getIterationSpace() {
+  return elementwiseSpace(*this);
+}
+OpWork RestickifyOp::getWork() {
+  // Moving the stick dimension transposes every stick on the SFP.
+  LayoutAttr in = getLayout(getInput().getType());
+  LayoutAttr out = getLayout(getResult().getType());
+  bool transposes = in && out && in.getStickDim() != out.getStickDim();
+  return {0, transposes ? numElements(getResult()) : 0, false};
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+IterationSpace ReduceOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto in = cast<RankedTensorType>(getInput().getType());
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(in.getShape());
+  space.iterators.assign(in.getRank(), IteratorKind::parallel);
+  space.iterators[getDim()] = IteratorKind::reduction;
+  space.operandMaps.push_back(
+      AffineMap::getMultiDimIdentityMap(in.getRank(), ctx));
+  SmallVector<AffineExpr> out;
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    out.push_back(i == getDim() ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(i, ctx));
+  space.resultMaps.push_back(AffineMap::get(in.getRank(), 0, out, ctx));
+  return space;
+}
+
+OpWork ReduceOp::getWork() { return {0, numElements(getInput()), false}; }
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+IterationSpace TransposeOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(out.getShape());
+  space.iterators.assign(out.getRank(), IteratorKind::parallel);
+  // Result dim j is input dim perm[j]: the input's dim perm[j] is loop j.
+  SmallVector<AffineExpr> in(out.getRank());
+  for (auto [j, p] : llvm::enumerate(getPermutation()))
+    in[p] = getAffineDimExpr(j, ctx);
+  space.operandMaps.push_back(AffineMap::get(out.getRank(), 0, in, ctx));
+  space.resultMaps.push_back(
+      AffineMap::getMultiDimIdentityMap(out.getRank(), ctx));
+  return space;
+}
+
+OpWork TransposeOp::getWork() {
+  LayoutAttr in = getLayout(getInput().getType());
+  LayoutAttr out = getLayout(getResult().getType());
+  bool movesStick =
+      in && out && getPermutation()[out.getStickDim()] != in.getStickDim();
+  return {0, movesStick ? numElements(getResult()) : 0, false};
+}
+
+//===----------------------------------------------------------------------===//
+// Layout requirements
+//===----------------------------------------------------------------------===//
+
+LayoutAttr MatmulOp::getRequiredLayout(unsigned index, int64_t stickBytes) {
+  // The PT unit reads lhs' (the logical [m, k] operand) with sticks along k
+  // and rhs' ([k, n]) with sticks along n, each stored row-major: a
+  // transposed operand is read through a layout whose sticks run along its
+  // second-to-last dim.
+  auto type = cast<RankedTensorType>(getOperand(index).getType());
+  bool transposed = index == 0 ? getTransposeLhs() : getTransposeRhs();
+  int64_t rank = type.getRank();
+  return LayoutAttr::getStickInnermost(type, transposed ? rank - 2 : rank - 1,
+                                       stickBytes);
+}
+
+LayoutAttr RestickifyOp::getRequiredLayout(unsigned, int64_t) {
+  return nullptr; // converts from any layout
+}

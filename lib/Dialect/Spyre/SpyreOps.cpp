@@ -1,0 +1,736 @@
+//===- SpyreOps.cpp - spyre operations: verifiers and builders ------------===//
+
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+#include "spyre/Dialect/Spyre/AtenSchema.h"
+#include "spyre/Dialect/Spyre/ShapeUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace spyre;
+
+void SpyreDialect::registerOps() {
+  addOperations<
+#define GET_OP_LIST
+#include "spyre/Dialect/Spyre/SpyreOps.cpp.inc"
+      >();
+}
+
+#include "spyre/Dialect/Spyre/SpyreInterfaces.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "spyre/Dialect/Spyre/SpyreOps.cpp.inc"
+
+namespace {
+
+/// Checks that every layout-encoded tensor type in `types` uses the
+/// machine's stick size.
+LogicalResult verifyStickSizes(Operation *op, TypeRange types) {
+  Arch arch;
+  bool haveArch = false;
+  for (Type t : types) {
+    LayoutAttr layout = getLayout(t);
+    if (!layout)
+      continue;
+    if (!haveArch) {
+      arch = getArch(op);
+      haveArch = true;
+    }
+    auto tensor = cast<RankedTensorType>(t);
+    int64_t bytes = layout.getStickElems() *
+                    getElementBytes(tensor.getElementType());
+    if (bytes != arch.stickBytes)
+      return op->emitOpError("layout of ")
+             << t << " has sticks of " << bytes
+             << " bytes; the machine's stick is " << arch.stickBytes
+             << " bytes";
+  }
+  return success();
+}
+
+LogicalResult verifyOperandsAndResultsSticks(Operation *op) {
+  if (failed(verifyStickSizes(op, op->getOperandTypes())))
+    return failure();
+  return verifyStickSizes(op, op->getResultTypes());
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// AtenOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> AtenOp::getTensorArg(StringRef name) {
+  SmallVector<Value> values;
+  for (auto [operand, argName] :
+       llvm::zip(getInputs(), getTensorArgs().getAsRange<StringAttr>()))
+    if (argName.getValue() == name)
+      values.push_back(operand);
+  return values;
+}
+
+LogicalResult AtenOp::verify() {
+  if (getTensorArgs().size() != getInputs().size())
+    return emitOpError("'tensor_args' names ")
+           << getTensorArgs().size() << " arguments for "
+           << getInputs().size() << " operands";
+  const AtenSchema *schema = lookupAtenSchema(getTarget());
+  if (!schema)
+    return success(); // Unknown ops import; spyre-decompose rejects them.
+
+  llvm::StringSet<> bound;
+  for (auto name : getTensorArgs().getAsRange<StringAttr>()) {
+    int idx = schema->findArgument(name.getValue());
+    if (idx < 0)
+      return emitOpError("'") << getTarget() << "' has no argument '"
+                              << name.getValue() << "'";
+    const AtenArgument &arg = schema->arguments[idx];
+    if (!arg.isTensor() && !arg.isTensorList())
+      return emitOpError("argument '")
+             << arg.name << "' of '" << getTarget()
+             << "' is not a tensor (schema type " << arg.type << ")";
+    if (arg.isTensor() && !bound.insert(arg.name).second)
+      return emitOpError("tensor argument '")
+             << arg.name << "' of '" << getTarget() << "' is bound twice";
+    bound.insert(arg.name);
+  }
+  for (NamedAttribute attr : getArgs()) {
+    int idx = schema->findArgument(attr.getName());
+    if (idx < 0)
+      return emitOpError("'") << getTarget() << "' has no argument '"
+                              << attr.getName().getValue() << "'";
+    // A Tensor?[] argument's presence mask sits beside its operands.
+    if (schema->arguments[idx].type == "Tensor?[]" &&
+        isa<ArrayAttr>(attr.getValue()))
+      continue;
+    if (bound.contains(attr.getName().getValue()))
+      return emitOpError("argument '")
+             << attr.getName().getValue()
+             << "' is given both as an operand and as an attribute";
+    bound.insert(attr.getName().getValue());
+  }
+  for (const AtenArgument &arg : schema->arguments) {
+    // Optional tensors and lists may be absent (None / empty).
+    if (bound.contains(arg.name) || arg.defaultValue || arg.isOptional() ||
+        arg.isTensorList())
+      continue;
+    return emitOpError("missing required argument '")
+           << arg.name << "' of '" << getTarget() << "'";
+  }
+  bool listReturn = schema->returns.size() == 1 &&
+                    StringRef(schema->returns[0]).ends_with("[]");
+  if (!listReturn && schema->returns.size() != getNumResults())
+    return emitOpError("'") << getTarget() << "' returns "
+                            << schema->returns.size() << " values, the op has "
+                            << getNumResults() << " results";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WeightOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WeightOp::verify() {
+  if (bool(getValue()) == bool(getExternal()))
+    return emitOpError("needs exactly one of a value or external data");
+  auto type = cast<RankedTensorType>(getResult().getType());
+  if (auto value = getValue()) {
+    auto valueType = cast<ShapedType>(value->getType());
+    if (valueType.getShape() != type.getShape() ||
+        valueType.getElementType() != type.getElementType())
+      return emitOpError("value of type ")
+             << valueType << " does not match the result type " << type;
+  }
+  if (!type.hasStaticShape() && getValue())
+    return emitOpError("a weight with a value must have a static shape");
+  return verifyStickSizes(*this, getResult().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Compute ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto rhs = cast<RankedTensorType>(getRhs().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (lhs.getRank() < 2 || rhs.getRank() < 2)
+    return emitOpError("operands must have rank >= 2, got ")
+           << lhs.getRank() << " and " << rhs.getRank();
+  if (!isa<FloatType>(lhs.getElementType()) ||
+      lhs.getElementType() != rhs.getElementType())
+    return emitOpError("operands must share a float element type, got ")
+           << lhs.getElementType() << " and " << rhs.getElementType();
+  if (!isa<FloatType>(result.getElementType()))
+    return emitOpError("result must have a float element type");
+  MatmulDims dims = getMatmulDims(*this);
+  int64_t rhsK = rhs.getDimSize(rhs.getRank() - (getTransposeRhs() ? 1 : 2));
+  if (dims.k != rhsK)
+    return emitOpError("contraction sizes differ: lhs has ")
+           << dims.k << ", rhs has " << rhsK;
+  std::optional<SmallVector<int64_t>> batch =
+      broadcastShapes(lhs.getShape().drop_back(2), rhs.getShape().drop_back(2));
+  if (!batch)
+    return emitOpError("batch dimensions do not broadcast");
+  SmallVector<int64_t> expected = *batch;
+  expected.push_back(dims.m);
+  expected.push_back(dims.n);
+  if (ArrayRef<int64_t>(expected) != result.getShape())
+    return emitOpError("result shape must be ")
+           << "[" << expected << "], got " << result;
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+namespace {
+LogicalResult verifyBroadcast(Operation *op, ArrayRef<Value> operands,
+                              RankedTensorType result) {
+  SmallVector<int64_t> shape;
+  for (Value v : operands) {
+    auto t = cast<RankedTensorType>(v.getType());
+    std::optional<SmallVector<int64_t>> b =
+        shape.empty() && v == operands.front()
+            ? std::optional<SmallVector<int64_t>>(
+                  SmallVector<int64_t>(t.getShape()))
+            : broadcastShapes(shape, t.getShape());
+    if (!b)
+      return op->emitOpError("operand shapes do not broadcast");
+    shape = *b;
+  }
+  if (ArrayRef<int64_t>(shape) != result.getShape())
+    return op->emitOpError("result shape must be the broadcast shape [")
+           << shape << "], got " << result;
+  return verifyOperandsAndResultsSticks(op);
+}
+} // namespace
+
+LogicalResult UnaryOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("result element type ")
+           << out.getElementType() << " differs from the input's "
+           << in.getElementType();
+  bool isLogical = getKind() == UnaryKind::logical_not;
+  if (!isLogical && !isa<FloatType>(in.getElementType()) &&
+      getKind() != UnaryKind::neg && getKind() != UnaryKind::abs)
+    return emitOpError("'") << stringifyUnaryKind(getKind())
+                            << "' needs a float element type, got "
+                            << in.getElementType();
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult BinaryOp::verify() {
+  Type lhs = cast<RankedTensorType>(getLhs().getType()).getElementType();
+  Type rhs = cast<RankedTensorType>(getRhs().getType()).getElementType();
+  Type res = cast<RankedTensorType>(getResult().getType()).getElementType();
+  if (lhs != rhs || lhs != res)
+    return emitOpError("operands and result must share an element type, got ")
+           << lhs << ", " << rhs << " and " << res;
+  return verifyBroadcast(*this, {getLhs(), getRhs()},
+                         cast<RankedTensorType>(getResult().getType()));
+}
+
+LogicalResult CompareOp::verify() {
+  Type lhs = cast<RankedTensorType>(getLhs().getType()).getElementType();
+  Type rhs = cast<RankedTensorType>(getRhs().getType()).getElementType();
+  Type res = cast<RankedTensorType>(getResult().getType()).getElementType();
+  if (lhs != rhs)
+    return emitOpError("operands must share an element type, got ")
+           << lhs << " and " << rhs;
+  if (!res.isInteger(1))
+    return emitOpError("result must be an i1 tensor, got ") << res;
+  return verifyBroadcast(*this, {getLhs(), getRhs()},
+                         cast<RankedTensorType>(getResult().getType()));
+}
+
+LogicalResult SelectOp::verify() {
+  Type cond = cast<RankedTensorType>(getCondition().getType()).getElementType();
+  Type t = cast<RankedTensorType>(getTrueValue().getType()).getElementType();
+  Type f = cast<RankedTensorType>(getFalseValue().getType()).getElementType();
+  Type res = cast<RankedTensorType>(getResult().getType()).getElementType();
+  if (!cond.isInteger(1))
+    return emitOpError("condition must be an i1 tensor, got ") << cond;
+  if (t != f || t != res)
+    return emitOpError("values and result must share an element type");
+  return verifyBroadcast(*this, {getCondition(), getTrueValue(), getFalseValue()},
+                         cast<RankedTensorType>(getResult().getType()));
+}
+
+LogicalResult ReduceOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= in.getRank())
+    return emitOpError("dim ") << dim << " is out of range for rank "
+                               << in.getRank();
+  SmallVector<int64_t> expected(in.getShape());
+  expected[dim] = 1;
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return emitOpError("result shape must be [")
+           << expected << "] (the reduced dim kept with size 1), got " << out;
+  bool isArg = getKind() == ReduceKind::argmax || getKind() == ReduceKind::argmin;
+  if (isArg && !isa<IntegerType>(out.getElementType()))
+    return emitOpError("argmax/argmin produce integer indices, got ")
+           << out.getElementType();
+  if (!isArg && out.getElementType() != in.getElementType())
+    return emitOpError("result element type must be the input's");
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult ConstantOp::verify() {
+  auto valueType = cast<ShapedType>(getValue().getType());
+  auto type = cast<RankedTensorType>(getResult().getType());
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError("value of type ")
+           << valueType << " does not match the result type " << type;
+  return verifyStickSizes(*this, type);
+}
+
+LogicalResult TransposeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  ArrayRef<int64_t> perm = getPermutation();
+  if (int64_t(perm.size()) != in.getRank())
+    return emitOpError("permutation has ")
+           << perm.size() << " entries for a rank-" << in.getRank()
+           << " input";
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<int64_t> expected;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= in.getRank() || seen[p])
+      return emitOpError("permutation must contain each dim once");
+    seen[p] = true;
+    expected.push_back(in.getDimSize(p));
+  }
+  if (ArrayRef<int64_t>(expected) != out.getShape() ||
+      in.getElementType() != out.getElementType())
+    return emitOpError("result must be the permuted input, got ") << out;
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (!in.hasStaticShape() || !out.hasStaticShape())
+    return emitOpError("shapes must be static");
+  if (in.getNumElements() != out.getNumElements() ||
+      in.getElementType() != out.getElementType())
+    return emitOpError("input ")
+           << in << " and result " << out
+           << " must have the same elements";
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  std::optional<SmallVector<int64_t>> b =
+      broadcastShapes(in.getShape(), out.getShape());
+  if (!b || ArrayRef<int64_t>(*b) != out.getShape() ||
+      in.getElementType() != out.getElementType())
+    return emitOpError("cannot broadcast ") << in << " to " << out;
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult RestickifyOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("must keep the element type");
+  if (!getLayout(out))
+    return emitOpError("result must have a #spyre.layout encoding");
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state,
+                     TypeRange resultTypes, StringRef name, ValueRange inputs) {
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  state.addAttribute(getNameAttrName(state.name), builder.getStringAttr(name));
+  state.addAttribute(getSpaceAttrName(state.name),
+                     builder.getDenseI64ArrayAttr({}));
+  state.addAttribute(getIteratorsAttrName(state.name),
+                     builder.getStrArrayAttr({}));
+  state.addAttribute(getIndexingMapsAttrName(state.name),
+                     builder.getAffineMapArrayAttr({}));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value v : inputs)
+    block->addArgument(v.getType(), v.getLoc());
+}
+
+RegionKind KernelOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
+
+YieldOp KernelOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+SmallVector<IteratorKind> KernelOp::getIteratorKinds() {
+  SmallVector<IteratorKind> kinds;
+  for (auto s : getIterators().getAsRange<StringAttr>())
+    kinds.push_back(s.getValue() == "reduction" ? IteratorKind::reduction
+                                                : IteratorKind::parallel);
+  return kinds;
+}
+
+LogicalResult KernelOp::verify() {
+  Block &block = getBodyBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments for "
+           << getInputs().size() << " inputs";
+  for (auto [arg, input] : llvm::zip(block.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError("body argument type ")
+             << arg.getType() << " differs from input type "
+             << input.getType();
+  size_t loops = getSpace().size();
+  if (getIterators().size() != loops)
+    return emitOpError("has ") << getIterators().size()
+                               << " iterators for " << loops << " loops";
+  for (auto s : getIterators().getAsRange<StringAttr>())
+    if (s.getValue() != "parallel" && s.getValue() != "reduction")
+      return emitOpError("iterator must be \"parallel\" or \"reduction\", got ")
+             << s;
+  for (int64_t size : getSpace())
+    if (size <= 0)
+      return emitOpError("loop sizes must be positive");
+  size_t tensors = getInputs().size() + getNumResults();
+  if (getIndexingMaps().size() != tensors)
+    return emitOpError("has ") << getIndexingMaps().size()
+                               << " indexing maps for " << tensors
+                               << " inputs and results";
+  SmallVector<Type> types(getInputs().getTypes());
+  llvm::append_range(types, getResultTypes());
+  for (auto [map, type] :
+       llvm::zip(getIndexingMaps().getAsValueRange<AffineMapAttr>(), types)) {
+    if (map.getNumDims() != loops)
+      return emitOpError("indexing map ") << AffineMapAttr::get(map) << " must have " << loops
+                                          << " dims";
+    if (int64_t(map.getNumResults()) !=
+        cast<RankedTensorType>(type).getRank())
+      return emitOpError("indexing map ")
+             << AffineMapAttr::get(map) << " does not match the rank of " << type;
+  }
+
+  Arch arch = getArch(*this);
+  if (auto schedule = getScheduleAttr()) {
+    if (schedule.getSplit().size() != loops ||
+        schedule.getTile().size() != loops)
+      return emitOpError("schedule must give a split and a tile per loop");
+    for (auto [split, tile, size] :
+         llvm::zip(schedule.getSplit(), schedule.getTile(), getSpace())) {
+      if (split < 1 || tile < 1)
+        return emitOpError("schedule splits and tiles must be positive");
+      if (tile > size)
+        return emitOpError("tile ") << tile << " exceeds its loop size "
+                                    << size;
+    }
+    if (schedule.getNumCores() > arch.cores)
+      return emitOpError("schedule uses ")
+             << schedule.getNumCores() << " cores; the machine has "
+             << arch.cores;
+    if (schedule.getDepth() < 1)
+      return emitOpError("pipeline depth must be at least 1");
+  }
+  if (auto buffers = getBuffers()) {
+    int64_t lx = arch.lxBytes;
+    SmallVector<std::pair<int64_t, int64_t>> ranges;
+    for (auto b : buffers->getAsRange<BufferAttr>()) {
+      int64_t end = b.getOffset() + b.getBytes() * b.getCopies();
+      if (b.getOffset() < 0 || b.getBytes() <= 0 || b.getCopies() < 1)
+        return emitOpError("buffer '") << b.getName() << "' is malformed";
+      if (b.getOffset() % arch.lxAlignment != 0 ||
+          b.getBytes() % arch.lxAlignment != 0)
+        return emitOpError("buffer '")
+               << b.getName() << "' must be aligned to "
+               << arch.lxAlignment << " bytes";
+      if (end > lx)
+        return emitOpError("buffer '")
+               << b.getName() << "' ends at byte " << end
+               << ", past the " << lx << "-byte scratchpad";
+      ranges.push_back({b.getOffset(), end});
+    }
+    llvm::sort(ranges);
+    for (size_t i = 1; i < ranges.size(); ++i)
+      if (ranges[i].first < ranges[i - 1].second)
+        return emitOpError("LX buffers overlap at byte ") << ranges[i].first;
+  }
+  auto checkPaths = [&](std::optional<ArrayAttr> paths, size_t n,
+                        StringRef what) -> LogicalResult {
+    if (!paths)
+      return success();
+    if (paths->size() != n)
+      return emitOpError(what) << " has " << paths->size() << " entries for "
+                               << n << " values";
+    for (auto p : paths->getAsRange<StringAttr>())
+      if (!symbolizeDataPath(p.getValue()))
+        return emitOpError(what) << " entry " << p
+                                 << " is not one of dma, ring, lx";
+    return success();
+  };
+  if (failed(checkPaths(getSources(), getInputs().size(), "sources")) ||
+      failed(checkPaths(getDestinations(), getNumResults(), "destinations")))
+    return failure();
+  if (auto offsets = getResultOffsets())
+    if (offsets->size() != getNumResults())
+      return emitOpError("result_offsets has ")
+             << offsets->size() << " entries for " << getNumResults()
+             << " results";
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  YieldOp yield = getYield();
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ") << yield.getValues().getTypes()
+                                  << " but returns " << getResultTypes();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Program level
+//===----------------------------------------------------------------------===//
+
+int64_t TensorOp::getDeviceBytes() {
+  RankedTensorType type = getTensorType();
+  int64_t elems = type.getNumElements();
+  if (LayoutAttr layout = spyre::getLayout(type))
+    elems = layout.getDeviceElements(type.getShape());
+  return elems * getElementBytes(type.getElementType());
+}
+
+LogicalResult TensorOp::verify() {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!type || !type.hasStaticShape())
+    return emitOpError("type must be a statically shaped tensor");
+  if (!spyre::getLayout(type))
+    return emitOpError("type must have a #spyre.layout encoding");
+  TensorRole role = getRole();
+  bool io = role == TensorRole::input || role == TensorRole::output;
+  if (io != bool(getIoIndex()))
+    return emitOpError(io ? "inputs and outputs need an io_index"
+                          : "only inputs and outputs have an io_index");
+  bool data = role == TensorRole::weight || role == TensorRole::constant;
+  if (data && bool(getValue()) == bool(getExternal()))
+    return emitOpError("weights and constants need exactly one of value or "
+                       "external data");
+  if (!data && (getValue() || getExternal()))
+    return emitOpError("only weights and constants carry data");
+  if ((role == TensorRole::workspace) != bool(getWorkspaceOffset()))
+    return emitOpError("workspace tensors (and only they) need a "
+                       "workspace_offset");
+  if (getAliasesInput() && role != TensorRole::output)
+    return emitOpError("only outputs may alias an input");
+  return verifyStickSizes(*this, type);
+}
+
+RegionKind ProgramOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
+
+LogicalResult ProgramOp::verify() {
+  Arch arch = getArch(*this);
+  if (getNumCores() < 1 || getNumCores() > arch.cores)
+    return emitOpError("num_cores must be in 1..")
+           << arch.cores << ", got " << getNumCores();
+  if (getNumParams() < 0 || getNumParams() >= 255)
+    return emitOpError("num_params must be in 0..254");
+  if (int64_t(getParams().size()) != getNumCores() * getNumParams())
+    return emitOpError("params has ")
+           << getParams().size() << " values; num_cores * num_params is "
+           << getNumCores() * getNumParams();
+  return success();
+}
+
+LogicalResult PlanOp::verify() {
+  for (auto ref : getPrograms().getAsRange<FlatSymbolRefAttr>())
+    if (!SymbolTable::lookupNearestSymbolFrom<ProgramOp>(*this, ref))
+      return emitOpError("refers to unknown program ") << ref;
+  return success();
+}
+
+RegionKind LoopOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
+
+unsigned LoopOp::getLevel() {
+  unsigned level = 0;
+  for (Operation *p = (*this)->getParentOp(); isa_and_nonnull<LoopOp>(p);
+       p = p->getParentOp())
+    ++level;
+  return level;
+}
+
+namespace {
+
+/// The program an instruction belongs to.
+ProgramOp getProgram(Operation *op) { return op->getParentOfType<ProgramOp>(); }
+
+/// Loop depth around an instruction.
+int64_t loopDepth(Operation *op) {
+  int64_t depth = 0;
+  for (Operation *p = op->getParentOp(); isa_and_nonnull<LoopOp>(p);
+       p = p->getParentOp())
+    ++depth;
+  return depth;
+}
+
+LogicalResult verifyParamSlot(Operation *op, int64_t slot, StringRef what) {
+  if (slot < 0)
+    return success();
+  ProgramOp program = getProgram(op);
+  if (program && slot >= program.getNumParams())
+    return op->emitOpError(what) << " parameter slot " << slot
+                                 << " is out of range (num_params = "
+                                 << program.getNumParams() << ")";
+  return success();
+}
+
+LogicalResult verifyLx(Operation *op, LxAddressAttr lx, StringRef what) {
+  Arch arch = getArch(op);
+  if (lx.getOffset() < 0 || lx.getOffset() >= arch.lxBytes)
+    return op->emitOpError(what) << " LX offset " << lx.getOffset()
+                                 << " is outside the " << arch.lxBytes
+                                 << "-byte scratchpad";
+  if (int64_t(lx.getStrides().size()) > loopDepth(op))
+    return op->emitOpError(what) << " has " << lx.getStrides().size()
+                                 << " loop strides inside "
+                                 << loopDepth(op) << " loops";
+  if (lx.getWrap() < 0)
+    return op->emitOpError(what) << " wrap must not be negative";
+  return success();
+}
+
+LogicalResult verifyClamp(Operation *op, std::optional<ClampAttr> clamp,
+                          int64_t maxArg) {
+  if (!clamp)
+    return success();
+  // A level deeper than the enclosing loops reads iteration 0.
+  if (clamp->getLevel() < 0 || clamp->getLevel() >= 3)
+    return op->emitOpError("clamp level ")
+           << clamp->getLevel() << " is not a hardware loop level (0..2)";
+  if (clamp->getArg() < 0 || clamp->getArg() > maxArg)
+    return op->emitOpError("clamp argument ")
+           << clamp->getArg() << " cannot be clamped";
+  if (clamp->getStep() <= 0 || clamp->getTotal() < 0)
+    return op->emitOpError("clamp step must be positive and total "
+                           "non-negative");
+  return verifyParamSlot(op, clamp->getParam(), "clamp");
+}
+
+template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
+  if (op.getBox().size() != 3 || op.getPitch().size() != 3)
+    return op.emitOpError("box and pitch must have 3 entries");
+  for (int64_t b : op.getBox())
+    if (b < 1)
+      return op.emitOpError("box counts must be positive");
+  if (op.getRun() < 1)
+    return op.emitOpError("run must be positive");
+  MemAddressAttr mem = op.getMem();
+  if (!SymbolTable::lookupNearestSymbolFrom<TensorOp>(op, mem.getTensor()))
+    return op.emitOpError("refers to unknown tensor ") << mem.getTensor();
+  if (int64_t(mem.getStrides().size()) > loopDepth(op))
+    return op.emitOpError("memory address has more loop strides than "
+                          "enclosing loops");
+  if (failed(verifyParamSlot(op, mem.getParam(), "memory")))
+    return failure();
+  Arch arch = getArch(op);
+  int64_t bytes = op.getBox()[0] * op.getBox()[1] * op.getBox()[2] * op.getRun();
+  if (op.getLx().getOffset() + bytes > arch.lxBytes)
+    return op.emitOpError("LX range [")
+           << op.getLx().getOffset() << ", " << op.getLx().getOffset() + bytes
+           << ") is outside the " << arch.lxBytes << "-byte scratchpad";
+  if (failed(verifyLx(op, op.getLx(), "lx")))
+    return failure();
+  return verifyClamp(op, op.getClamp(), 0);
+}
+
+} // namespace
+
+LogicalResult LoopOp::verify() {
+  if (getCount() < 0)
+    return emitOpError("count must not be negative");
+  if (getLevel() >= 3)
+    return emitOpError("hardware loops nest at most 3 deep");
+  if (auto p = getCountParam())
+    return verifyParamSlot(*this, *p, "count");
+  return success();
+}
+
+LogicalResult DmaLoadOp::verify() { return verifyDma(*this); }
+LogicalResult DmaStoreOp::verify() { return verifyDma(*this); }
+
+LogicalResult PtMatmulOp::verify() {
+  if (getPitch().size() != 3)
+    return emitOpError("pitch must have 3 entries");
+  if (getM() < 1 || getK() < 1 || getN() < 1)
+    return emitOpError("m, k and n must be positive");
+  if (!getDstType().isF32())
+    return emitOpError("the accumulator must be f32");
+  if (failed(verifyLx(*this, getDst(), "dst")) ||
+      failed(verifyLx(*this, getLhs(), "lhs")) ||
+      failed(verifyLx(*this, getRhs(), "rhs")))
+    return failure();
+  if (auto level = getInitLevel())
+    if (*level < 0 || *level >= loopDepth(*this))
+      return emitOpError("init_level ") << *level
+                                        << " is not an enclosing loop";
+  return verifyClamp(*this, getClamp(), 1);
+}
+
+namespace {
+template <typename SfpOp>
+LogicalResult verifySfp(SfpOp op, bool needsSrc1,
+                        function_ref<bool(StringRef)> validFn) {
+  if (!validFn(op.getFn()))
+    return op.emitOpError("unknown function '") << op.getFn() << "'";
+  if (op.getPitch().size() != 3)
+    return op.emitOpError("pitch must have 3 entries");
+  if (op.getRows() < 1 || op.getCols() < 1)
+    return op.emitOpError("rows and cols must be positive");
+  if (needsSrc1 != bool(op.getSrc1()))
+    return op.emitOpError(needsSrc1 ? "needs a src1 operand"
+                                    : "takes no src1 operand");
+  if (failed(verifyLx(op, op.getDst(), "dst")) ||
+      failed(verifyLx(op, op.getSrc0(), "src0")))
+    return failure();
+  if (op.getSrc1() && failed(verifyLx(op, *op.getSrc1(), "src1")))
+    return failure();
+  if (auto level = op.getInitLevel())
+    if (*level < 0 || *level >= loopDepth(op))
+      return op.emitOpError("init_level ") << *level
+                                           << " is not an enclosing loop";
+  return verifyClamp(op, op.getClamp(), 0);
+}
+} // namespace
+
+LogicalResult SfpUnaryOp::verify() {
+  return verifySfp(*this, false, [](StringRef fn) {
+    return fn == "copy" || symbolizeUnaryKind(fn).has_value();
+  });
+}
+LogicalResult SfpBinaryOp::verify() {
+  return verifySfp(*this, true, [](StringRef fn) {
+    return symbolizeBinaryKind(fn).has_value() ||
+           symbolizeComparePredicate(fn).has_value();
+  });
+}
+LogicalResult SfpSelectOp::verify() {
+  return verifySfp(*this, true, [](StringRef fn) { return fn == "select"; });
+}
+LogicalResult SfpReduceOp::verify() {
+  return verifySfp(*this, false, [](StringRef fn) {
+    return symbolizeReduceKind(fn).has_value();
+  });
+}
+LogicalResult SfpTransposeOp::verify() {
+  return verifySfp(*this, false,
+                   [](StringRef fn) { return fn == "transpose"; });
+}

@@ -1,0 +1,64 @@
+//===- ISA.cpp - Names of ISA enumerators ---------------------------------===//
+
+#include "spyre/ISA/ISA.h"
+
+namespace spyre::isa {
+
+namespace {
+template <size_t N>
+const char *lookup(const char *const (&names)[N], unsigned value) {
+  return value < N ? names[value] : "?";
+}
+} // namespace
+
+const char *opcodeName(uint16_t opcode) {
+  static const char *const names[] = {
+      "nop",        "loop",       "endloop",     "dma_load",  "dma_store",
+      "pt_matmul",  "sfp_unary",  "sfp_binary",  "sfp_select", "sfp_reduce",
+      "ring_send",  "ring_recv",  "sfp_transpose", "dma_gather"};
+  static_assert(sizeof(names) / sizeof(names[0]) ==
+                    unsigned(Opcode::LastOpcode) + 1,
+                "every opcode has a name");
+  return lookup(names, opcode);
+}
+
+const char *unaryOpName(uint16_t op) {
+  static const char *const names[] = {
+      "copy", "neg",  "abs",      "exp",       "log",    "sqrt",
+      "rsqrt", "reciprocal", "tanh", "sigmoid", "relu", "gelu_erf",
+      "gelu_tanh", "silu", "sin", "cos",        "floor",  "ceil",
+      "logical_not", "erf", "softplus", "round", "sign"};
+  static_assert(sizeof(names) / sizeof(names[0]) ==
+                    unsigned(UnaryOp::LastUnaryOp) + 1,
+                "every unary op has a name");
+  return lookup(names, op);
+}
+
+const char *binaryOpName(uint16_t op) {
+  static const char *const names[] = {
+      "add", "sub", "mul", "div", "max", "min", "pow", "eq", "ne",
+      "lt",  "le",  "gt",  "ge",  "and", "or",  "floordiv", "remainder"};
+  static_assert(sizeof(names) / sizeof(names[0]) ==
+                    unsigned(BinaryOp::LastBinaryOp) + 1,
+                "every binary op has a name");
+  return lookup(names, op);
+}
+
+const char *reduceOpName(uint16_t op) {
+  static const char *const names[] = {"sum", "max", "min", "argmax", "argmin"};
+  static_assert(sizeof(names) / sizeof(names[0]) ==
+                    unsigned(ReduceOp::LastReduceOp) + 1,
+                "every reduce op has a name");
+  return lookup(names, op);
+}
+
+const char *dtypeName(uint8_t dtype) {
+  static const char *const names[] = {"f32", "f16", "bf16", "i8",
+                                      "i32", "i64", "bool"};
+  static_assert(sizeof(names) / sizeof(names[0]) ==
+                    unsigned(DType::LastDType) + 1,
+                "every dtype has a name");
+  return lookup(names, dtype);
+}
+
+} // namespace spyre::isa

@@ -1,0 +1,431 @@
+//===- Layout.cpp - Stick layouts of tensors in device memory -------------===//
+
+#include "spyre/Spy/Layout.h"
+
+#include "spyre/Arch/Arch.h"
+#include "spyre/Spy/DL16.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace spyre::spy {
+
+namespace {
+
+/// Largest device image or host buffer a layout may describe (bytes); keeps
+/// every offset computation far from uint64_t overflow.
+constexpr uint64_t kMaxImageBytes = uint64_t(1) << 56;
+
+bool checkedMul(uint64_t a, uint64_t b, uint64_t &out) {
+  return !__builtin_mul_overflow(a, b, &out) && out <= kMaxImageBytes;
+}
+
+std::string dimsToString(const std::vector<int64_t> &dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+/// Converts `count` elements, `hostStep` elements apart on the host, to or
+/// from consecutive device elements.
+template <bool ToDevice>
+void convertRun(ElementStorage storage, isa::DType dtype, uint32_t bytes,
+                const uint8_t *hostIn, uint8_t *hostOut, uint64_t hostStep,
+                const uint8_t *deviceIn, uint8_t *deviceOut, uint64_t count) {
+  if (storage != ElementStorage::DL16) {
+    if (hostStep == 1) {
+      if (ToDevice)
+        std::memcpy(deviceOut, hostIn, count * bytes);
+      else
+        std::memcpy(hostOut, deviceIn, count * bytes);
+      return;
+    }
+    for (uint64_t e = 0; e < count; ++e) {
+      if (ToDevice)
+        std::memcpy(deviceOut + e * bytes, hostIn + e * hostStep * bytes,
+                    bytes);
+      else
+        std::memcpy(hostOut + e * hostStep * bytes, deviceIn + e * bytes,
+                    bytes);
+    }
+    return;
+  }
+  bool isHalf = dtype == isa::DType::F16;
+  const float *dl16Table = dl16DecodeTable();
+  for (uint64_t e = 0; e < count; ++e) {
+    uint16_t v;
+    if (ToDevice) {
+      std::memcpy(&v, hostIn + e * hostStep * 2, 2);
+      float f = isHalf ? halfToFloat(v) : bf16ToFloat(v);
+      v = floatToDL16(f);
+      std::memcpy(deviceOut + e * 2, &v, 2);
+    } else {
+      std::memcpy(&v, deviceIn + e * 2, 2);
+      float f = dl16Table[v];
+      v = isHalf ? floatToHalf(f) : floatToBF16(f);
+      std::memcpy(hostOut + e * hostStep * 2, &v, 2);
+    }
+  }
+}
+
+} // namespace
+
+ElementStorage storageOf(isa::DType dtype, bool dl16Storage) {
+  switch (dtype) {
+  case isa::DType::F32:
+    return ElementStorage::F32;
+  case isa::DType::F16:
+    return dl16Storage ? ElementStorage::DL16 : ElementStorage::IeeeF16;
+  case isa::DType::BF16:
+    return dl16Storage ? ElementStorage::DL16 : ElementStorage::BF16;
+  case isa::DType::I8:
+    return ElementStorage::I8;
+  case isa::DType::I32:
+    return ElementStorage::I32;
+  case isa::DType::I64:
+    return ElementStorage::I64;
+  case isa::DType::Bool:
+    return ElementStorage::Bool;
+  }
+  return ElementStorage::F32;
+}
+
+bool usesDL16Storage(const Arch &arch) { return arch.fp16Storage == "dl16"; }
+
+bool TensorLayout::make(isa::DType dtype, const std::vector<int64_t> &shape,
+                        int32_t stickDim, int64_t stickBytes,
+                        TensorLayout &out, std::string &error,
+                        std::vector<int32_t> dimOrder,
+                        std::vector<int64_t> paddedShape) {
+  size_t rank = shape.size();
+  uint32_t bytes = isa::dtypeBytes(dtype);
+  if (bytes == 0 || stickBytes <= 0 || stickBytes % bytes != 0) {
+    error = "stick size " + std::to_string(stickBytes) +
+            " is not a multiple of the element size";
+    return false;
+  }
+  if (stickDim < -1 || stickDim >= int64_t(rank)) {
+    error = "stick dimension " + std::to_string(stickDim) +
+            " out of range for rank " + std::to_string(rank);
+    return false;
+  }
+  TensorLayout layout;
+  layout.stickDim = stickDim;
+  layout.elemsPerStick = int32_t(stickBytes / bytes);
+  if (dimOrder.empty())
+    for (size_t d = 0; d < rank; ++d)
+      dimOrder.push_back(int32_t(d));
+  layout.dimOrder = std::move(dimOrder);
+  if (paddedShape.empty()) {
+    paddedShape = shape;
+    if (stickDim >= 0) {
+      int64_t e = layout.elemsPerStick;
+      int64_t &p = paddedShape[size_t(stickDim)];
+      if (p > 0)
+        p = (p + e - 1) / e * e;
+    }
+  }
+  layout.paddedShape = std::move(paddedShape);
+  if (layout.dimOrder.size() != rank || layout.paddedShape.size() != rank) {
+    error = "dim_order and padded_shape must have one entry per dimension";
+    return false;
+  }
+  for (size_t k = 0; k < rank; ++k) {
+    int32_t d = layout.dimOrder[k];
+    if (d < 0 || size_t(d) >= rank) {
+      error = "dim_order entry " + std::to_string(d) + " out of range";
+      return false;
+    }
+    int64_t p = layout.paddedShape[size_t(d)];
+    int64_t e = layout.elemsPerStick;
+    layout.deviceShape.push_back(d == stickDim ? (p + e - 1) / e : p);
+  }
+  layout.deviceShape.push_back(layout.elemsPerStick);
+  if (!layout.validate(dtype, shape, stickBytes, error))
+    return false;
+  out = std::move(layout);
+  return true;
+}
+
+bool TensorLayout::validate(isa::DType dtype, const std::vector<int64_t> &shape,
+                            int64_t stickBytes, std::string &error) const {
+  size_t rank = shape.size();
+  if (uint8_t(dtype) > uint8_t(isa::DType::LastDType)) {
+    error = "invalid element type";
+    return false;
+  }
+  uint32_t bytes = isa::dtypeBytes(dtype);
+  if (rank > kMaxRank) {
+    error = "rank " + std::to_string(rank) + " exceeds the maximum of " +
+            std::to_string(kMaxRank);
+    return false;
+  }
+  for (int64_t d : shape)
+    if (d < 0) {
+      error = "negative dimension in shape " + dimsToString(shape);
+      return false;
+    }
+  if (stickBytes <= 0 || stickBytes % bytes != 0 ||
+      elemsPerStick != stickBytes / int64_t(bytes)) {
+    error = "elems_per_stick " + std::to_string(elemsPerStick) +
+            " does not match a " + std::to_string(stickBytes) +
+            "-byte stick of " + isa::dtypeName(uint8_t(dtype));
+    return false;
+  }
+  if (stickDim < -1 || stickDim >= int64_t(rank)) {
+    error = "stick_dim " + std::to_string(stickDim) +
+            " out of range for rank " + std::to_string(rank);
+    return false;
+  }
+  if (dimOrder.size() != rank) {
+    error = "dim_order has " + std::to_string(dimOrder.size()) +
+            " entries for rank " + std::to_string(rank);
+    return false;
+  }
+  std::vector<bool> seen(rank, false);
+  for (int32_t d : dimOrder) {
+    if (d < 0 || size_t(d) >= rank || seen[size_t(d)]) {
+      error = "dim_order is not a permutation of the dimensions";
+      return false;
+    }
+    seen[size_t(d)] = true;
+  }
+  if (paddedShape.size() != rank) {
+    error = "padded_shape has " + std::to_string(paddedShape.size()) +
+            " entries for rank " + std::to_string(rank);
+    return false;
+  }
+  for (size_t d = 0; d < rank; ++d)
+    if (paddedShape[d] < shape[d]) {
+      error = "padded_shape " + dimsToString(paddedShape) +
+              " does not cover shape " + dimsToString(shape);
+      return false;
+    }
+  if (deviceShape.size() != rank + 1) {
+    error = "device_shape must have rank + 1 entries";
+    return false;
+  }
+  uint64_t total = bytes;
+  for (size_t k = 0; k <= rank; ++k) {
+    int64_t expected = elemsPerStick;
+    if (k < rank) {
+      int32_t d = dimOrder[k];
+      int64_t p = paddedShape[size_t(d)];
+      expected = d == stickDim ? p / elemsPerStick + (p % elemsPerStick != 0)
+                               : p;
+    }
+    if (deviceShape[k] != expected) {
+      error = "device_shape " + dimsToString(deviceShape) +
+              " does not follow from padded_shape " +
+              dimsToString(paddedShape) + ", dim_order and stick_dim";
+      return false;
+    }
+    if (!checkedMul(total, uint64_t(expected), total)) {
+      error = "device image of shape " + dimsToString(deviceShape) +
+              " is too large";
+      return false;
+    }
+  }
+  uint64_t elements = bytes;
+  for (int64_t d : paddedShape)
+    if (!checkedMul(elements, uint64_t(d), elements)) {
+      error = "padded shape " + dimsToString(paddedShape) + " is too large";
+      return false;
+    }
+  return true;
+}
+
+uint64_t TensorLayout::deviceBytes(isa::DType dtype) const {
+  uint64_t total = isa::dtypeBytes(dtype);
+  for (int64_t d : deviceShape)
+    total *= uint64_t(d);
+  return total;
+}
+
+bool LayoutMap::create(isa::DType dtype, const std::vector<int64_t> &shape,
+                       const TensorLayout &layout, const Arch &arch,
+                       LayoutMap &out, std::string &error) {
+  return create(dtype, shape, layout, arch.stickBytes, usesDL16Storage(arch),
+                out, error);
+}
+
+bool LayoutMap::create(isa::DType dtype, const std::vector<int64_t> &shape,
+                       const TensorLayout &layout, int64_t stickBytes,
+                       bool dl16Storage, LayoutMap &out, std::string &error) {
+  if (!layout.validate(dtype, shape, stickBytes, error))
+    return false;
+  LayoutMap map;
+  map.dtype_ = dtype;
+  map.shape_ = shape;
+  map.layout_ = layout;
+  map.storage_ = storageOf(dtype, dl16Storage);
+  map.elementBytes_ = isa::dtypeBytes(dtype);
+  size_t rank = shape.size();
+  map.numElements_ = 1;
+  map.hostStrides_.assign(rank, 1);
+  for (size_t d = rank; d-- > 0;) {
+    map.hostStrides_[d] = map.numElements_;
+    map.numElements_ *= uint64_t(shape[d]);
+  }
+  map.deviceStrides_.assign(rank + 1, 1);
+  uint64_t stride = 1;
+  for (size_t k = rank + 1; k-- > 0;) {
+    map.deviceStrides_[k] = stride;
+    stride *= uint64_t(layout.deviceShape[k]);
+  }
+  map.deviceBytes_ = stride * map.elementBytes_;
+  map.deviceDimOf_ = layout.dimOrder;
+  out = std::move(map);
+  return true;
+}
+
+uint64_t LayoutMap::deviceOffset(const int64_t *index) const {
+  uint64_t e = uint64_t(layout_.elemsPerStick);
+  uint64_t linear = 0;
+  size_t rank = shape_.size();
+  for (size_t k = 0; k < rank; ++k) {
+    int32_t d = deviceDimOf_[k];
+    uint64_t i = uint64_t(index[d]);
+    linear += (d == layout_.stickDim ? i / e : i) * deviceStrides_[k];
+  }
+  if (layout_.stickDim >= 0)
+    linear += uint64_t(index[layout_.stickDim]) % e;
+  return linear * elementBytes_;
+}
+
+uint64_t LayoutMap::deviceOffsetOfLinear(uint64_t linear) const {
+  int64_t index[kMaxRank];
+  for (size_t d = shape_.size(); d-- > 0;) {
+    uint64_t n = uint64_t(shape_[d]);
+    if (n == 0)
+      return 0;
+    index[d] = int64_t(linear % n);
+    linear /= n;
+  }
+  return deviceOffset(index);
+}
+
+bool LayoutMap::logicalIndex(uint64_t offset, int64_t *index) const {
+  if (offset % elementBytes_ != 0 || offset >= deviceBytes_)
+    return false;
+  uint64_t linear = offset / elementBytes_;
+  uint64_t e = uint64_t(layout_.elemsPerStick);
+  uint64_t position = linear % e;
+  uint64_t stick = linear / e;
+  size_t rank = shape_.size();
+  for (size_t k = rank; k-- > 0;) {
+    uint64_t n = uint64_t(layout_.deviceShape[k]);
+    uint64_t p = stick % n;
+    stick /= n;
+    int32_t d = deviceDimOf_[k];
+    index[d] = int64_t(d == layout_.stickDim ? p * e + position : p);
+  }
+  if (layout_.stickDim < 0 && position != 0)
+    return false;
+  for (size_t d = 0; d < rank; ++d)
+    if (index[d] >= shape_[d])
+      return false;
+  return true;
+}
+
+template <bool ToDevice>
+void LayoutMap::convertSticks(const uint8_t *hostIn, uint8_t *hostOut,
+                              const uint8_t *deviceIn, uint8_t *deviceOut,
+                              uint64_t firstStick, uint64_t numSticks,
+                              uint64_t skipBytes, uint64_t keepBytes) const {
+  // Walks sticks firstStick .. firstStick + numSticks - 1 of the image with an
+  // odometer over the device dimensions but the last. For ToDevice,
+  // `deviceOut` receives bytes [skipBytes, skipBytes + keepBytes) of that run of sticks
+  // (so that ranges need not start or end on a stick).
+  if (numSticks == 0)
+    return;
+  size_t rank = shape_.size();
+  uint64_t e = uint64_t(layout_.elemsPerStick);
+  uint64_t stickBytes = e * elementBytes_;
+  int32_t stickDim = layout_.stickDim;
+  uint64_t prefix[kMaxRank] = {};
+  uint64_t rest = firstStick;
+  for (size_t k = rank; k-- > 0;) {
+    uint64_t n = uint64_t(layout_.deviceShape[k]);
+    prefix[k] = rest % n;
+    rest /= n;
+  }
+  std::vector<uint8_t> scratch(ToDevice ? stickBytes : 0);
+  for (uint64_t s = 0; s < numSticks; ++s) {
+    // Locate the first element of this stick on the host.
+    bool inside = true;
+    uint64_t hostBase = 0;
+    uint64_t valid = 1;
+    for (size_t k = 0; k < rank; ++k) {
+      int32_t d = deviceDimOf_[k];
+      uint64_t i = prefix[k];
+      if (d == stickDim) {
+        i *= e;
+        uint64_t n = uint64_t(shape_[size_t(d)]);
+        valid = i < n ? std::min(e, n - i) : 0;
+      } else if (i >= uint64_t(shape_[size_t(d)])) {
+        inside = false;
+      }
+      hostBase += i * hostStrides_[size_t(d)];
+    }
+    if (!inside)
+      valid = 0;
+    uint64_t hostStep = stickDim >= 0 ? hostStrides_[size_t(stickDim)] : 1;
+    uint64_t stickStart = s * stickBytes;
+    if (ToDevice) {
+      uint64_t lo = std::max(stickStart, skipBytes);
+      uint64_t hi = std::min(stickStart + stickBytes, skipBytes + keepBytes);
+      if (lo < hi) {
+        bool whole = lo == stickStart && hi == stickStart + stickBytes;
+        uint8_t *dst = whole ? deviceOut + (lo - skipBytes) : scratch.data();
+        std::memset(dst + valid * elementBytes_, 0,
+                    stickBytes - valid * elementBytes_);
+        if (valid)
+          convertRun<true>(storage_, dtype_, elementBytes_,
+                           hostIn + hostBase * elementBytes_, nullptr,
+                           hostStep, nullptr, dst, valid);
+        if (!whole)
+          std::memcpy(deviceOut + (lo - skipBytes),
+                      scratch.data() + (lo - stickStart), hi - lo);
+      }
+    } else if (valid) {
+      convertRun<false>(storage_, dtype_, elementBytes_, nullptr,
+                        hostOut + hostBase * elementBytes_, hostStep,
+                        deviceIn + stickStart, nullptr, valid);
+    }
+    // Advance the odometer.
+    for (size_t k = rank; k-- > 0;) {
+      if (++prefix[k] < uint64_t(layout_.deviceShape[k]))
+        break;
+      prefix[k] = 0;
+    }
+  }
+}
+
+void LayoutMap::hostToDevice(const void *host, void *device) const {
+  hostToDeviceRange(host, 0, deviceBytes_, device);
+}
+
+void LayoutMap::hostToDeviceRange(const void *host, uint64_t offset,
+                                  uint64_t size, void *out) const {
+  if (size == 0)
+    return;
+  uint64_t stickBytes = uint64_t(layout_.elemsPerStick) * elementBytes_;
+  uint64_t firstStick = offset / stickBytes;
+  uint64_t lastStick = (offset + size - 1) / stickBytes;
+  convertSticks<true>(static_cast<const uint8_t *>(host), nullptr, nullptr,
+                      static_cast<uint8_t *>(out), firstStick,
+                      lastStick - firstStick + 1,
+                      offset - firstStick * stickBytes, size);
+}
+
+void LayoutMap::deviceToHost(const void *device, void *host) const {
+  uint64_t stickBytes = uint64_t(layout_.elemsPerStick) * elementBytes_;
+  uint64_t numSticks = stickBytes ? deviceBytes_ / stickBytes : 0;
+  convertSticks<false>(nullptr, static_cast<uint8_t *>(host),
+                       static_cast<const uint8_t *>(device), nullptr, 0,
+                       numSticks, 0, 0);
+}
+
+} // namespace spyre::spy

@@ -1,0 +1,311 @@
+//===- SpyWriter.cpp - Assembling .spy model files ------------------------===//
+
+#include "spyre/Spy/SpyWriter.h"
+
+#include "spyre/Arch/Arch.h"
+#include "spyre/Spy/SpyFormat.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace spyre::spy {
+
+static_assert(uint8_t(DType::F32) == uint8_t(isa::DType::F32) &&
+                  uint8_t(DType::F16) == uint8_t(isa::DType::F16) &&
+                  uint8_t(DType::BF16) == uint8_t(isa::DType::BF16) &&
+                  uint8_t(DType::I8) == uint8_t(isa::DType::I8) &&
+                  uint8_t(DType::I32) == uint8_t(isa::DType::I32) &&
+                  uint8_t(DType::I64) == uint8_t(isa::DType::I64) &&
+                  uint8_t(DType::Bool) == uint8_t(isa::DType::Bool) &&
+                  DType::MAX == DType::Bool,
+              "spy.fbs DType must match spyre::isa::DType");
+
+namespace {
+
+/// Alignment of code segments: one instruction.
+constexpr uint64_t kCodeAlignment = isa::kInstBytes;
+
+uint64_t alignUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
+
+} // namespace
+
+/// The data of one weight/constant tensor: bytes held, or a stream.
+struct SpyWriter::TensorData {
+  bool present = false;
+  std::vector<uint8_t> bytes;
+  uint64_t streamSize = 0;
+  DataSource source;
+  uint64_t size() const { return source ? streamSize : bytes.size(); }
+};
+
+Phase phaseForRole(Role role) {
+  switch (role) {
+  case Role::Weight:
+  case Role::Constant:
+    return Phase::Load;
+  case Role::Workspace:
+    return Phase::Bind;
+  case Role::Input:
+  case Role::Output:
+    return Phase::Launch;
+  }
+  return Phase::Launch;
+}
+
+SpyWriter::SpyWriter(const Arch &arch)
+    : archHash_(arch.hash()), archJson_(arch.canonicalJson()),
+      archName_(arch.name), formatMajor_(kFormatMajor),
+      formatMinor_(kFormatMinor) {}
+
+SpyWriter::~SpyWriter() = default;
+
+uint32_t SpyWriter::addTensor(const TensorDesc &desc) {
+  tensors_.push_back(desc);
+  TensorDesc &t = tensors_.back();
+  if (t.size == 0 && !t.layout.deviceShape.empty())
+    t.size = t.layout.deviceBytes(t.dtype);
+  tensorData_.emplace_back();
+  return uint32_t(tensors_.size() - 1);
+}
+
+void SpyWriter::setTensorData(uint32_t tensor, std::vector<uint8_t> bytes) {
+  TensorData &d = tensorData_.at(tensor);
+  d = TensorData();
+  d.present = true;
+  d.bytes = std::move(bytes);
+}
+
+void SpyWriter::setTensorData(uint32_t tensor, const void *data,
+                              uint64_t size) {
+  const auto *p = static_cast<const uint8_t *>(data);
+  setTensorData(tensor, std::vector<uint8_t>(p, p + size));
+}
+
+void SpyWriter::setTensorData(uint32_t tensor, uint64_t size,
+                              DataSource source) {
+  TensorData &d = tensorData_.at(tensor);
+  d = TensorData();
+  d.present = true;
+  d.streamSize = size;
+  d.source = std::move(source);
+}
+
+uint32_t SpyWriter::addProgram(ProgramDesc desc) {
+  programs_.push_back(std::move(desc));
+  return uint32_t(programs_.size() - 1);
+}
+
+void SpyWriter::addRelocation(uint32_t program, uint32_t instIndex,
+                              uint32_t tensor, int64_t addend) {
+  addRawRelocation(program,
+                   uint64_t(instIndex) * isa::kInstBytes +
+                       isa::kRelocFieldOffset,
+                   tensor, addend, phaseForRole(tensors_.at(tensor).role));
+}
+
+void SpyWriter::addRawRelocation(uint32_t program, uint64_t offset,
+                                 uint32_t tensor, int64_t addend,
+                                 Phase phase) {
+  relocations_.push_back({program, offset, tensor, addend, phase});
+}
+
+void SpyWriter::addStep(uint32_t program) { plan_.push_back(program); }
+
+void SpyWriter::setMetadata(std::string sourceModel,
+                            std::string compilerVersion,
+                            std::string pipeline) {
+  sourceModel_ = std::move(sourceModel);
+  compilerVersion_ = std::move(compilerVersion);
+  pipeline_ = std::move(pipeline);
+}
+
+bool SpyWriter::write(const std::string &path, std::string &error) {
+  std::string tmp = path + ".tmp";
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f) {
+    error = "cannot create '" + tmp + "'";
+    return false;
+  }
+  bool ok = writeTo(
+      [&](const void *data, uint64_t size, std::string &err) {
+        if (size && std::fwrite(data, 1, size, f) != size) {
+          err = "cannot write '" + tmp + "'";
+          return false;
+        }
+        return true;
+      },
+      error);
+  if (std::fclose(f) != 0 && ok) {
+    error = "cannot write '" + tmp + "'";
+    ok = false;
+  }
+  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = "cannot rename '" + tmp + "' to '" + path + "'";
+    ok = false;
+  }
+  if (!ok)
+    std::remove(tmp.c_str());
+  return ok;
+}
+
+bool SpyWriter::writeToBuffer(std::vector<uint8_t> &out, std::string &error) {
+  out.clear();
+  return writeTo(
+      [&](const void *data, uint64_t size, std::string &) {
+        const auto *p = static_cast<const uint8_t *>(data);
+        out.insert(out.end(), p, p + size);
+        return true;
+      },
+      error);
+}
+
+bool SpyWriter::writeTo(
+    const std::function<bool(const void *, uint64_t, std::string &)> &sink,
+    std::string &error) {
+  //===--- Lay out the data area: code segments, then tensor data. --------===//
+  struct SegmentPlan {
+    uint64_t offset, size, alignment;
+    // Exactly one of these is set.
+    const ProgramDesc *program = nullptr;
+    const TensorData *data = nullptr;
+  };
+  std::vector<SegmentPlan> segments;
+  uint64_t cursor = 0;
+  auto place = [&](uint64_t size, uint64_t alignment) {
+    cursor = alignUp(cursor, alignment);
+    SegmentPlan s{cursor, size, alignment};
+    cursor += size;
+    segments.push_back(s);
+    return int32_t(segments.size() - 1);
+  };
+  std::vector<int32_t> codeSegment(programs_.size());
+  for (size_t p = 0; p < programs_.size(); ++p) {
+    codeSegment[p] =
+        place(programs_[p].insts.size() * isa::kInstBytes, kCodeAlignment);
+    segments.back().program = &programs_[p];
+  }
+  std::vector<int32_t> dataSegment(tensors_.size(), -1);
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    const TensorData &d = tensorData_[t];
+    if (!d.present)
+      continue;
+    uint64_t alignment = tensors_[t].alignment;
+    if (!isPowerOfTwo(alignment)) {
+      error = "tensor '" + tensors_[t].name + "': alignment " +
+              std::to_string(alignment) + " is not a power of two";
+      return false;
+    }
+    dataSegment[t] = place(d.size(), std::max(alignment, kFileAlignment));
+    segments.back().data = &d;
+  }
+  uint64_t dataSize = cursor;
+
+  //===--- The FlatBuffer. ------------------------------------------------===//
+  flatbuffers::FlatBufferBuilder fbb(1 << 16);
+  std::vector<flatbuffers::Offset<Tensor>> tensorOffsets;
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    const TensorDesc &desc = tensors_[t];
+    const TensorLayout &l = desc.layout;
+    auto layout = CreateLayoutDirect(fbb, l.stickDim, &l.dimOrder,
+                                     &l.paddedShape, &l.deviceShape,
+                                     l.elemsPerStick);
+    tensorOffsets.push_back(CreateTensorDirect(
+        fbb, desc.name.c_str(), desc.role, desc.ioIndex, DType(desc.dtype),
+        &desc.shape, layout, desc.size, desc.alignment, dataSegment[t],
+        desc.workspaceOffset, desc.aliasesInput));
+  }
+  std::vector<flatbuffers::Offset<Program>> programOffsets;
+  for (size_t p = 0; p < programs_.size(); ++p) {
+    const ProgramDesc &desc = programs_[p];
+    programOffsets.push_back(CreateProgramDirect(
+        fbb, desc.name.c_str(), codeSegment[p], desc.numCores, desc.numParams,
+        &desc.params, desc.location.c_str()));
+  }
+  std::vector<spy::Relocation> relocations;
+  for (const Relocation &r : relocations_)
+    relocations.emplace_back(r.program, r.offset, r.tensor, r.addend, r.phase);
+  std::vector<flatbuffers::Offset<Step>> steps;
+  for (uint32_t p : plan_)
+    steps.push_back(CreateStep(fbb, StepKind::Run, p));
+  std::vector<flatbuffers::Offset<Segment>> segmentOffsets;
+  for (const SegmentPlan &s : segments)
+    segmentOffsets.push_back(
+        CreateSegment(fbb, s.offset, s.size, s.alignment));
+  auto metadata = CreateMetadataDirect(fbb, sourceModel_.c_str(),
+                                       compilerVersion_.c_str(),
+                                       pipeline_.c_str(), archName_.c_str());
+  auto model = CreateModelDirect(fbb, formatMajor_, formatMinor_, archHash_,
+                                 archJson_.c_str(), &tensorOffsets,
+                                 &programOffsets, &relocations, &steps,
+                                 &segmentOffsets, metadata, workspaceSize_);
+  FinishModelBuffer(fbb, model);
+
+  //===--- Header. --------------------------------------------------------===//
+  FileHeader header;
+  std::memset(&header, 0, sizeof(header));
+  std::memcpy(header.magic, kMagic, sizeof(kMagic));
+  header.formatMajor = formatMajor_;
+  header.formatMinor = formatMinor_;
+  header.archHash = archHash_;
+  header.flatbufferOffset = kFileAlignment;
+  header.flatbufferSize = fbb.GetSize();
+  header.dataOffset =
+      alignUp(header.flatbufferOffset + header.flatbufferSize, kFileAlignment);
+  header.dataSize = dataSize;
+  header.checksum = headerChecksum(header, fbb.GetBufferPointer());
+
+  //===--- Emit. ----------------------------------------------------------===//
+  uint64_t written = 0;
+  std::vector<uint8_t> zeros(kFileAlignment, 0);
+  auto emit = [&](const void *data, uint64_t size) {
+    written += size;
+    return sink(data, size, error);
+  };
+  auto padTo = [&](uint64_t target) {
+    while (written < target) {
+      uint64_t n = std::min<uint64_t>(target - written, zeros.size());
+      if (!emit(zeros.data(), n))
+        return false;
+    }
+    return true;
+  };
+  if (!emit(&header, sizeof(header)) || !padTo(header.flatbufferOffset) ||
+      !emit(fbb.GetBufferPointer(), fbb.GetSize()) ||
+      !padTo(header.dataOffset))
+    return false;
+  std::vector<uint8_t> chunk;
+  for (const SegmentPlan &s : segments) {
+    if (!padTo(header.dataOffset + s.offset))
+      return false;
+    if (s.program) {
+      if (!emit(s.program->insts.data(), s.size))
+        return false;
+      continue;
+    }
+    if (!s.data->source) {
+      if (!emit(s.data->bytes.data(), s.size))
+        return false;
+      continue;
+    }
+    chunk.resize(size_t(std::min(s.size, kStreamChunkBytes)));
+    for (uint64_t off = 0; off < s.size; off += kStreamChunkBytes) {
+      uint64_t n = std::min(s.size - off, kStreamChunkBytes);
+      std::string sourceError;
+      if (!s.data->source(off, chunk.data(), n, sourceError)) {
+        error = "data source failed: " + sourceError;
+        return false;
+      }
+      if (!emit(chunk.data(), n))
+        return false;
+    }
+  }
+  return true;
+}
+
+} // namespace spyre::spy

@@ -1,0 +1,834 @@
+//===- Pt2Importer.cpp - torch.export programs to graph-level IR ----------===//
+//
+// Reads the exported program (docs/pt2-format.md) and builds one function:
+// user inputs become arguments, parameters/buffers/constants `spyre.weight`s,
+// every node one `spyre.aten` (the importer is total: unknown ops import and
+// spyre-decompose reports them), user outputs the results.
+//
+// Built with -fexceptions: nlohmann/json throws on type errors, and every
+// exception is caught in importPt2 and reported as a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Target/Pt2Importer.h"
+#include "spyre/Dialect/Spyre/AtenSchema.h"
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+#include "spyre/Target/Pt2Archive.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <nlohmann/json.hpp>
+
+#include <regex>
+
+using namespace mlir;
+using nlohmann::json;
+
+namespace spyre {
+
+namespace {
+
+/// Schema majors and the newest minor this importer knows.
+constexpr int kSchemaMajor = 8;
+constexpr int kNewestKnownMinor = 20;
+
+/// An import error already reported as a diagnostic.
+struct Reported {};
+
+/// ScalarType codes of the schema (docs/pt2-format.md section 3.6).
+struct DTypeInfo {
+  const char *name;
+  int64_t bytes;
+};
+std::optional<DTypeInfo> dtypeInfo(int64_t code) {
+  switch (code) {
+  case 1: return DTypeInfo{"uint8", 1};
+  case 2: return DTypeInfo{"int8", 1};
+  case 3: return DTypeInfo{"int16", 2};
+  case 4: return DTypeInfo{"int32", 4};
+  case 5: return DTypeInfo{"int64", 8};
+  case 6: return DTypeInfo{"float16", 2};
+  case 7: return DTypeInfo{"float32", 4};
+  case 8: return DTypeInfo{"float64", 8};
+  case 9: return DTypeInfo{"complex32", 4};
+  case 10: return DTypeInfo{"complex64", 8};
+  case 11: return DTypeInfo{"complex128", 16};
+  case 12: return DTypeInfo{"bool", 1};
+  case 13: return DTypeInfo{"bfloat16", 2};
+  case 28: return DTypeInfo{"uint16", 2};
+  case 29: return DTypeInfo{"float8_e4m3fn", 1};
+  case 30: return DTypeInfo{"float8_e5m2", 1};
+  case 31: return DTypeInfo{"float8_e4m3fnuz", 1};
+  case 32: return DTypeInfo{"float8_e5m2fnuz", 1};
+  default: return std::nullopt;
+  }
+}
+
+/// The MLIR element type of a ScalarType code; null when Spyre has none.
+Type elementType(MLIRContext *ctx, int64_t code) {
+  Builder b(ctx);
+  switch (code) {
+  case 1: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case 2: return b.getIntegerType(8);
+  case 3: return b.getIntegerType(16);
+  case 4: return b.getI32Type();
+  case 5: return b.getI64Type();
+  case 6: return b.getF16Type();
+  case 7: return b.getF32Type();
+  case 8: return b.getF64Type();
+  case 12: return b.getI1Type();
+  case 13: return b.getBF16Type();
+  default: return nullptr;
+  }
+}
+
+/// The name of an element type as `as_scalar_type` arguments carry it.
+std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// One `File "path", line N, in fn` frame of a stack trace.
+struct Frame {
+  std::string file;
+  unsigned line = 0;
+};
+
+std::vector<Frame> parseStackTrace(const std::string &text) {
+  static const std::regex re("File \"([^\"]+)\", line ([0-9]+)");
+  std::vector<Frame> frames;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
+       it != std::sregex_iterator(); ++it)
+    frames.push_back({(*it)[1].str(), unsigned(std::stoul((*it)[2].str()))});
+  return frames;
+}
+
+/// The user's frame: the innermost one outside torch itself.
+std::optional<Frame> userFrame(const std::vector<Frame> &frames) {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+    if (it->file.find("torch/") == std::string::npos &&
+        it->file.find("torch\\") == std::string::npos)
+      return *it;
+  if (!frames.empty())
+    return frames.front();
+  return std::nullopt;
+}
+
+/// The module path of the innermost nn_module_stack entry ("fc1").
+std::string modulePath(const std::string &stack) {
+  // Entries are `key,path,type` separated by ';', outermost first.
+  size_t start = stack.rfind(';');
+  std::string last = start == std::string::npos ? stack : stack.substr(start + 1);
+  size_t c1 = last.find(',');
+  if (c1 == std::string::npos)
+    return "";
+  size_t c2 = last.find(',', c1 + 1);
+  return last.substr(c1 + 1, c2 == std::string::npos ? std::string::npos
+                                                       : c2 - c1 - 1);
+}
+
+/// Reads the only key of a union object.
+std::pair<std::string, const json *> unionTag(const json &j) {
+  if (!j.is_object() || j.size() != 1)
+    return {"", nullptr};
+  auto it = j.begin();
+  return {it.key(), &it.value()};
+}
+
+class Importer {
+public:
+  Importer(MLIRContext *ctx, StringRef path, const Pt2ImportOptions &options)
+      : ctx(ctx), b(ctx), path(path.str()), options(options),
+        fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run() {
+    std::string error;
+    std::string text;
+    if (StringRef(path).ends_with(".json")) {
+      auto buf = llvm::MemoryBuffer::getFile(path);
+      if (!buf)
+        fail(fileLoc, "cannot read '" + path + "': " + buf.getError().message());
+      text = (*buf)->getBuffer().str();
+    } else {
+      archive = Pt2Archive::open(path, error);
+      if (!archive)
+        fail(fileLoc, error);
+      text = readModelJson();
+      readPayloadConfig("data/weights/model_weights_config.json", weightsConfig);
+      readPayloadConfig("data/constants/model_constants_config.json",
+                        constantsConfig);
+    }
+    json program;
+    try {
+      program = json::parse(text);
+    } catch (const json::parse_error &e) {
+      fail(fileLoc, std::string("invalid JSON in the exported program: ") +
+                        e.what());
+    }
+    return build(program);
+  }
+
+private:
+  MLIRContext *ctx;
+  OpBuilder b;
+  std::string path;
+  const Pt2ImportOptions &options;
+  Location fileLoc;
+  std::unique_ptr<Pt2Archive> archive;
+  std::string modelEntry;
+  json weightsConfig = json::object(), constantsConfig = json::object();
+  json tensorValues;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<int64_t> symbolValues;
+  int schemaMinor = 0;
+
+  [[noreturn]] void fail(Location loc, const std::string &message) {
+    emitError(loc) << message;
+    throw Reported();
+  }
+
+  //===--- Archive --------------------------------------------------------===//
+
+  std::string readModelJson() {
+    std::vector<std::string> models;
+    for (const std::string &e : archive->entries())
+      if (e.rfind("models/", 0) == 0 && StringRef(e).ends_with(".json"))
+        models.push_back(e);
+    if (models.empty()) {
+      if (archive->contains("serialized_exported_program.json"))
+        fail(fileLoc, "'" + path + "' is a legacy torch.export.save archive "
+                      "(torch <= 2.7); re-save it with torch >= 2.9");
+      fail(fileLoc, "'" + path + "' has no models/*.json: not a torch.export "
+                    "archive");
+    }
+    if (models.size() > 1)
+      fail(fileLoc, "'" + path + "' holds " + std::to_string(models.size()) +
+                        " programs; import one at a time is not supported");
+    std::string error;
+    if (auto format = archive->read("archive_format", error);
+        format && *format != "pt2")
+      fail(fileLoc, "'" + path + "': archive_format is '" + *format +
+                        "', expected 'pt2'");
+    modelEntry = models.front();
+    std::optional<std::string> text = archive->read(modelEntry, error);
+    if (!text)
+      fail(fileLoc, error);
+    return *text;
+  }
+
+  void readPayloadConfig(const std::string &entry, json &out) {
+    if (!archive->contains(entry))
+      return;
+    std::string error;
+    std::optional<std::string> text = archive->read(entry, error);
+    if (!text)
+      fail(fileLoc, error);
+    try {
+      json j = json::parse(*text);
+      if (j.contains("config") && j["config"].is_object())
+        out = j["config"];
+      else
+        fail(fileLoc, "'" + entry + "' has no \"config\" object");
+    } catch (const json::parse_error &e) {
+      fail(fileLoc, "invalid JSON in '" + entry + "': " + e.what());
+    }
+  }
+
+  //===--- Types ----------------------------------------------------------===//
+
+  /// A SymInt: its static value, or nullopt for a free symbol (whose name
+  /// goes to `symbol`).
+  std::optional<int64_t> symInt(const json &j, Location loc,
+                                std::string *symbol = nullptr) {
+    auto [tag, value] = unionTag(j);
+    if (tag == "as_int")
+      return value->get<int64_t>();
+    if (tag == "as_expr") {
+      std::string expr = (*value)["expr_str"].get<std::string>();
+      static const std::regex sym("Symbol\\('([A-Za-z_][A-Za-z0-9_]*)'");
+      std::smatch m;
+      std::string name =
+          std::regex_search(expr, m, sym) ? m[1].str() : expr;
+      if (auto it = options.boundDims.find(name); it != options.boundDims.end())
+        return it->second;
+      if (symbol)
+        *symbol = name;
+      return std::nullopt;
+    }
+    fail(loc, "malformed SymInt (tag '" + tag + "')");
+  }
+
+  RankedTensorType tensorType(const std::string &name, Location loc) {
+    if (!tensorValues.contains(name))
+      fail(loc, "tensor '" + name + "' has no entry in tensor_values");
+    const json &meta = tensorValues[name];
+    return metaType(meta, name, loc);
+  }
+
+  RankedTensorType metaType(const json &meta, const std::string &name,
+                            Location loc) {
+    int64_t code = meta["dtype"].get<int64_t>();
+    std::optional<DTypeInfo> info = dtypeInfo(code);
+    if (!info)
+      fail(loc, "tensor '" + name + "' has an invalid dtype code " +
+                    std::to_string(code));
+    Type et = elementType(ctx, code);
+    if (!et)
+      fail(loc, "tensor '" + name + "' has dtype " + info->name +
+                    ", which Spyre cannot represent");
+    SmallVector<int64_t> shape;
+    for (const json &s : meta["sizes"]) {
+      std::string symbol;
+      std::optional<int64_t> v = symInt(s, loc, &symbol);
+      if (v && *v < 0)
+        fail(loc, "tensor '" + name + "' has a negative size");
+      shape.push_back(v ? *v : ShapedType::kDynamic);
+    }
+    return RankedTensorType::get(shape, et);
+  }
+
+  //===--- Locations ------------------------------------------------------===//
+
+  Location nodeLoc(const json &node, const std::string &name) {
+    Location loc = fileLoc;
+    const json &meta = node.contains("metadata") ? node["metadata"] : json();
+    if (meta.is_object() && meta.contains("stack_trace") &&
+        meta["stack_trace"].is_string())
+      if (auto frame = userFrame(parseStackTrace(meta["stack_trace"])))
+        loc = FileLineColLoc::get(ctx, frame->file, frame->line, 0);
+    loc = NameLoc::get(b.getStringAttr(name), loc);
+    if (meta.is_object() && meta.contains("nn_module_stack") &&
+        meta["nn_module_stack"].is_string()) {
+      std::string module = modulePath(meta["nn_module_stack"]);
+      if (!module.empty())
+        loc = FusedLoc::get(ctx, {loc}, b.getStringAttr(module));
+    }
+    return loc;
+  }
+
+  //===--- Arguments ------------------------------------------------------===//
+
+  Value tensorValue(const json &ref, Location loc) {
+    std::string name = ref["name"].get<std::string>();
+    auto it = values.find(name);
+    if (it == values.end())
+      fail(loc, "tensor '" + name + "' is used but never defined");
+    return it->second;
+  }
+
+  Attribute floatAttr(const json &v) {
+    if (v.is_string()) {
+      std::string s = v.get<std::string>();
+      double d = s == "Infinity" ? std::numeric_limits<double>::infinity()
+                 : s == "-Infinity" ? -std::numeric_limits<double>::infinity()
+                                    : std::numeric_limits<double>::quiet_NaN();
+      return b.getF64FloatAttr(d);
+    }
+    return b.getF64FloatAttr(v.get<double>());
+  }
+
+  /// Adds one named argument to the node being built.
+  void addArgument(const std::string &name, const json &arg, Location loc,
+                   SmallVectorImpl<Value> &operands,
+                   SmallVectorImpl<Attribute> &tensorArgs,
+                   SmallVectorImpl<NamedAttribute> &attrs) {
+    auto [tag, value] = unionTag(arg);
+    auto addTensor = [&](const json &ref) {
+      operands.push_back(tensorValue(ref, loc));
+      tensorArgs.push_back(b.getStringAttr(name));
+    };
+    auto attr = [&](Attribute a) { attrs.push_back(b.getNamedAttr(name, a)); };
+    auto symList = [&](const json &list) {
+      SmallVector<Attribute> elems;
+      for (const json &e : list) {
+        auto [t, v] = unionTag(e);
+        if (t == "as_int")
+          elems.push_back(b.getI64IntegerAttr(v->get<int64_t>()));
+        else if (t == "as_name")
+          elems.push_back(b.getI64IntegerAttr(symbolic(v->get<std::string>(), loc)));
+        else
+          fail(loc, "malformed SymIntArgument in argument '" + name + "'");
+      }
+      return b.getArrayAttr(elems);
+    };
+    if (tag == "as_tensor")
+      addTensor(*value);
+    else if (tag == "as_tensors")
+      for (const json &t : *value)
+        addTensor(t);
+    else if (tag == "as_optional_tensors") {
+      // Present tensors are operands; the mask records where Nones were.
+      SmallVector<Attribute> mask;
+      for (const json &t : *value) {
+        auto [ot, ov] = unionTag(t);
+        if (ot == "as_tensor")
+          addTensor(*ov);
+        else if (ot != "as_none")
+          fail(loc, "malformed optional tensor in argument '" + name + "'");
+        mask.push_back(b.getBoolAttr(ot == "as_tensor"));
+      }
+      attr(b.getArrayAttr(mask));
+    } else if (tag == "as_optional_tensor") {
+      auto [ot, ov] = unionTag(*value);
+      if (ot == "as_tensor")
+        addTensor(*ov);
+      else
+        attr(b.getUnitAttr());
+    } else if (tag == "as_none")
+      attr(b.getUnitAttr());
+    else if (tag == "as_int")
+      attr(b.getI64IntegerAttr(value->get<int64_t>()));
+    else if (tag == "as_float")
+      attr(floatAttr(*value));
+    else if (tag == "as_bool")
+      attr(b.getBoolAttr(value->get<bool>()));
+    else if (tag == "as_string")
+      attr(b.getStringAttr(value->get<std::string>()));
+    else if (tag == "as_ints") {
+      SmallVector<Attribute> elems;
+      for (const json &e : *value)
+        elems.push_back(b.getI64IntegerAttr(e.get<int64_t>()));
+      attr(b.getArrayAttr(elems));
+    } else if (tag == "as_floats") {
+      SmallVector<Attribute> elems;
+      for (const json &e : *value)
+        elems.push_back(floatAttr(e));
+      attr(b.getArrayAttr(elems));
+    } else if (tag == "as_bools") {
+      SmallVector<Attribute> elems;
+      for (const json &e : *value)
+        elems.push_back(b.getBoolAttr(e.get<bool>()));
+      attr(b.getArrayAttr(elems));
+    } else if (tag == "as_strings") {
+      SmallVector<Attribute> elems;
+      for (const json &e : *value)
+        elems.push_back(b.getStringAttr(e.get<std::string>()));
+      attr(b.getArrayAttr(elems));
+    } else if (tag == "as_sym_int") {
+      auto [t, v] = unionTag(*value);
+      if (t == "as_int")
+        attr(b.getI64IntegerAttr(v->get<int64_t>()));
+      else if (t == "as_name")
+        attr(b.getI64IntegerAttr(symbolic(v->get<std::string>(), loc)));
+      else
+        fail(loc, "malformed SymIntArgument in argument '" + name + "'");
+    } else if (tag == "as_sym_ints")
+      attr(symList(*value));
+    else if (tag == "as_sym_float") {
+      auto [t, v] = unionTag(*value);
+      if (t != "as_float")
+        fail(loc, "symbolic float argument '" + name + "' is not supported");
+      attr(floatAttr(*v));
+    } else if (tag == "as_sym_bool") {
+      auto [t, v] = unionTag(*value);
+      if (t != "as_bool")
+        fail(loc, "symbolic bool argument '" + name + "' is not supported");
+      attr(b.getBoolAttr(v->get<bool>()));
+    } else if (tag == "as_scalar_type") {
+      int64_t code = value->get<int64_t>();
+      Type t = elementType(ctx, code);
+      std::optional<DTypeInfo> info = dtypeInfo(code);
+      if (!t)
+        fail(loc, "argument '" + name + "' names dtype " +
+                      (info ? std::string(info->name)
+                            : "code " + std::to_string(code)) +
+                      ", which Spyre cannot represent");
+      attr(b.getStringAttr(typeName(t)));
+    } else if (tag == "as_memory_format" || tag == "as_layout") {
+      attr(b.getI64IntegerAttr(value->get<int64_t>()));
+    } else if (tag == "as_device") {
+      attr(b.getStringAttr((*value)["type"].get<std::string>()));
+    } else if (tag == "as_sym_bools" || tag == "as_sym_floats" ||
+               tag == "as_complex" || tag == "as_graph" ||
+               tag == "as_custom_obj" || tag == "as_operator" ||
+               tag == "as_nested_tensors" || tag == "as_int_lists" ||
+               tag == "as_string_to_argument") {
+      fail(loc, "argument '" + name + "' of kind '" + tag +
+                    "' is not supported");
+    } else {
+      fail(loc, "unknown Argument tag '" + tag + "' in argument '" + name +
+                    "' (schema 8." + std::to_string(schemaMinor) + ")");
+    }
+  }
+
+  /// The value of a symbolic int produced by the graph (sym_size), which
+  /// must be bound by --bind-dims.
+  int64_t symbolic(const std::string &name, Location loc) {
+    auto it = symbolValues.find(name);
+    if (it != symbolValues.end())
+      return it->second;
+    fail(loc, "symbolic value '" + name +
+                  "' is not bound; pass --bind-dims with its symbols");
+  }
+
+  //===--- Weights --------------------------------------------------------===//
+
+  Value weight(const std::string &fqn, const std::string &graphName,
+               WeightKind kind, bool persistent) {
+    Location loc = NameLoc::get(b.getStringAttr(fqn), fileLoc);
+    RankedTensorType type = tensorType(graphName, loc);
+    const json *config = nullptr;
+    std::string dir;
+    if (weightsConfig.contains(fqn) && (persistent || kind == WeightKind::parameter)) {
+      config = &weightsConfig[fqn];
+      dir = "data/weights/";
+    } else if (constantsConfig.contains(fqn)) {
+      config = &constantsConfig[fqn];
+      dir = "data/constants/";
+    } else if (weightsConfig.contains(fqn)) {
+      config = &weightsConfig[fqn];
+      dir = "data/weights/";
+    }
+    auto external = [&](StringRef file, StringRef entry, int64_t offset,
+                        ArrayRef<int64_t> strides) {
+      return WeightOp::create(b, loc, type, b.getStringAttr(fqn),
+                              WeightKindAttr::get(ctx, kind), ElementsAttr(),
+                              ExternalDataAttr::get(ctx, file, entry, offset,
+                                                    strides));
+    };
+    if (!archive) // A bare JSON: no data to read.
+      return external("", fqn, 0, {});
+    if (!config) {
+      if (archive->contains("data/weights/model.pt"))
+        fail(loc, "weights are torch 2.6-2.8 pickles (data/weights/model.pt), "
+                  "which this importer does not read; re-save with torch >= "
+                  "2.9");
+      fail(loc, "weight '" + fqn + "' is not in the archive's weights or "
+                "constants config");
+    }
+    if ((*config).value("use_pickle", false))
+      fail(loc, "weight '" + fqn + "' is a pickled tensor (use_pickle), which "
+                "cannot be read without Python");
+    const json &meta = (*config)["tensor_meta"];
+    RankedTensorType stored = metaType(meta, fqn, loc);
+    if (stored.getShape() != type.getShape() ||
+        stored.getElementType() != type.getElementType())
+      fail(loc, "weight '" + fqn + "' is stored as " + typeName(stored) +
+                    " but the graph uses it as " + typeName(type));
+    int64_t elem = getElementBytes(type.getElementType());
+    SmallVector<int64_t> strides;
+    for (const json &s : meta["strides"])
+      strides.push_back(*symInt(s, loc));
+    int64_t storageOffset = *symInt(meta["storage_offset"], loc);
+    // Bytes the view reaches: (offset + sum (size-1)*stride + 1) * itemsize.
+    int64_t span = type.getNumElements() ? storageOffset + 1 : 0;
+    if (span)
+      for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+        span += (size - 1) * stride;
+    std::string entry = dir + (*config)["path_name"].get<std::string>();
+    std::optional<uint64_t> fileSize = archive->entrySize(entry);
+    if (!fileSize)
+      fail(loc, "weight '" + fqn + "': archive entry '" + entry +
+                    "' is missing");
+    if (uint64_t(span * elem) > *fileSize)
+      fail(loc, "weight '" + fqn + "' needs " + std::to_string(span * elem) +
+                    " bytes but '" + entry + "' has " +
+                    std::to_string(*fileSize));
+    bool contiguous = true;
+    for (int64_t d = type.getRank() - 1, expect = 1; d >= 0; --d) {
+      if (type.getDimSize(d) != 1 && strides[d] != expect)
+        contiguous = false;
+      expect *= type.getDimSize(d);
+    }
+    int64_t bytes = type.getNumElements() * elem;
+    if (bytes > options.inlineWeightBytes || type.getElementType().isInteger(1)) {
+      SmallString<256> abs(path);
+      llvm::sys::fs::make_absolute(abs);
+      return external(abs, entry, storageOffset * elem,
+                      contiguous ? ArrayRef<int64_t>() : ArrayRef<int64_t>(strides));
+    }
+    std::string error;
+    std::optional<std::vector<uint8_t>> raw =
+        archive->readRange(entry, 0, uint64_t(span * elem), error);
+    if (!raw)
+      fail(loc, error);
+    std::vector<char> host(bytes);
+    SmallVector<int64_t> index(type.getRank(), 0);
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      int64_t src = storageOffset;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        src += index[d] * strides[d];
+      std::memcpy(host.data() + i * elem, raw->data() + src * elem, elem);
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        if (++index[d] < type.getDimSize(d))
+          break;
+        index[d] = 0;
+      }
+    }
+    auto value = DenseElementsAttr::getFromRawBuffer(type, host);
+    return WeightOp::create(b, loc, type, b.getStringAttr(fqn),
+                            WeightKindAttr::get(ctx, kind), value,
+                            ExternalDataAttr());
+  }
+
+  //===--- The program ----------------------------------------------------===//
+
+  void checkSchemaVersion(const json &program) {
+    if (!program.contains("schema_version"))
+      fail(fileLoc, "the exported program has no schema_version");
+    const json &v = program["schema_version"];
+    int major = v["major"].get<int>();
+    schemaMinor = v["minor"].get<int>();
+    if (major != kSchemaMajor)
+      fail(fileLoc, "exported program schema version " + std::to_string(major) +
+                        "." + std::to_string(schemaMinor) +
+                        " is not supported; this importer reads 8.x (8.2 "
+                        "through 8." + std::to_string(kNewestKnownMinor) + ")");
+    if (schemaMinor > kNewestKnownMinor)
+      emitWarning(fileLoc) << "exported program schema 8." << schemaMinor
+                           << " is newer than the newest known (8."
+                           << kNewestKnownMinor
+                           << "); unknown fields are ignored";
+  }
+
+  OwningOpRef<ModuleOp> build(const json &program) {
+    checkSchemaVersion(program);
+    const json &gm = program["graph_module"];
+    const json &graph = gm["graph"];
+    tensorValues = graph["tensor_values"];
+    const json &signature = gm["signature"];
+    const json &inputSpecs = signature["input_specs"];
+    const json &outputSpecs = signature["output_specs"];
+
+    OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+    (*module)->setAttr("spyre.source", b.getStringAttr(path));
+    Arch arch;
+    std::string error;
+    if (options.archFile.empty())
+      arch = Arch::builtinDefault();
+    else if (!Arch::load(options.archFile, arch, error))
+      fail(fileLoc, error);
+    (*module)->setAttr(kArchAttrName, ArchAttr::get(ctx, arch));
+
+    // Bind symbolic sizes of graph inputs from --bind-dims (others stay
+    // dynamic and are reported by the passes that need static shapes).
+    const json &inputs = graph["inputs"];
+    if (inputs.size() != inputSpecs.size())
+      fail(fileLoc, "graph has " + std::to_string(inputs.size()) +
+                        " inputs but the signature describes " +
+                        std::to_string(inputSpecs.size()));
+
+    // User inputs become function arguments, in order.
+    SmallVector<std::pair<std::string, Type>> userInputs;
+    for (const json &spec : inputSpecs) {
+      auto [tag, value] = unionTag(spec);
+      if (tag != "user_input")
+        continue;
+      auto [argTag, arg] = unionTag((*value)["arg"]);
+      if (argTag == "as_tensor") {
+        std::string name = (*arg)["name"].get<std::string>();
+        userInputs.push_back({name, tensorType(name, fileLoc)});
+      } else if (argTag == "as_sym_int") {
+        fail(fileLoc, "symbolic int user inputs are not supported; bind "
+                      "them with --bind-dims");
+      } else if (argTag != "as_none" && argTag != "as_int" &&
+                 argTag != "as_float" && argTag != "as_bool" &&
+                 argTag != "as_string") {
+        fail(fileLoc, "user input of kind '" + argTag + "' is not supported");
+      }
+    }
+    // Results: user outputs, then mutated buffers and inputs.
+    SmallVector<std::pair<std::string, std::string>> outputs; // name, kind
+    for (const json &spec : outputSpecs) {
+      auto [tag, value] = unionTag(spec);
+      const json &arg = (*value)["arg"];
+      std::string name;
+      if (tag == "user_output") {
+        auto [t, v] = unionTag(arg);
+        if (t != "as_tensor")
+          fail(fileLoc, "user output of kind '" + t + "' is not supported");
+        name = (*v)["name"].get<std::string>();
+        outputs.push_back({name, "user"});
+      } else if (tag == "buffer_mutation") {
+        outputs.push_back({arg["name"].get<std::string>(),
+                           "buffer_mutation:" +
+                               (*value)["buffer_name"].get<std::string>()});
+      } else if (tag == "user_input_mutation") {
+        outputs.push_back({arg["name"].get<std::string>(),
+                           "user_input_mutation:" +
+                               (*value)["user_input_name"].get<std::string>()});
+      } else if (tag == "loss_output" || tag == "gradient_to_parameter" ||
+                 tag == "gradient_to_user_input" ||
+                 tag == "parameter_mutation" || tag == "token") {
+        fail(fileLoc, "output of kind '" + tag +
+                          "' (training or effects) is not supported");
+      } else {
+        fail(fileLoc, "unknown OutputSpec tag '" + tag + "'");
+      }
+    }
+    SmallVector<Type> argTypes, resultTypes;
+    for (auto &[name, type] : userInputs)
+      argTypes.push_back(type);
+    for (auto &[name, kind] : outputs)
+      resultTypes.push_back(tensorType(name, fileLoc));
+    b.setInsertionPointToEnd(module->getBody());
+    auto func = func::FuncOp::create(b, fileLoc, "main",
+                                     b.getFunctionType(argTypes, resultTypes));
+    Block *entry = func.addEntryBlock();
+    for (auto [i, in] : llvm::enumerate(userInputs)) {
+      values[in.first] = entry->getArgument(i);
+      func.setArgAttr(i, "spyre.name", b.getStringAttr(in.first));
+    }
+    for (auto [j, out] : llvm::enumerate(outputs))
+      func.setResultAttr(j, "spyre.output", b.getStringAttr(out.second));
+    b.setInsertionPointToStart(entry);
+
+    // Parameters, buffers, constants.
+    for (const json &spec : inputSpecs) {
+      auto [tag, value] = unionTag(spec);
+      if (tag == "user_input" || tag == "constant_input")
+        continue;
+      const json &arg = (*value)["arg"];
+      if (tag == "parameter")
+        values[arg["name"].get<std::string>()] =
+            weight((*value)["parameter_name"], arg["name"],
+                   WeightKind::parameter, true);
+      else if (tag == "buffer")
+        values[arg["name"].get<std::string>()] =
+            weight((*value)["buffer_name"], arg["name"], WeightKind::buffer,
+                   (*value).value("persistent", true));
+      else if (tag == "tensor_constant")
+        values[arg["name"].get<std::string>()] =
+            weight((*value)["tensor_constant_name"], arg["name"],
+                   WeightKind::constant, false);
+      else if (tag == "custom_obj" || tag == "token")
+        fail(fileLoc, "input of kind '" + tag + "' is not supported");
+      else
+        fail(fileLoc, "unknown InputSpec tag '" + tag + "'");
+    }
+
+    for (const json &node : graph["nodes"])
+      importNode(node);
+
+    SmallVector<Value> results;
+    for (auto &[name, kind] : outputs) {
+      auto it = values.find(name);
+      if (it == values.end())
+        fail(fileLoc, "output '" + name + "' is never defined");
+      results.push_back(it->second);
+    }
+    func::ReturnOp::create(b, fileLoc, results);
+    if (failed(verify(*module)))
+      throw Reported();
+    return module;
+  }
+
+  void importNode(const json &node) {
+    std::string target = node["target"].get<std::string>();
+    StringRef t(target);
+    t.consume_front("torch.ops.");
+    std::string op = t.str();
+    // The output name labels the node (schema 8.15+ also has "name").
+    std::string label = node.contains("name") && node["name"].is_string()
+                            ? node["name"].get<std::string>()
+                            : "";
+    const json &outs = node["outputs"];
+    if (label.empty() && !outs.empty()) {
+      auto [tag, value] = unionTag(outs[0]);
+      if (tag == "as_tensor")
+        label = (*value)["name"].get<std::string>();
+      else if (tag == "as_tensors" && !value->empty())
+        label = (*value)[0]["name"].get<std::string>();
+    }
+    Location loc = nodeLoc(node, label.empty() ? op : label);
+
+    SmallVector<Value> operands;
+    SmallVector<Attribute> tensorArgs;
+    SmallVector<NamedAttribute> attrs;
+    llvm::StringSet<> given;
+    for (const json &input : node["inputs"]) {
+      std::string name = input["name"].get<std::string>();
+      given.insert(name);
+      addArgument(name, input["arg"], loc, operands, tensorArgs, attrs);
+    }
+    // Fill what torch.export omitted (arguments equal to their default).
+    if (const AtenSchema *schema = lookupAtenSchema(op))
+      for (const AtenArgument &a : schema->arguments)
+        if (!given.contains(a.name) && !a.isTensor() && !a.isTensorList())
+          if (Attribute d = parseAtenDefault(ctx, a))
+            attrs.push_back(b.getNamedAttr(a.name, d));
+
+    SmallVector<Type> resultTypes;
+    SmallVector<std::string> resultNames;
+    for (const json &out : outs) {
+      auto [tag, value] = unionTag(out);
+      if (tag == "as_tensor") {
+        std::string n = (*value)["name"].get<std::string>();
+        resultTypes.push_back(tensorType(n, loc));
+        resultNames.push_back(n);
+      } else if (tag == "as_tensors") {
+        for (const json &r : *value) {
+          std::string n = r["name"].get<std::string>();
+          resultTypes.push_back(tensorType(n, loc));
+          resultNames.push_back(n);
+        }
+      } else if (tag == "as_none") {
+        resultTypes.push_back(b.getNoneType());
+        resultNames.push_back("");
+      } else if (tag == "as_sym_int") {
+        auto [st, sv] = unionTag(*value);
+        resultTypes.push_back(b.getIndexType());
+        resultNames.push_back(st == "as_name" ? sv->get<std::string>() : "");
+      } else {
+        fail(loc, "node output of kind '" + tag + "' is not supported");
+      }
+    }
+    auto aten = AtenOp::create(b, loc, resultTypes, b.getStringAttr(op),
+                               operands, b.getArrayAttr(tensorArgs),
+                               b.getDictionaryAttr(attrs));
+    for (auto [name, result] : llvm::zip(resultNames, aten.getResults())) {
+      if (name.empty())
+        continue;
+      if (!values.try_emplace(name, result).second)
+        fail(loc, "value '" + name + "' is defined twice");
+    }
+  }
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> importPt2(StringRef path, MLIRContext *ctx,
+                                const Pt2ImportOptions &options) {
+  ctx->loadDialect<SpyreDialect, func::FuncDialect>();
+  try {
+    Importer importer(ctx, path, options);
+    return importer.run();
+  } catch (const Reported &) {
+    return nullptr;
+  } catch (const std::exception &e) {
+    // A JSON value of the wrong type or shape (nlohmann::json::type_error,
+    // out_of_range...): report it at the file.
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "malformed exported program: " << e.what();
+    return nullptr;
+  }
+}
+
+bool parseBoundDims(StringRef text, std::map<std::string, int64_t> &out,
+                    std::string &error) {
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, false);
+  for (StringRef item : items) {
+    auto [name, value] = item.split('=');
+    int64_t v;
+    if (name.trim().empty() || value.trim().getAsInteger(10, v) || v < 0) {
+      error = "malformed --bind-dims entry '" + item.str() +
+              "' (expected symbol=non-negative integer)";
+      return false;
+    }
+    out[name.trim().str()] = v;
+  }
+  return true;
+}
+
+} // namespace spyre

@@ -1,0 +1,133 @@
+//===- AssignLayouts.cpp - spyre-assign-layouts ---------------------------===//
+//
+// Every tensor gets a stick layout. Produced values take the layout their
+// producer writes (the canonical one: sticks along the innermost dim);
+// values whose layout is free (function arguments, weights, constants: the
+// runtime or the emitter writes them in any layout) take the layout most of
+// their uses need. A use that needs another layout reads a `restickify`,
+// one per (value, layout).
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace spyre {
+#define GEN_PASS_DEF_SPYREASSIGNLAYOUTS
+#include "spyre/Transforms/Passes.h.inc"
+} // namespace spyre
+
+using namespace mlir;
+using namespace spyre;
+
+namespace {
+
+/// The layout a use needs, or null when any will do.
+LayoutAttr requiredLayout(OpOperand &use, const Arch &arch) {
+  Operation *owner = use.getOwner();
+  if (auto compute = dyn_cast<ComputeOpInterface>(owner))
+    return compute.getRequiredLayout(use.getOperandNumber(), arch.stickBytes);
+  // Reshapes are views of the canonical layout.
+  if (isa<ReshapeOp>(owner))
+    return LayoutAttr::getCanonical(
+        cast<RankedTensorType>(use.get().getType()), arch.stickBytes);
+  return nullptr;
+}
+
+/// Whether the value's layout is chosen by its users.
+bool hasFreeLayout(Value v) {
+  if (isa<BlockArgument>(v))
+    return true;
+  return isa_and_nonnull<WeightOp, ConstantOp>(v.getDefiningOp());
+}
+
+struct AssignLayoutsPass
+    : public spyre::impl::SpyreAssignLayoutsBase<AssignLayoutsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Arch arch = getArch(module);
+    for (auto func : module.getOps<func::FuncOp>())
+      if (failed(assign(func, arch)))
+        return signalPassFailure();
+  }
+
+  LogicalResult assign(func::FuncOp func, const Arch &arch) {
+    if (func.isExternal())
+      return success();
+    // Values in definition order: arguments, then op results.
+    SmallVector<Value> values(func.getArguments());
+    bool failedAny = false;
+    func.walk([&](Operation *op) {
+      for (Value r : op->getResults()) {
+        auto t = dyn_cast<RankedTensorType>(r.getType());
+        if (!t)
+          continue;
+        if (!t.hasStaticShape()) {
+          op->emitError("tensor ")
+              << t << " has a dynamic shape; bind its symbols with "
+                      "--bind-dims before layout assignment";
+          failedAny = true;
+        }
+        values.push_back(r);
+      }
+    });
+    if (failedAny)
+      return failure();
+
+    for (Value v : values) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || getLayout(type))
+        continue;
+      // What each use needs, in use order (deterministic: uses are
+      // visited in program order of their owners).
+      llvm::MapVector<LayoutAttr, SmallVector<OpOperand *>> demands;
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : v.getUses())
+        uses.push_back(&use);
+      llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+        if (a->getOwner() == b->getOwner())
+          return a->getOperandNumber() < b->getOperandNumber();
+        return a->getOwner()->isBeforeInBlock(b->getOwner());
+      });
+      for (OpOperand *use : uses)
+        demands[requiredLayout(*use, arch)].push_back(use);
+      demands.erase(LayoutAttr()); // uses without a requirement
+
+      LayoutAttr supplied = LayoutAttr::getCanonical(type, arch.stickBytes);
+      if (hasFreeLayout(v) && !demands.empty()) {
+        // The most demanded layout; ties go to the first demanded.
+        size_t best = 0;
+        for (auto &[layout, users] : demands)
+          best = std::max(best, users.size());
+        for (auto &[layout, users] : demands)
+          if (users.size() == best) {
+            supplied = layout;
+            break;
+          }
+      }
+      v.setType(supplied.apply(type));
+      OpBuilder b(v.getContext());
+      for (auto &[layout, users] : demands) {
+        if (layout == supplied)
+          continue;
+        b.setInsertionPointAfterValue(v);
+        Value converted = RestickifyOp::create(
+            b, v.getLoc(), layout.apply(type), v);
+        for (OpOperand *use : users)
+          use->set(converted);
+      }
+    }
+
+    // Functions return what their body produces.
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    func.setType(FunctionType::get(func.getContext(),
+                                   func.getBody().getArgumentTypes(),
+                                   ret.getOperandTypes()));
+    return success();
+  }
+};
+
+} // namespace

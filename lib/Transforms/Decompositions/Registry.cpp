@@ -1,0 +1,234 @@
+//===- Registry.cpp - Decomposition registry and shared helpers -----------===//
+
+#include "spyre/Transforms/Decompositions.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+
+namespace spyre {
+
+//===----------------------------------------------------------------------===//
+// AtenArgs
+//===----------------------------------------------------------------------===//
+
+InFlightDiagnostic AtenArgs::argError(StringRef name,
+                                      StringRef expected) const {
+  return op.emitError("argument '")
+         << name << "' of '" << op.getTarget() << "' must be " << expected;
+}
+
+FailureOr<Value> AtenArgs::tensor(StringRef name) const {
+  SmallVector<Value> values = op.getTensorArg(name);
+  if (values.size() != 1) {
+    argError(name, "a tensor");
+    return failure();
+  }
+  return values.front();
+}
+
+Value AtenArgs::optionalTensor(StringRef name) const {
+  SmallVector<Value> values = op.getTensorArg(name);
+  return values.size() == 1 ? values.front() : Value();
+}
+
+SmallVector<Value> AtenArgs::tensorList(StringRef name) const {
+  return op.getTensorArg(name);
+}
+
+Attribute AtenArgs::attr(StringRef name) const {
+  if (Attribute a = op.getArg(name))
+    return a;
+  if (!schema)
+    return nullptr;
+  int idx = schema->findArgument(name);
+  if (idx < 0)
+    return nullptr;
+  return parseAtenDefault(op.getContext(), schema->arguments[idx]);
+}
+
+bool AtenArgs::isNone(StringRef name) const {
+  if (!op.getTensorArg(name).empty())
+    return false;
+  Attribute a = attr(name);
+  return !a || isa<UnitAttr>(a);
+}
+
+FailureOr<int64_t> AtenArgs::getInt(StringRef name) const {
+  Attribute a = attr(name);
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return i.getInt();
+  if (auto b = dyn_cast_or_null<BoolAttr>(a))
+    return int64_t(b.getValue());
+  argError(name, "an integer");
+  return failure();
+}
+
+FailureOr<double> AtenArgs::getDouble(StringRef name) const {
+  Attribute a = attr(name);
+  if (auto f = dyn_cast_or_null<FloatAttr>(a))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return double(i.getInt());
+  if (auto b = dyn_cast_or_null<BoolAttr>(a))
+    return double(b.getValue());
+  argError(name, "a number");
+  return failure();
+}
+
+FailureOr<bool> AtenArgs::getBool(StringRef name) const {
+  Attribute a = attr(name);
+  if (auto b = dyn_cast_or_null<BoolAttr>(a))
+    return b.getValue();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return i.getInt() != 0;
+  argError(name, "a bool");
+  return failure();
+}
+
+FailureOr<std::string> AtenArgs::getString(StringRef name) const {
+  if (auto s = dyn_cast_or_null<StringAttr>(attr(name)))
+    return s.getValue().str();
+  argError(name, "a string");
+  return failure();
+}
+
+FailureOr<SmallVector<int64_t>> AtenArgs::getIntList(StringRef name) const {
+  Attribute a = attr(name);
+  SmallVector<int64_t> out;
+  if (auto arr = dyn_cast_or_null<ArrayAttr>(a)) {
+    for (Attribute e : arr) {
+      auto i = dyn_cast<IntegerAttr>(e);
+      if (!i) {
+        argError(name, "a list of integers");
+        return failure();
+      }
+      out.push_back(i.getInt());
+    }
+    return out;
+  }
+  if (auto dense = dyn_cast_or_null<DenseI64ArrayAttr>(a))
+    return SmallVector<int64_t>(dense.asArrayRef());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a)) {
+    out.push_back(i.getInt());
+    return out;
+  }
+  argError(name, "a list of integers");
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+void DecompositionRegistry::add(Decomposition d) {
+  auto [it, inserted] = index.try_emplace(d.target, list.size());
+  if (!inserted) {
+    list[it->second] = std::move(d);
+    return;
+  }
+  list.push_back(std::move(d));
+}
+
+const Decomposition *DecompositionRegistry::lookup(StringRef target) const {
+  auto it = index.find(target);
+  return it == index.end() ? nullptr : &list[it->second];
+}
+
+const DecompositionRegistry &getDecompositionRegistry() {
+  static const DecompositionRegistry registry = [] {
+    DecompositionRegistry r;
+    registerMatmulDecompositions(r);
+    registerPointwiseDecompositions(r);
+    registerShapeDecompositions(r);
+    return r;
+  }();
+  return registry;
+}
+
+void printSupportedOpsMarkdown(raw_ostream &os) {
+  os << "# Supported operators\n\n"
+     << "Generated from the decomposition registry "
+        "(`spyre-opt --spyre-list-decompositions`); do not edit. "
+        "`scripts/test.sh` fails when this file is out of date.\n\n"
+     << "Any other operator imports (as `spyre.aten`) but `spyre-decompose` "
+        "rejects it with an error naming the op and its source location.\n";
+  std::string family;
+  SmallVector<const Decomposition *> sorted;
+  for (const Decomposition &d : getDecompositionRegistry().entries())
+    sorted.push_back(&d);
+  llvm::stable_sort(sorted, [](const Decomposition *a, const Decomposition *b) {
+    return std::tie(a->family, a->target) < std::tie(b->family, b->target);
+  });
+  for (const Decomposition *d : sorted) {
+    if (d->family != family) {
+      family = d->family;
+      os << "\n## " << family << "\n\n| op | dtypes | notes |\n|---|---|---|\n";
+    }
+    os << "| `" << d->target << "` | " << d->dtypes << " | " << d->notes
+       << " |\n";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value createSplat(OpBuilder &b, Location loc, Type elementType, double value,
+                  ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, elementType);
+  Attribute scalar;
+  if (auto ft = dyn_cast<FloatType>(elementType)) {
+    APFloat f(value);
+    bool lost;
+    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    scalar = FloatAttr::get(ft, f);
+  } else {
+    scalar = IntegerAttr::get(elementType, int64_t(value));
+  }
+  return ConstantOp::create(b, loc, type, SplatElementsAttr::get(type, scalar));
+}
+
+Type elementTypeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+Value castTo(OpBuilder &b, Location loc, Value v, Type elementType) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == elementType)
+    return v;
+  return CastOp::create(b, loc,
+                        RankedTensorType::get(type.getShape(), elementType), v);
+}
+
+FailureOr<int64_t> normalizeDim(AtenOp op, int64_t dim, int64_t rank) {
+  int64_t d = dim < 0 ? dim + rank : dim;
+  if (d < 0 || d >= std::max<int64_t>(rank, 1)) {
+    op.emitError("dimension ") << dim << " is out of range for a rank-"
+                               << rank << " tensor in '" << op.getTarget()
+                               << "'";
+    return failure();
+  }
+  return d;
+}
+
+FailureOr<Value> tensorOrScalar(const AtenArgs &args, StringRef name,
+                                Type elementType, OpBuilder &b) {
+  if (Value v = args.optionalTensor(name))
+    return castTo(b, args.getOp().getLoc(), v, elementType);
+  FailureOr<double> scalar = args.getDouble(name);
+  if (failed(scalar))
+    return failure();
+  return createSplat(b, args.getOp().getLoc(), elementType, *scalar);
+}
+
+RankedTensorType resultType(AtenOp op, unsigned i) {
+  return cast<RankedTensorType>(op.getResult(i).getType());
+}
+
+} // namespace spyre

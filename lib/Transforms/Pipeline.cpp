@@ -1,0 +1,38 @@
+//===- Pipeline.cpp - The spyre compiler pipeline -------------------------===//
+
+#include "spyre/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace spyre {
+
+void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
+  SpyreAttachArchOptions arch;
+  arch.file = options.archFile;
+  pm.addPass(createSpyreAttachArch(arch));
+  pm.addPass(createSpyreDecompose());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSpyreAssignLayouts());
+  pm.addPass(createSpyreFormKernels());
+  SpyreScheduleCoresOptions schedule;
+  schedule.maxCores = options.maxCores;
+  schedule.depth = options.depth;
+  pm.addPass(createSpyreScheduleCores(schedule));
+  pm.addPass(createSpyreAllocateScratchpad());
+  pm.addPass(createSpyreLowerToProgram());
+}
+
+void registerSpyrePipeline() {
+  PassPipelineRegistration<PipelineOptions>(
+      "spyre-pipeline",
+      "The whole compiler: graph-level IR to per-core programs "
+      "(DESIGN.md section 5)",
+      buildSpyrePipeline);
+}
+
+} // namespace spyre

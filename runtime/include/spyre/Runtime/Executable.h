@@ -1,0 +1,115 @@
+//===- Executable.h - Three-phase patching and dispatch ---------*- C++ -*-===//
+//
+// DESIGN.md section 6: symbolic addresses in program images are patched in
+// three ordered phases.
+//
+//  1. load  (LoadedModel::load): place every program image and every
+//     weight/constant on the device and patch the Load relocations; once per
+//     load. Also precomputes everything the later phases need: the Bind and
+//     Launch patch lists and the step requests of the plan.
+//  2. bind  (Workspace::create): allocate a workspace and patch the Bind
+//     relocations; once per workspace. Launching with another workspace than
+//     the one last bound re-applies its (precomputed) Bind patches.
+//  3. launch (LoadedModel::launch): patch the Launch relocations with the
+//     caller's input/output buffers from the precomputed list, then dispatch
+//     the precomputed plan. Nothing is built on this path.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_RUNTIME_EXECUTABLE_H
+#define SPYRE_RUNTIME_EXECUTABLE_H
+
+#include "spyre/Runtime/Device.h"
+#include "spyre/Runtime/Model.h"
+
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace spyre::rt {
+
+class Workspace;
+
+/// A model placed on a device (phase 1). Frees its device memory when
+/// destroyed; the Device must outlive it.
+class LoadedModel {
+public:
+  /// Phase 1: places programs and weights/constants, patches Load
+  /// relocations. The model must have been validated for `device`'s arch.
+  static Status load(Device &device, std::shared_ptr<const Model> model,
+                     std::unique_ptr<LoadedModel> &out);
+  ~LoadedModel();
+  LoadedModel(const LoadedModel &) = delete;
+  LoadedModel &operator=(const LoadedModel &) = delete;
+
+  const Model &model() const { return *model_; }
+  Device &device() const { return device_; }
+
+  /// Phase 3: patches the Launch relocations for `inputs` and `outputs`
+  /// (device buffers of at least each tensor's size, in io order) and runs
+  /// the plan on the device. `workspace` must come from this model.
+  Status launch(Workspace &workspace, const DeviceAddr *inputs,
+                size_t numInputs, const DeviceAddr *outputs,
+                size_t numOutputs);
+
+  /// Device address of a weight/constant tensor (0 for other roles).
+  DeviceAddr tensorAddress(uint32_t tensor) const {
+    return tensorAddress_[tensor];
+  }
+  /// Device address of a program's image.
+  DeviceAddr programAddress(uint32_t program) const {
+    return programAddress_[program];
+  }
+
+private:
+  friend class Workspace;
+  /// An 8-byte patch of a program image on the device.
+  struct Patch {
+    DeviceAddr where;
+    /// Bind: offset into the workspace. Launch: io slot (inputs first).
+    uint64_t slotOrOffset;
+    int64_t addend;
+  };
+
+  LoadedModel(Device &device, std::shared_ptr<const Model> model);
+  Status applyBind(const Workspace &workspace);
+
+  Device &device_;
+  std::shared_ptr<const Model> model_;
+  std::vector<DeviceAddr> programAddress_;
+  std::vector<DeviceAddr> tensorAddress_;
+  std::vector<Patch> bindPatches_;
+  std::vector<Patch> launchPatches_;
+  /// Last value written by each launch patch (skips rewriting it).
+  std::vector<uint64_t> launchPatchValues_;
+  std::vector<StepRequest> plan_;
+  const Workspace *boundWorkspace_ = nullptr;
+  std::set<Workspace *> workspaces_;
+};
+
+/// A workspace for one LoadedModel (phase 2). May be destroyed before or
+/// after its LoadedModel.
+class Workspace {
+public:
+  /// Phase 2: allocates the workspace and patches the Bind relocations.
+  static Status create(LoadedModel &loaded, std::unique_ptr<Workspace> &out);
+  ~Workspace();
+  Workspace(const Workspace &) = delete;
+  Workspace &operator=(const Workspace &) = delete;
+
+  DeviceAddr base() const { return base_; }
+  uint64_t size() const { return size_; }
+  /// Device address of a workspace tensor.
+  DeviceAddr tensorAddress(uint32_t tensor) const;
+
+private:
+  friend class LoadedModel;
+  Workspace() = default;
+  LoadedModel *owner_ = nullptr;
+  DeviceAddr base_ = 0;
+  uint64_t size_ = 0;
+};
+
+} // namespace spyre::rt
+
+#endif // SPYRE_RUNTIME_EXECUTABLE_H

@@ -1,0 +1,63 @@
+//===- Session.h - Running a model on host tensors --------------*- C++ -*-===//
+//
+// The convenience layer over the three phases: a Session loads a model
+// (phase 1), binds one workspace (phase 2) and owns device buffers for the
+// inputs and outputs; run() copies host inputs in, launches (phase 3) and
+// copies the outputs out. spyre-run is built on it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_RUNTIME_SESSION_H
+#define SPYRE_RUNTIME_SESSION_H
+
+#include "spyre/Runtime/Executable.h"
+
+#include <memory>
+#include <vector>
+
+namespace spyre::rt {
+
+/// A tensor in host memory, row-major (see Transfer.h for element formats).
+struct HostTensor {
+  isa::DType dtype = isa::DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data;
+};
+
+/// "f16 [2, 3]"
+std::string describeTensor(isa::DType dtype, const std::vector<int64_t> &shape);
+
+class Session {
+public:
+  /// Loads `model` on `device`, binds a workspace and allocates the io
+  /// buffers (an output aliasing an input shares the input's buffer).
+  static Status create(Device &device, std::shared_ptr<const Model> model,
+                       std::unique_ptr<Session> &out);
+  ~Session();
+
+  /// Checks `inputs` against the model's inputs (count, dtype, shape: the
+  /// message names the input index, what was expected and what was given),
+  /// runs the model once and returns its outputs in output order. On a
+  /// device that holds no data the outputs are zero.
+  Status run(const std::vector<HostTensor> &inputs,
+             std::vector<HostTensor> &outputs);
+
+  const Model &model() const { return loaded_->model(); }
+  LoadedModel &loaded() { return *loaded_; }
+  Workspace &workspace() { return *workspace_; }
+  const std::vector<DeviceAddr> &inputBuffers() const { return inputs_; }
+  const std::vector<DeviceAddr> &outputBuffers() const { return outputs_; }
+
+private:
+  Session() = default;
+  Device *device_ = nullptr;
+  std::unique_ptr<LoadedModel> loaded_;
+  std::unique_ptr<Workspace> workspace_;
+  std::vector<DeviceAddr> inputs_, outputs_;
+  /// Buffers this session allocated (aliases are not freed twice).
+  std::vector<DeviceAddr> owned_;
+};
+
+} // namespace spyre::rt
+
+#endif // SPYRE_RUNTIME_SESSION_H

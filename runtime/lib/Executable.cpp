@@ -1,0 +1,195 @@
+//===- Executable.cpp - Three-phase patching and dispatch -----------------===//
+
+#include "spyre/Runtime/Executable.h"
+
+#include "spyre/Arch/Arch.h"
+
+#include <cstring>
+
+namespace spyre::rt {
+
+using spy::Phase;
+using spy::Role;
+
+LoadedModel::LoadedModel(Device &device, std::shared_ptr<const Model> model)
+    : device_(device), model_(std::move(model)) {}
+
+LoadedModel::~LoadedModel() {
+  for (Workspace *w : workspaces_) {
+    if (w->base_)
+      (void)device_.free(w->base_);
+    w->owner_ = nullptr;
+    w->base_ = 0;
+  }
+  for (DeviceAddr a : tensorAddress_)
+    if (a)
+      (void)device_.free(a);
+  for (DeviceAddr a : programAddress_)
+    if (a)
+      (void)device_.free(a);
+}
+
+Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
+                         std::unique_ptr<LoadedModel> &out) {
+  if (!model)
+    return invalidArgument("no model");
+  if (model->arch().hash() != device.arch().hash())
+    return Status::error(StatusCode::ArchMismatch,
+                         "model validated for machine description '" +
+                             model->arch().name +
+                             "' cannot be loaded on a device of '" +
+                             device.arch().name + "'");
+  auto loaded =
+      std::unique_ptr<LoadedModel>(new LoadedModel(device, std::move(model)));
+  const Model &m = *loaded->model_;
+  const auto &tensors = m.tensors();
+  const auto &programs = m.programs();
+
+  // Weights and constants.
+  loaded->tensorAddress_.assign(tensors.size(), 0);
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    const TensorInfo &info = tensors[t];
+    if (info.role != Role::Weight && info.role != Role::Constant)
+      continue;
+    DeviceAddr addr;
+    SPYRE_RETURN_IF_ERROR(device.allocate(info.size, info.alignment,
+                                          MemoryKind::Data, addr)
+                              .withContext("loading tensor '" + info.name +
+                                           "'"));
+    loaded->tensorAddress_[t] = addr;
+    SPYRE_RETURN_IF_ERROR(
+        device.write(addr, m.segmentData(uint32_t(info.segment)), info.size));
+  }
+
+  // Program images, with their Load relocations patched on the host copy.
+  std::vector<std::vector<uint8_t>> images(programs.size());
+  for (size_t p = 0; p < programs.size(); ++p) {
+    uint64_t bytes = uint64_t(programs[p].numInsts) * isa::kInstBytes;
+    const uint8_t *src = m.programImage(uint32_t(p));
+    images[p].assign(src, src + bytes);
+  }
+  for (const RelocationInfo &r : m.relocations()) {
+    if (r.phase != Phase::Load)
+      continue;
+    uint64_t value = loaded->tensorAddress_[r.tensor] + uint64_t(r.addend);
+    std::memcpy(images[r.program].data() + r.offset, &value, sizeof(value));
+  }
+  loaded->programAddress_.assign(programs.size(), 0);
+  for (size_t p = 0; p < programs.size(); ++p) {
+    DeviceAddr addr;
+    SPYRE_RETURN_IF_ERROR(device.allocate(images[p].size(), isa::kInstBytes,
+                                          MemoryKind::Code, addr)
+                              .withContext("loading program '" +
+                                           programs[p].name + "'"));
+    loaded->programAddress_[p] = addr;
+    SPYRE_RETURN_IF_ERROR(device.write(addr, images[p].data(),
+                                       images[p].size()));
+  }
+
+  // Precomputed patch lists for the later phases.
+  uint64_t numInputs = m.inputs().size();
+  for (const RelocationInfo &r : m.relocations()) {
+    DeviceAddr where = loaded->programAddress_[r.program] + r.offset;
+    const TensorInfo &t = tensors[r.tensor];
+    if (r.phase == Phase::Bind)
+      loaded->bindPatches_.push_back({where, t.workspaceOffset, r.addend});
+    else if (r.phase == Phase::Launch)
+      loaded->launchPatches_.push_back(
+          {where,
+           (t.role == Role::Input ? 0 : numInputs) + uint64_t(t.ioIndex),
+           r.addend});
+  }
+  loaded->launchPatchValues_.assign(loaded->launchPatches_.size(), 0);
+
+  // The plan as device step requests.
+  for (uint32_t p : m.plan()) {
+    const ProgramInfo &prog = programs[p];
+    StepRequest step;
+    step.name = prog.name.c_str();
+    step.code = loaded->programAddress_[p];
+    step.numInsts = prog.numInsts;
+    step.numCores = prog.numCores;
+    step.numParams = prog.numParams;
+    step.params = prog.params.data();
+    loaded->plan_.push_back(step);
+  }
+  out = std::move(loaded);
+  return Status::success();
+}
+
+Status LoadedModel::applyBind(const Workspace &workspace) {
+  for (const Patch &p : bindPatches_) {
+    uint64_t value = workspace.base_ + p.slotOrOffset + uint64_t(p.addend);
+    SPYRE_RETURN_IF_ERROR(device_.write(p.where, &value, sizeof(value)));
+  }
+  boundWorkspace_ = &workspace;
+  return Status::success();
+}
+
+Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
+                           size_t numInputs, const DeviceAddr *outputs,
+                           size_t numOutputs) {
+  const Model &m = *model_;
+  if (workspace.owner_ != this)
+    return invalidArgument("workspace belongs to another loaded model");
+  if (numInputs != m.inputs().size() || numOutputs != m.outputs().size())
+    return invalidArgument(
+        "launch with " + std::to_string(numInputs) + " inputs and " +
+        std::to_string(numOutputs) + " outputs; the model has " +
+        std::to_string(m.inputs().size()) + " and " +
+        std::to_string(m.outputs().size()));
+  if ((numInputs && !inputs) || (numOutputs && !outputs))
+    return invalidArgument("missing input or output buffer list");
+  if (boundWorkspace_ != &workspace)
+    SPYRE_RETURN_IF_ERROR(applyBind(workspace));
+  for (size_t i = 0; i < launchPatches_.size(); ++i) {
+    const Patch &p = launchPatches_[i];
+    DeviceAddr buffer = p.slotOrOffset < numInputs
+                            ? inputs[p.slotOrOffset]
+                            : outputs[p.slotOrOffset - numInputs];
+    uint64_t value = buffer + uint64_t(p.addend);
+    if (value == launchPatchValues_[i])
+      continue;
+    SPYRE_RETURN_IF_ERROR(device_.write(p.where, &value, sizeof(value)));
+    launchPatchValues_[i] = value;
+  }
+  return device_.launch(plan_.data(), plan_.size());
+}
+
+Status Workspace::create(LoadedModel &loaded, std::unique_ptr<Workspace> &out) {
+  auto ws = std::unique_ptr<Workspace>(new Workspace());
+  ws->owner_ = &loaded;
+  ws->size_ = loaded.model().workspaceSize();
+  if (ws->size_) {
+    uint64_t alignment = uint64_t(loaded.device().arch().stickBytes);
+    for (const TensorInfo &t : loaded.model().tensors())
+      if (t.role == Role::Workspace && t.alignment > alignment)
+        alignment = t.alignment;
+    SPYRE_RETURN_IF_ERROR(loaded.device()
+                              .allocate(ws->size_, alignment,
+                                        MemoryKind::Data, ws->base_)
+                              .withContext("allocating the workspace"));
+  }
+  loaded.workspaces_.insert(ws.get());
+  SPYRE_RETURN_IF_ERROR(loaded.applyBind(*ws));
+  out = std::move(ws);
+  return Status::success();
+}
+
+Workspace::~Workspace() {
+  if (!owner_)
+    return;
+  if (base_)
+    (void)owner_->device_.free(base_);
+  if (owner_->boundWorkspace_ == this)
+    owner_->boundWorkspace_ = nullptr;
+  owner_->workspaces_.erase(this);
+}
+
+DeviceAddr Workspace::tensorAddress(uint32_t tensor) const {
+  if (!owner_)
+    return 0;
+  return base_ + owner_->model().tensors()[tensor].workspaceOffset;
+}
+
+} // namespace spyre::rt

@@ -1,0 +1,682 @@
+//===- Engine.cpp - Discrete-event execution of one step ------------------===//
+
+#include "Engine.h"
+
+#include "../LxAccess.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <queue>
+#include <tuple>
+
+namespace spyre::rt::sim {
+
+using isa::Opcode;
+
+namespace {
+
+struct LoopFrame {
+  uint32_t loopPc;
+  uint64_t count;
+  uint64_t iv;
+};
+
+enum class SlotState : uint8_t { Free, Queued, Running, Done };
+
+/// One dynamic instruction in a core's issue window.
+struct Slot {
+  uint64_t iv[isa::kMaxLoopDepth] = {};
+  uint64_t execIndex = 0;
+  uint64_t mem = 0;
+  uint64_t startPs = 0, endPs = 0;
+  int64_t lx[3] = {};
+  uint32_t args[4] = {};
+  uint32_t pc = 0;
+  uint32_t pendingDeps = 0;
+  SlotState state = SlotState::Free;
+  bool init = true;
+  int64_t indexBase = 0;
+  detail::LxAccess access;
+  /// Sequence numbers of later instructions waiting for this one.
+  std::vector<uint64_t> dependents;
+};
+
+struct Core {
+  uint32_t id = 0;
+  // The walker.
+  uint32_t pc = 0;
+  unsigned depth = 0;
+  LoopFrame loops[isa::kMaxLoopDepth] = {};
+  bool walkDone = false;
+  // The issue window: sequence numbers [head, tail).
+  uint64_t head = 0, tail = 0;
+  std::vector<Slot> slots;
+  std::deque<uint64_t> queues[kNumUnits];
+  bool unitBusy[kNumUnits] = {};
+  // A receive waiting for its message.
+  bool waitingRecv = false;
+  uint64_t waitingSeq = 0;
+  uint32_t waitingSrc = 0, waitingTag = 0;
+  uint64_t lastEndPs = 0;
+  std::vector<uint64_t> execCount;
+  uint8_t *lx = nullptr;
+};
+
+struct Event {
+  uint64_t time;
+  uint64_t order;
+  uint32_t core;
+  uint64_t seq;
+};
+struct EventAfter {
+  bool operator()(const Event &a, const Event &b) const {
+    return a.time != b.time ? a.time > b.time : a.order > b.order;
+  }
+};
+
+using MessageKey = std::tuple<uint32_t, uint32_t, uint32_t>; // src, dst, tag
+struct Message {
+  uint64_t arrivalPs;
+  uint64_t bytes;
+  std::vector<uint8_t> data;
+};
+using MulticastKey = std::tuple<uint32_t, uint64_t, uint64_t, uint64_t>;
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+  return buf;
+}
+
+uint64_t saturate(unsigned __int128 v) {
+  return v > (unsigned __int128)(UINT64_MAX / 4) ? UINT64_MAX / 4
+                                                 : uint64_t(v);
+}
+
+class StepEngine {
+public:
+  StepEngine(SimulatorDevice::Impl &dev, const StepRequest &step,
+             const DecodedProgram &program, uint32_t traceStep,
+             uint64_t startPs)
+      : dev_(dev), step_(step), prog_(program), traceStep_(traceStep),
+        startPs_(startPs), functional_(!dev.options.timingOnly),
+        lxBytes_(uint64_t(dev.arch.lxBytes)),
+        ringNodes_(uint32_t(dev.arch.memoryRingPosition + 1)) {
+    cores_.resize(step.numCores);
+    for (uint32_t c = 0; c < step.numCores; ++c) {
+      Core &core = cores_[c];
+      core.id = c;
+      core.slots.resize(kIssueWindow);
+      core.lastEndPs = startPs;
+      if (prog_.hasMulticast)
+        core.execCount.assign(prog_.insts.size(), 0);
+      if (functional_)
+        core.lx = dev.lx(c);
+    }
+    memFreePs_ = startPs;
+    linkFree_.assign(2 * size_t(ringNodes_), startPs);
+  }
+
+  Status run(uint64_t &endPs) {
+    for (Core &c : cores_)
+      if (!advance(c, startPs_))
+        return deviceError(error_);
+    while (!events_.empty()) {
+      Event e = events_.top();
+      events_.pop();
+      Core &c = cores_[e.core];
+      finish(c, e.seq, e.time);
+      if (!advance(c, e.time))
+        return deviceError(error_);
+    }
+    for (Core &c : cores_) {
+      if (c.walkDone && c.head == c.tail)
+        continue;
+      if (c.waitingRecv) {
+        const Slot &s = slot(c, c.waitingSeq);
+        fail(c, s.pc, s.iv,
+             "deadlock: waiting for a ring message from core " +
+                 std::to_string(c.waitingSrc) + " with tag " +
+                 std::to_string(c.waitingTag) + " that is never sent");
+      } else {
+        fail(c, c.pc, nullptr, "deadlock: the core cannot make progress");
+      }
+      return deviceError(error_);
+    }
+    for (const auto &[key, queue] : mailbox_) {
+      if (queue.empty())
+        continue;
+      error_ = "program '" + std::string(step_.name) + "': core " +
+               std::to_string(std::get<0>(key)) + " sent " +
+               std::to_string(queue.front().bytes) + " bytes to core " +
+               std::to_string(std::get<1>(key)) + " with tag " +
+               std::to_string(std::get<2>(key)) + " that were never received";
+      return deviceError(error_);
+    }
+    endPs = startPs_;
+    for (const Core &c : cores_)
+      endPs = std::max(endPs, c.lastEndPs);
+    return Status::success();
+  }
+
+private:
+  Slot &slot(Core &c, uint64_t seq) { return c.slots[seq % kIssueWindow]; }
+
+  int64_t param(uint32_t core, uint8_t index) const {
+    if (index == isa::kNone)
+      return 0;
+    return step_.params[size_t(core) * step_.numParams + index];
+  }
+
+  bool fail(const Core &c, uint32_t pc, const uint64_t *iv,
+            const std::string &message) {
+    std::string where = "program '" + std::string(step_.name) + "' core " +
+                        std::to_string(c.id);
+    if (pc < prog_.insts.size()) {
+      where += " instruction " + std::to_string(pc) + " (" +
+               isa::opcodeName(prog_.insts[pc].inst.opcode) + ")";
+      if (iv && c.depth > 0) {
+        where += " at iteration [";
+        for (unsigned l = 0; l < c.depth; ++l)
+          where += (l ? ", " : "") + std::to_string(iv[l]);
+        where += "]";
+      }
+    }
+    error_ = where + ": " + message;
+    return false;
+  }
+
+  void schedule(const Core &c, uint64_t seq, uint64_t time) {
+    events_.push(Event{time, order_++, c.id, seq});
+  }
+
+  /// Issues what it can, then starts every unit's next instruction that is
+  /// ready. False on error.
+  bool advance(Core &c, uint64_t now) {
+    if (!issue(c))
+      return false;
+    for (unsigned u = 0; u < kNumUnits; ++u) {
+      if (c.unitBusy[u] || c.queues[u].empty())
+        continue;
+      uint64_t seq = c.queues[u].front();
+      if (slot(c, seq).pendingDeps)
+        continue;
+      c.queues[u].pop_front();
+      if (!start(c, seq, now))
+        return false;
+    }
+    return true;
+  }
+
+  /// The next dynamic instruction of the walker; false when the program is
+  /// done (or on error, with error_ set).
+  bool walk(Core &c, uint32_t &pc, uint64_t iv[isa::kMaxLoopDepth]) {
+    const auto &insts = prog_.insts;
+    while (c.pc < insts.size()) {
+      if (++dynamicCount_ > dev_.options.maxInstructionsPerStep) {
+        fail(c, c.pc, nullptr,
+             "exceeded the simulator's limit of " +
+                 std::to_string(dev_.options.maxInstructionsPerStep) +
+                 " dynamic instructions per step (runaway loop?)");
+        return false;
+      }
+      const DecodedInst &d = insts[c.pc];
+      switch (d.kind) {
+      case DecodedInst::Kind::Nop:
+        ++c.pc;
+        continue;
+      case DecodedInst::Kind::Loop: {
+        int64_t count = d.inst.countParam != isa::kNone
+                            ? param(c.id, d.inst.countParam)
+                            : int64_t(d.inst.arg[0]);
+        if (count < 0) {
+          uint64_t cur[isa::kMaxLoopDepth];
+          for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
+            cur[l] = l < c.depth ? c.loops[l].iv : 0;
+          fail(c, c.pc, cur,
+               "negative loop trip count " + std::to_string(count));
+          return false;
+        }
+        if (count == 0 || !d.bodyHasWork) {
+          c.pc = d.partner + 1;
+          continue;
+        }
+        c.loops[c.depth++] = LoopFrame{c.pc, uint64_t(count), 0};
+        ++c.pc;
+        continue;
+      }
+      case DecodedInst::Kind::EndLoop: {
+        LoopFrame &f = c.loops[c.depth - 1];
+        if (++f.iv < f.count) {
+          c.pc = f.loopPc + 1;
+        } else {
+          --c.depth;
+          ++c.pc;
+        }
+        continue;
+      }
+      case DecodedInst::Kind::Exec:
+        pc = c.pc++;
+        for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
+          iv[l] = l < c.depth ? c.loops[l].iv : 0;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool issue(Core &c) {
+    while (!c.walkDone && c.tail - c.head < kIssueWindow) {
+      uint32_t pc;
+      uint64_t iv[isa::kMaxLoopDepth];
+      if (!walk(c, pc, iv)) {
+        if (!error_.empty())
+          return false;
+        c.walkDone = true;
+        break;
+      }
+      uint64_t seq = c.tail;
+      Slot &s = slot(c, seq);
+      s.pc = pc;
+      std::copy(iv, iv + isa::kMaxLoopDepth, s.iv);
+      s.state = SlotState::Queued;
+      s.pendingDeps = 0;
+      s.dependents.clear();
+      if (!prepare(c, s))
+        return false;
+      for (uint64_t e = c.head; e < seq; ++e) {
+        Slot &earlier = slot(c, e);
+        if (earlier.state != SlotState::Done &&
+            detail::conflicts(earlier.access, s.access)) {
+          earlier.dependents.push_back(seq);
+          ++s.pendingDeps;
+        }
+      }
+      c.queues[prog_.insts[pc].unit].push_back(seq);
+      ++c.tail;
+    }
+    return true;
+  }
+
+  /// Works out the effective operands of a dynamic instruction and checks
+  /// every LX and device memory range it will touch.
+  bool prepare(Core &c, Slot &s) {
+    const DecodedInst &d = prog_.insts[s.pc];
+    const isa::Inst &inst = d.inst;
+    std::copy(inst.arg, inst.arg + 4, s.args);
+    if (inst.clampLevel != isa::kNone) {
+      unsigned level = inst.clampLevel & 0xf;
+      unsigned a = inst.clampLevel >> 4;
+      __int128 iv = level < isa::kMaxLoopDepth ? __int128(s.iv[level]) : 0;
+      __int128 start =
+          __int128(param(c.id, inst.clampParam)) + iv * inst.clampStep;
+      __int128 v = __int128(inst.clampTotal) - start;
+      s.args[a] = v < 0 ? 0 : v > inst.arg[a] ? inst.arg[a] : uint32_t(v);
+    }
+    for (unsigned o = 0; o < 3; ++o) {
+      __int128 offset = 0;
+      for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
+        offset += __int128(s.iv[l]) * inst.lxLoopStride[o][l];
+      if (uint32_t wrap = inst.lxWrap[o]) {
+        offset %= wrap;
+        if (offset < 0)
+          offset += wrap;
+      }
+      __int128 address = __int128(inst.lx[o]) + offset;
+      // Far outside LX either way: keep the value representable.
+      if (address > __int128(INT64_MAX / 4) || address < -__int128(INT64_MAX / 4))
+        address = INT64_MAX / 4;
+      s.lx[o] = int64_t(address);
+    }
+    s.init = true;
+    s.indexBase = 0;
+    if ((inst.flags & isa::kFlagAccumulate) &&
+        (Opcode(inst.opcode) == Opcode::PtMatmul ||
+         Opcode(inst.opcode) == Opcode::SfpReduce)) {
+      uint32_t level = inst.arg[3];
+      s.init = level < isa::kMaxLoopDepth ? s.iv[level] == 0 : false;
+      if (level < isa::kMaxLoopDepth)
+        s.indexBase = int64_t(uint64_t(inst.arg[2]) * s.iv[level]);
+    }
+    detail::computeLxAccess(inst, s.args, s.lx, s.access);
+    for (unsigned r = 0; r < s.access.numReads + s.access.numWrites; ++r) {
+      const detail::LxRegion &reg =
+          r < s.access.numReads ? s.access.reads[r]
+                                : s.access.writes[r - s.access.numReads];
+      if (!detail::regionInside(reg, lxBytes_)) {
+        __int128 end = reg.end();
+        return fail(c, s.pc, s.iv,
+                    "LX access [" + std::to_string(reg.base) + ", " +
+                        (end > __int128(INT64_MAX)
+                             ? std::string("overflow")
+                             : std::to_string(int64_t(end))) +
+                        ") outside the " + std::to_string(lxBytes_) +
+                        "-byte scratchpad");
+      }
+    }
+    if (prog_.hasMulticast)
+      s.execIndex = c.execCount[s.pc]++;
+    if (d.unit == kUnitDma)
+      return prepareDeviceAccess(c, s, inst);
+    return true;
+  }
+
+  bool prepareDeviceAccess(Core &c, Slot &s, const isa::Inst &inst) {
+    __int128 base = __int128(inst.memAddr) + param(c.id, inst.memParam);
+    for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
+      base += __int128(s.iv[l]) * inst.memLoopStride[l];
+    if (base < 0 || base > __int128(UINT64_MAX))
+      return fail(c, s.pc, s.iv, "device address out of range");
+    s.mem = uint64_t(base);
+    __int128 lo = base, hi = base;
+    bool touches = true;
+    auto extend = [&](uint64_t count, int32_t pitch) {
+      __int128 span = __int128(count - 1) * pitch;
+      (span < 0 ? lo : hi) += span;
+    };
+    if (Opcode(inst.opcode) == Opcode::DmaGather) {
+      touches = s.args[0] && s.args[3] && inst.arg[1];
+      if (touches)
+        extend(inst.arg[1], inst.pitch[0]);
+      hi += s.args[3];
+    } else {
+      touches = s.args[0] && s.args[1] && s.args[2] && s.args[3];
+      if (touches)
+        for (unsigned dim = 0; dim < 3; ++dim)
+          extend(s.args[dim], inst.pitch[dim]);
+      hi += s.args[3];
+    }
+    if (!touches)
+      return true;
+    if (lo < 0 || hi > __int128(UINT64_MAX) ||
+        !dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo))) {
+      std::string range =
+          lo < 0 || hi > __int128(UINT64_MAX)
+              ? std::string("beyond the address space")
+              : "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")";
+      return fail(c, s.pc, s.iv,
+                  "device memory access " + range +
+                      " is not inside one allocation");
+    }
+    return true;
+  }
+
+  /// The memory node: FIFO service at sustained bandwidth, plus latency; a
+  /// transfer also takes at least its time over one ring link.
+  uint64_t memoryRequest(uint64_t now, uint64_t bytes) {
+    uint64_t serviceStart = std::max(now, memFreePs_);
+    uint64_t service = dev_.timing.memoryPs(bytes);
+    memFreePs_ = serviceStart + service;
+    return serviceStart + std::max(service, dev_.timing.linkPs(bytes)) +
+           dev_.timing.memoryLatencyPs();
+  }
+
+  bool start(Core &c, uint64_t seq, uint64_t now) {
+    Slot &s = slot(c, seq);
+    const DecodedInst &d = prog_.insts[s.pc];
+    const isa::Inst &inst = d.inst;
+    s.state = SlotState::Running;
+    s.startPs = now;
+    c.unitBusy[d.unit] = true;
+    SimStats &stats = dev_.stats;
+    ExecView v;
+    v.inst = &inst;
+    v.args = s.args;
+    v.lx = s.lx;
+    std::copy(d.storage, d.storage + 3, v.storage);
+    v.init = s.init;
+    v.indexBase = s.indexBase;
+    v.mem = s.mem;
+    uint64_t end = now;
+    switch (Opcode(inst.opcode)) {
+    case Opcode::DmaLoad:
+    case Opcode::DmaStore:
+    case Opcode::DmaGather: {
+      bool gather = Opcode(inst.opcode) == Opcode::DmaGather;
+      uint64_t bytes =
+          gather ? uint64_t(s.args[0]) * s.args[3]
+                 : saturate((unsigned __int128)(uint64_t(s.args[0]) *
+                                                s.args[1]) *
+                            (uint64_t(s.args[2]) * s.args[3]));
+      bool store = Opcode(inst.opcode) == Opcode::DmaStore;
+      if (inst.flags & isa::kFlagMulticast) {
+        MulticastKey key{s.pc, s.execIndex, s.mem, bytes};
+        auto it = multicast_.find(key);
+        if (it != multicast_.end() && now <= it->second) {
+          end = std::max(it->second, now + dev_.timing.linkPs(bytes));
+        } else {
+          end = memoryRequest(now, bytes);
+          multicast_[key] = end;
+          stats.bytesRead += bytes;
+        }
+      } else {
+        end = memoryRequest(now, bytes);
+        (store ? stats.bytesWritten : stats.bytesRead) += bytes;
+      }
+      if (functional_) {
+        if (store) {
+          execDmaStore(v, dev_.memory, c.lx);
+        } else if (!gather) {
+          execDmaLoad(v, dev_.memory, c.lx);
+        } else {
+          std::string error;
+          if (!execDmaGather(v, dev_.memory, c.lx, error))
+            return fail(c, s.pc, s.iv, error);
+        }
+      }
+      break;
+    }
+    case Opcode::PtMatmul: {
+      uint64_t m = s.args[0], k = s.args[1], n = s.args[2];
+      end = now + dev_.timing.ptPs(m, k, n);
+      stats.macs += m * k * n;
+      stats.paddedMacs += dev_.timing.paddedMacs(m, k, n);
+      if (functional_)
+        execPtMatmul(v, c.lx, dev_.scratch);
+      break;
+    }
+    case Opcode::SfpUnary:
+    case Opcode::SfpBinary:
+    case Opcode::SfpSelect:
+    case Opcode::SfpReduce:
+    case Opcode::SfpTranspose: {
+      end = now + dev_.timing.sfpPs(s.args[0], s.args[1], d.sfpElemsPerStick,
+                                    d.complexOp);
+      if (!functional_)
+        break;
+      switch (Opcode(inst.opcode)) {
+      case Opcode::SfpUnary:
+        execSfpUnary(v, c.lx, dev_.scratch);
+        break;
+      case Opcode::SfpBinary:
+        execSfpBinary(v, c.lx, dev_.scratch);
+        break;
+      case Opcode::SfpSelect:
+        execSfpSelect(v, c.lx, dev_.scratch);
+        break;
+      case Opcode::SfpReduce:
+        execSfpReduce(v, c.lx, dev_.scratch);
+        break;
+      default:
+        execSfpTranspose(v, c.lx);
+        break;
+      }
+      break;
+    }
+    case Opcode::RingSend:
+      return startSend(c, s, seq, now);
+    case Opcode::RingRecv:
+      return startRecv(c, s, seq, now);
+    default:
+      break;
+    }
+    s.endPs = end;
+    schedule(c, seq, end);
+    return true;
+  }
+
+  /// The peer of a ring instruction: arg[0] + P(memParam), a core of the
+  /// step other than `c`.
+  bool ringPeer(Core &c, Slot &s, uint32_t &peer) {
+    const isa::Inst &inst = prog_.insts[s.pc].inst;
+    __int128 p = __int128(s.args[0]) + param(c.id, inst.memParam);
+    if (p < 0 || p >= __int128(step_.numCores))
+      return fail(c, s.pc, s.iv,
+                  "ring peer core " + std::to_string(int64_t(p)) +
+                      " out of range (the step runs on " +
+                      std::to_string(step_.numCores) + " cores)");
+    peer = uint32_t(p);
+    if (peer == c.id)
+      return fail(c, s.pc, s.iv, "ring transfer with its own core");
+    return true;
+  }
+
+  bool startSend(Core &c, Slot &s, uint64_t seq, uint64_t now) {
+    uint32_t peer, tag = s.args[1];
+    uint64_t bytes = s.args[2];
+    if (!ringPeer(c, s, peer))
+      return false;
+    // The shortest way round (clockwise on a tie); every link on the path
+    // carries the transfer for the same interval.
+    uint32_t n = ringNodes_;
+    uint32_t forward = (peer + n - c.id) % n;
+    bool clockwise = forward <= n - forward;
+    uint32_t hops = clockwise ? forward : n - forward;
+    uint64_t linkStart = now;
+    for (uint32_t h = 0; h < hops; ++h)
+      linkStart = std::max(linkStart, linkFree_[linkIndex(c.id, h, clockwise)]);
+    uint64_t transfer = dev_.timing.linkPs(bytes);
+    for (uint32_t h = 0; h < hops; ++h)
+      linkFree_[linkIndex(c.id, h, clockwise)] = linkStart + transfer;
+    uint64_t end = linkStart + transfer;
+    Message msg;
+    msg.arrivalPs = end + dev_.timing.hopsPs(hops);
+    msg.bytes = bytes;
+    if (functional_)
+      msg.data.assign(c.lx + s.lx[1], c.lx + s.lx[1] + bytes);
+    dev_.stats.ringBytes += bytes;
+    s.endPs = end;
+    schedule(c, seq, end);
+    Core &r = cores_[peer];
+    if (r.waitingRecv && r.waitingSrc == c.id && r.waitingTag == tag)
+      return deliver(r, msg);
+    mailbox_[MessageKey{c.id, peer, tag}].push_back(std::move(msg));
+    return true;
+  }
+
+  uint32_t linkIndex(uint32_t from, uint32_t hop, bool clockwise) const {
+    uint32_t n = ringNodes_;
+    uint32_t node = clockwise ? (from + hop) % n : (from + n - hop % n) % n;
+    return clockwise ? node : n + node;
+  }
+
+  bool startRecv(Core &c, Slot &s, uint64_t seq, uint64_t) {
+    uint32_t peer, tag = s.args[1];
+    if (!ringPeer(c, s, peer))
+      return false;
+    c.waitingRecv = true;
+    c.waitingSeq = seq;
+    c.waitingSrc = peer;
+    c.waitingTag = tag;
+    auto it = mailbox_.find(MessageKey{peer, c.id, tag});
+    if (it == mailbox_.end() || it->second.empty())
+      return true; // the unit stays busy until the message comes
+    Message msg = std::move(it->second.front());
+    it->second.pop_front();
+    if (it->second.empty())
+      mailbox_.erase(it);
+    return deliver(c, msg);
+  }
+
+  /// Completes the waiting receive of `r` with `msg`.
+  bool deliver(Core &r, const Message &msg) {
+    r.waitingRecv = false;
+    Slot &s = slot(r, r.waitingSeq);
+    if (msg.bytes != s.args[2])
+      return fail(r, s.pc, s.iv,
+                  "ring message of " + std::to_string(msg.bytes) +
+                      " bytes from core " + std::to_string(r.waitingSrc) +
+                      " does not match the " + std::to_string(s.args[2]) +
+                      " bytes expected");
+    if (functional_ && msg.bytes)
+      std::memcpy(r.lx + s.lx[0], msg.data.data(), msg.bytes);
+    s.endPs = std::max(msg.arrivalPs, s.startPs);
+    schedule(r, r.waitingSeq, s.endPs);
+    return true;
+  }
+
+  void finish(Core &c, uint64_t seq, uint64_t now) {
+    Slot &s = slot(c, seq);
+    const DecodedInst &d = prog_.insts[s.pc];
+    s.state = SlotState::Done;
+    c.unitBusy[d.unit] = false;
+    c.lastEndPs = std::max(c.lastEndPs, now);
+    CoreStats &cs = dev_.stats.cores[c.id];
+    uint64_t busy = now - s.startPs;
+    switch (d.unit) {
+    case kUnitDma:
+      cs.dmaBusyPs += busy;
+      break;
+    case kUnitPt:
+      cs.ptBusyPs += busy;
+      break;
+    case kUnitSfp:
+      cs.sfpBusyPs += busy;
+      break;
+    default:
+      cs.ringBusyPs += busy;
+      break;
+    }
+    ++cs.instructions;
+    ++dev_.stats.instructions;
+    ++instructions_;
+    if (dev_.options.trace)
+      dev_.trace.addInst(TraceRecorder::InstEvent{
+          s.startPs, now, traceStep_, s.pc, uint16_t(c.id), d.inst.opcode,
+          uint8_t(d.unit)});
+    for (uint64_t dep : s.dependents)
+      --slot(c, dep).pendingDeps;
+    s.dependents.clear();
+    while (c.head < c.tail && slot(c, c.head).state == SlotState::Done) {
+      slot(c, c.head).state = SlotState::Free;
+      ++c.head;
+    }
+  }
+
+public:
+  uint64_t instructions_ = 0;
+
+private:
+  SimulatorDevice::Impl &dev_;
+  const StepRequest &step_;
+  const DecodedProgram &prog_;
+  uint32_t traceStep_;
+  uint64_t startPs_;
+  bool functional_;
+  uint64_t lxBytes_;
+  uint32_t ringNodes_;
+  std::vector<Core> cores_;
+  std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
+  uint64_t order_ = 0;
+  uint64_t memFreePs_ = 0;
+  std::vector<uint64_t> linkFree_;
+  std::map<MessageKey, std::deque<Message>> mailbox_;
+  std::map<MulticastKey, uint64_t> multicast_;
+  uint64_t dynamicCount_ = 0;
+  std::string error_;
+};
+
+} // namespace
+
+Status runStep(SimulatorDevice::Impl &device, const StepRequest &step,
+               const DecodedProgram &program, uint32_t traceStep,
+               uint64_t startPs, uint64_t &endPs) {
+  StepEngine engine(device, step, program, traceStep, startPs);
+  return engine.run(endPs);
+}
+
+} // namespace spyre::rt::sim

@@ -1,0 +1,37 @@
+//===- Engine.h - Discrete-event execution of one step ----------*- C++ -*-===//
+//
+// Runs one step (a program on numCores cores) on the simulator's state:
+// walks each core's instruction stream through its loops, issues every
+// dynamic instruction in program order into its unit's in-order queue, and
+// starts it when the unit is free and no earlier unfinished instruction of
+// the same core conflicts with it on LX bytes (RAW, WAR, WAW). Events are
+// processed in time order, so requests reach the memory node and the ring
+// links in arrival order. In functional mode an instruction computes when it
+// starts (its inputs are final then, its outputs protected until it ends);
+// a ring receive writes its data when the message is matched.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_RUNTIME_SIMULATOR_ENGINE_H
+#define SPYRE_RUNTIME_SIMULATOR_ENGINE_H
+
+#include "DecodedProgram.h"
+#include "SimulatorImpl.h"
+
+namespace spyre::rt::sim {
+
+/// Issue window per core: dynamic instructions issued but not retired. A
+/// simulator limit, not a machine parameter: it only bounds how far a core
+/// runs ahead of its oldest unfinished instruction.
+constexpr uint32_t kIssueWindow = 256;
+
+/// Runs `step` (decoded as `program`) from device time `startPs`; sets
+/// `endPs` to when its last instruction finishes. `traceStep` names the step
+/// in trace events.
+Status runStep(SimulatorDevice::Impl &device, const StepRequest &step,
+               const DecodedProgram &program, uint32_t traceStep,
+               uint64_t startPs, uint64_t &endPs);
+
+} // namespace spyre::rt::sim
+
+#endif // SPYRE_RUNTIME_SIMULATOR_ENGINE_H

@@ -1,0 +1,768 @@
+//===- Kernels.cpp - Functional semantics of the instructions -------------===//
+
+#include "Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace spyre::rt::sim {
+
+using isa::BinaryOp;
+using isa::ReduceOp;
+using isa::UnaryOp;
+
+namespace {
+
+//===--- Element-wise operations ------------------------------------------===//
+
+bool unaryIntCapable(UnaryOp op) {
+  switch (op) {
+  case UnaryOp::Copy:
+  case UnaryOp::Neg:
+  case UnaryOp::Abs:
+  case UnaryOp::Relu:
+  case UnaryOp::Sign:
+  case UnaryOp::LogicalNot:
+  case UnaryOp::Floor:
+  case UnaryOp::Ceil:
+  case UnaryOp::Round:
+    return true;
+  default:
+    return false;
+  }
+}
+
+float erfGelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678f)); }
+float tanhGelu(float x) {
+  const float k = 0.7978845608f; // sqrt(2/pi)
+  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+}
+
+void unaryF(UnaryOp op, float *x, size_t n) {
+  switch (op) {
+  case UnaryOp::Copy:
+    return;
+  case UnaryOp::Neg:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = -x[i];
+    return;
+  case UnaryOp::Abs:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::fabs(x[i]);
+    return;
+  case UnaryOp::Exp:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::exp(x[i]);
+    return;
+  case UnaryOp::Log:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::log(x[i]);
+    return;
+  case UnaryOp::Sqrt:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::sqrt(x[i]);
+    return;
+  case UnaryOp::Rsqrt:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = 1.0f / std::sqrt(x[i]);
+    return;
+  case UnaryOp::Reciprocal:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = 1.0f / x[i];
+    return;
+  case UnaryOp::Tanh:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::tanh(x[i]);
+    return;
+  case UnaryOp::Sigmoid:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = 1.0f / (1.0f + std::exp(-x[i]));
+    return;
+  case UnaryOp::Relu:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] > 0.0f || std::isnan(x[i]) ? x[i] : 0.0f;
+    return;
+  case UnaryOp::GeluErf:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = erfGelu(x[i]);
+    return;
+  case UnaryOp::GeluTanh:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = tanhGelu(x[i]);
+    return;
+  case UnaryOp::Silu:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] / (1.0f + std::exp(-x[i]));
+    return;
+  case UnaryOp::Sin:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::sin(x[i]);
+    return;
+  case UnaryOp::Cos:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::cos(x[i]);
+    return;
+  case UnaryOp::Floor:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::floor(x[i]);
+    return;
+  case UnaryOp::Ceil:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::ceil(x[i]);
+    return;
+  case UnaryOp::LogicalNot:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] == 0.0f ? 1.0f : 0.0f;
+    return;
+  case UnaryOp::Erf:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::erf(x[i]);
+    return;
+  case UnaryOp::Softplus: // torch defaults: beta 1, threshold 20
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] > 20.0f ? x[i] : std::log1p(std::exp(x[i]));
+    return;
+  case UnaryOp::Round: // half to even, as torch.round
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::nearbyint(x[i]);
+    return;
+  case UnaryOp::Sign:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = std::isnan(x[i]) ? x[i]
+                              : float((x[i] > 0.0f) - (x[i] < 0.0f));
+    return;
+  }
+}
+
+void unaryI(UnaryOp op, int64_t *x, size_t n) {
+  switch (op) {
+  case UnaryOp::Neg:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = int64_t(0 - uint64_t(x[i]));
+    return;
+  case UnaryOp::Abs:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] < 0 ? int64_t(0 - uint64_t(x[i])) : x[i];
+    return;
+  case UnaryOp::Relu:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] > 0 ? x[i] : 0;
+    return;
+  case UnaryOp::Sign:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = (x[i] > 0) - (x[i] < 0);
+    return;
+  case UnaryOp::LogicalNot:
+    for (size_t i = 0; i < n; ++i)
+      x[i] = x[i] == 0;
+    return;
+  default: // Copy, Floor, Ceil, Round: identity on integers
+    return;
+  }
+}
+
+void binaryF(BinaryOp op, const float *a, const float *b, float *out,
+             size_t n) {
+  switch (op) {
+  case BinaryOp::Add:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] + b[i];
+    return;
+  case BinaryOp::Sub:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] - b[i];
+    return;
+  case BinaryOp::Mul:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] * b[i];
+    return;
+  case BinaryOp::Div:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] / b[i];
+    return;
+  case BinaryOp::Max:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = std::isnan(a[i]) || std::isnan(b[i])
+                   ? NAN
+                   : (a[i] > b[i] ? a[i] : b[i]);
+    return;
+  case BinaryOp::Min:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = std::isnan(a[i]) || std::isnan(b[i])
+                   ? NAN
+                   : (a[i] < b[i] ? a[i] : b[i]);
+    return;
+  case BinaryOp::Pow:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = std::pow(a[i], b[i]);
+    return;
+  case BinaryOp::Eq:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] == b[i];
+    return;
+  case BinaryOp::Ne:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] != b[i];
+    return;
+  case BinaryOp::Lt:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] < b[i];
+    return;
+  case BinaryOp::Le:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] <= b[i];
+    return;
+  case BinaryOp::Gt:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] > b[i];
+    return;
+  case BinaryOp::Ge:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] >= b[i];
+    return;
+  case BinaryOp::And:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] != 0.0f && b[i] != 0.0f;
+    return;
+  case BinaryOp::Or:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] != 0.0f || b[i] != 0.0f;
+    return;
+  case BinaryOp::FloorDiv:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = std::floor(a[i] / b[i]);
+    return;
+  case BinaryOp::Remainder: // sign of the divisor, as torch.remainder
+    for (size_t i = 0; i < n; ++i) {
+      float r = std::fmod(a[i], b[i]);
+      if (r != 0.0f && ((r < 0.0f) != (b[i] < 0.0f)))
+        r += b[i];
+      out[i] = r;
+    }
+    return;
+  }
+}
+
+int64_t wrapAdd(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) + uint64_t(b));
+}
+int64_t wrapMul(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) * uint64_t(b));
+}
+
+int64_t intPow(int64_t base, int64_t exponent) {
+  if (exponent < 0)
+    return base == 1 ? 1 : base == -1 ? (exponent & 1 ? -1 : 1) : 0;
+  uint64_t result = 1, b = uint64_t(base);
+  for (uint64_t e = uint64_t(exponent); e; e >>= 1) {
+    if (e & 1)
+      result *= b;
+    b *= b;
+  }
+  return int64_t(result);
+}
+
+void binaryI(BinaryOp op, const int64_t *a, const int64_t *b, int64_t *out,
+             size_t n) {
+  switch (op) {
+  case BinaryOp::Add:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = wrapAdd(a[i], b[i]);
+    return;
+  case BinaryOp::Sub:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = int64_t(uint64_t(a[i]) - uint64_t(b[i]));
+    return;
+  case BinaryOp::Mul:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = wrapMul(a[i], b[i]);
+    return;
+  case BinaryOp::Max:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = std::max(a[i], b[i]);
+    return;
+  case BinaryOp::Min:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = std::min(a[i], b[i]);
+    return;
+  case BinaryOp::Pow:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = intPow(a[i], b[i]);
+    return;
+  case BinaryOp::Eq:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] == b[i];
+    return;
+  case BinaryOp::Ne:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] != b[i];
+    return;
+  case BinaryOp::Lt:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] < b[i];
+    return;
+  case BinaryOp::Le:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] <= b[i];
+    return;
+  case BinaryOp::Gt:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] > b[i];
+    return;
+  case BinaryOp::Ge:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] >= b[i];
+    return;
+  case BinaryOp::And:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] & b[i];
+    return;
+  case BinaryOp::Or:
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i] | b[i];
+    return;
+  case BinaryOp::FloorDiv:
+    for (size_t i = 0; i < n; ++i) {
+      int64_t x = a[i], y = b[i];
+      if (y == 0) {
+        out[i] = 0;
+      } else if (y == -1) {
+        out[i] = int64_t(0 - uint64_t(x));
+      } else {
+        int64_t q = x / y;
+        if (x % y != 0 && ((x < 0) != (y < 0)))
+          --q;
+        out[i] = q;
+      }
+    }
+    return;
+  case BinaryOp::Remainder:
+    for (size_t i = 0; i < n; ++i) {
+      int64_t x = a[i], y = b[i];
+      if (y == 0 || y == -1) {
+        out[i] = 0;
+      } else {
+        int64_t r = x % y;
+        if (r != 0 && ((r < 0) != (y < 0)))
+          r += y;
+        out[i] = r;
+      }
+    }
+    return;
+  case BinaryOp::Div: // never integer (true division)
+    return;
+  }
+}
+
+//===--- Row access -------------------------------------------------------===//
+
+/// Loads one row of `cols` elements (or one element broadcast when `bcast`)
+/// as fp32.
+void loadRowF(ElementStorage s, const uint8_t *row, size_t cols, bool bcast,
+              float *out) {
+  if (bcast) {
+    float v;
+    loadF32(s, row, 1, &v);
+    std::fill(out, out + cols, v);
+  } else {
+    loadF32(s, row, cols, out);
+  }
+}
+
+void loadRowI(ElementStorage s, const uint8_t *row, size_t cols, bool bcast,
+              int64_t *out) {
+  if (bcast) {
+    int64_t v;
+    loadI64(s, row, 1, &v);
+    std::fill(out, out + cols, v);
+  } else {
+    loadI64(s, row, cols, out);
+  }
+}
+
+template <typename T> T *grow(std::vector<T> &v, size_t n) {
+  if (v.size() < n)
+    v.resize(n);
+  return v.data();
+}
+
+} // namespace
+
+//===--- DMA --------------------------------------------------------------===//
+
+void execDmaLoad(const ExecView &v, const SparseMemory &memory, uint8_t *lx) {
+  const isa::Inst &inst = *v.inst;
+  uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
+  for (uint64_t i0 = 0; i0 < v.args[0]; ++i0)
+    for (uint64_t i1 = 0; i1 < v.args[1]; ++i1)
+      for (uint64_t i2 = 0; i2 < v.args[2]; ++i2) {
+        uint64_t src = v.mem + uint64_t(int64_t(i0) * inst.pitch[0] +
+                                        int64_t(i1) * inst.pitch[1] +
+                                        int64_t(i2) * inst.pitch[2]);
+        uint64_t dst = uint64_t(v.lx[0]) + ((i0 * n1 + i1) * n2 + i2) * n3;
+        memory.read(src, lx + dst, v.args[3]);
+      }
+}
+
+void execDmaStore(const ExecView &v, SparseMemory &memory, const uint8_t *lx) {
+  const isa::Inst &inst = *v.inst;
+  uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
+  for (uint64_t i0 = 0; i0 < v.args[0]; ++i0)
+    for (uint64_t i1 = 0; i1 < v.args[1]; ++i1)
+      for (uint64_t i2 = 0; i2 < v.args[2]; ++i2) {
+        uint64_t dst = v.mem + uint64_t(int64_t(i0) * inst.pitch[0] +
+                                        int64_t(i1) * inst.pitch[1] +
+                                        int64_t(i2) * inst.pitch[2]);
+        uint64_t src = uint64_t(v.lx[1]) + ((i0 * n1 + i1) * n2 + i2) * n3;
+        memory.write(dst, lx + src, v.args[3]);
+      }
+}
+
+bool execDmaGather(const ExecView &v, const SparseMemory &memory, uint8_t *lx,
+                   std::string &error) {
+  const isa::Inst &inst = *v.inst;
+  bool wide = inst.dtype[1] == uint8_t(isa::DType::I64);
+  for (uint64_t r = 0; r < v.args[0]; ++r) {
+    int64_t index;
+    if (wide) {
+      std::memcpy(&index, lx + v.lx[1] + r * 8, 8);
+    } else {
+      int32_t narrow;
+      std::memcpy(&narrow, lx + v.lx[1] + r * 4, 4);
+      index = narrow;
+    }
+    if (index < 0 || uint64_t(index) >= inst.arg[1]) {
+      error = "gather index " + std::to_string(index) + " (row " +
+              std::to_string(r) + ") outside the table of " +
+              std::to_string(inst.arg[1]) + " rows";
+      return false;
+    }
+    uint64_t src = v.mem + uint64_t(index * int64_t(inst.pitch[0]));
+    memory.read(src, lx + v.lx[0] + r * uint64_t(inst.arg[3]), v.args[3]);
+  }
+  return true;
+}
+
+//===--- PT ---------------------------------------------------------------===//
+
+void execPtMatmul(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+  const isa::Inst &inst = *v.inst;
+  size_t m = v.args[0], k = v.args[1], n = v.args[2];
+  if (!m || !n)
+    return;
+  // Read both operands before writing C (C may overlap them).
+  float *a = grow(scratch.f[0], m * k);
+  float *b = grow(scratch.f[1], k * n);
+  float *c = grow(scratch.f[2], n);
+  for (size_t i = 0; i < m; ++i)
+    loadF32(v.storage[1], lx + v.lx[1] + i * uint64_t(inst.pitch[1]), k,
+            a + i * k);
+  for (size_t p = 0; p < k; ++p)
+    loadF32(v.storage[2], lx + v.lx[2] + p * uint64_t(inst.pitch[2]), n,
+            b + p * n);
+  for (size_t i = 0; i < m; ++i) {
+    uint8_t *row = lx + v.lx[0] + i * uint64_t(inst.pitch[0]);
+    if (v.init)
+      std::fill(c, c + n, 0.0f);
+    else
+      loadF32(v.storage[0], row, n, c);
+    const float *ai = a + i * k;
+    for (size_t p = 0; p < k; ++p) {
+      float x = ai[p];
+      const float *bp = b + p * n;
+      for (size_t j = 0; j < n; ++j)
+        c[j] += x * bp[j];
+    }
+    storeF32(v.storage[0], c, n, row);
+  }
+}
+
+//===--- SFP --------------------------------------------------------------===//
+
+void execSfpUnary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+  const isa::Inst &inst = *v.inst;
+  size_t rows = v.args[0], cols = v.args[1];
+  auto op = UnaryOp(inst.op);
+  bool bcast = inst.flags & isa::kFlagBcastCol0;
+  ElementStorage dstS = v.storage[0], srcS = v.storage[1];
+  uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]);
+  if (op == UnaryOp::Copy && dstS == srcS && !bcast) {
+    size_t bytes = cols * storageBytes(srcS);
+    uint8_t *tmp = grow(scratch.bytes, bytes);
+    for (size_t r = 0; r < rows; ++r) {
+      std::memcpy(tmp, lx + v.lx[1] + r * p1, bytes);
+      std::memcpy(lx + v.lx[0] + r * p0, tmp, bytes);
+    }
+    return;
+  }
+  if (isIntegerStorage(srcS) && unaryIntCapable(op)) {
+    int64_t *x = grow(scratch.i[0], cols);
+    for (size_t r = 0; r < rows; ++r) {
+      loadRowI(srcS, lx + v.lx[1] + r * p1, cols, bcast, x);
+      unaryI(op, x, cols);
+      storeI64(dstS, x, cols, lx + v.lx[0] + r * p0);
+    }
+    return;
+  }
+  float *x = grow(scratch.f[0], cols);
+  for (size_t r = 0; r < rows; ++r) {
+    loadRowF(srcS, lx + v.lx[1] + r * p1, cols, bcast, x);
+    unaryF(op, x, cols);
+    storeF32(dstS, x, cols, lx + v.lx[0] + r * p0);
+  }
+}
+
+void execSfpBinary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+  const isa::Inst &inst = *v.inst;
+  size_t rows = v.args[0], cols = v.args[1];
+  auto op = BinaryOp(inst.op);
+  bool bcast0 = inst.flags & isa::kFlagBcastCol0;
+  bool bcast1 = inst.flags & isa::kFlagBcastCol1;
+  uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
+           p2 = uint64_t(inst.pitch[2]);
+  if (isIntegerStorage(v.storage[1]) && isIntegerStorage(v.storage[2]) &&
+      op != BinaryOp::Div) {
+    int64_t *a = grow(scratch.i[0], cols), *b = grow(scratch.i[1], cols),
+            *out = grow(scratch.i[2], cols);
+    for (size_t r = 0; r < rows; ++r) {
+      loadRowI(v.storage[1], lx + v.lx[1] + r * p1, cols, bcast0, a);
+      loadRowI(v.storage[2], lx + v.lx[2] + r * p2, cols, bcast1, b);
+      binaryI(op, a, b, out, cols);
+      storeI64(v.storage[0], out, cols, lx + v.lx[0] + r * p0);
+    }
+    return;
+  }
+  float *a = grow(scratch.f[0], cols), *b = grow(scratch.f[1], cols),
+        *out = grow(scratch.f[2], cols);
+  for (size_t r = 0; r < rows; ++r) {
+    loadRowF(v.storage[1], lx + v.lx[1] + r * p1, cols, bcast0, a);
+    loadRowF(v.storage[2], lx + v.lx[2] + r * p2, cols, bcast1, b);
+    binaryF(op, a, b, out, cols);
+    storeF32(v.storage[0], out, cols, lx + v.lx[0] + r * p0);
+  }
+}
+
+void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+  const isa::Inst &inst = *v.inst;
+  size_t rows = v.args[0], cols = v.args[1];
+  bool bcast0 = inst.flags & isa::kFlagBcastCol0;
+  bool bcast1 = inst.flags & isa::kFlagBcastCol1;
+  uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
+           p2 = uint64_t(inst.pitch[2]);
+  ElementStorage dstS = v.storage[0], condS = v.storage[1],
+                 valS = v.storage[2];
+  uint32_t condBytes = storageBytes(condS);
+  uint32_t dstBytes = storageBytes(dstS);
+  bool raw = dstS == valS;
+  bool viaInt = !raw && isIntegerStorage(dstS) && isIntegerStorage(valS);
+  uint8_t *vals = grow(scratch.bytes, cols * dstBytes);
+  float *f = grow(scratch.f[0], cols);
+  int64_t *iv = grow(scratch.i[0], cols);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t *condRow = lx + v.lx[1] + r * p1;
+    const uint8_t *valRow = lx + v.lx[2] + r * p2;
+    uint8_t *dstRow = lx + v.lx[0] + r * p0;
+    // The candidate values, converted to the destination's storage.
+    if (raw) {
+      if (bcast1)
+        for (size_t c = 0; c < cols; ++c)
+          std::memcpy(vals + c * dstBytes, valRow, dstBytes);
+      else
+        std::memcpy(vals, valRow, cols * dstBytes);
+    } else if (viaInt) {
+      loadRowI(valS, valRow, cols, bcast1, iv);
+      storeI64(dstS, iv, cols, vals);
+    } else {
+      loadRowF(valS, valRow, cols, bcast1, f);
+      storeF32(dstS, f, cols, vals);
+    }
+    for (size_t c = 0; c < cols; ++c)
+      if (isNonZero(condS, condRow + (bcast0 ? 0 : c * condBytes)))
+        std::memcpy(dstRow + c * dstBytes, vals + c * dstBytes, dstBytes);
+  }
+}
+
+namespace {
+
+/// Running state of one reduction line (a row, or a column with ReduceRows).
+struct ReduceState {
+  float f = 0;
+  int64_t i = 0;
+  int64_t index = 0;
+};
+
+bool betterF(ReduceOp op, float x, float best) {
+  if (std::isnan(best))
+    return false;
+  if (std::isnan(x))
+    return true;
+  return op == ReduceOp::ArgMax ? x > best : x < best;
+}
+bool betterI(ReduceOp op, int64_t x, int64_t best) {
+  return op == ReduceOp::ArgMax ? x > best : x < best;
+}
+
+/// Folds element `x` (at position `pos` of its line) into `s`.
+void foldF(ReduceOp op, ReduceState &s, float x, int64_t pos) {
+  if (pos == 0) {
+    s.f = x;
+    s.index = 0;
+    return;
+  }
+  switch (op) {
+  case ReduceOp::Sum:
+    s.f += x;
+    return;
+  case ReduceOp::Max:
+    s.f = std::isnan(s.f) || std::isnan(x) ? NAN : (x > s.f ? x : s.f);
+    return;
+  case ReduceOp::Min:
+    s.f = std::isnan(s.f) || std::isnan(x) ? NAN : (x < s.f ? x : s.f);
+    return;
+  case ReduceOp::ArgMax:
+  case ReduceOp::ArgMin:
+    if (betterF(op, x, s.f)) {
+      s.f = x;
+      s.index = pos;
+    }
+    return;
+  }
+}
+
+void foldI(ReduceOp op, ReduceState &s, int64_t x, int64_t pos) {
+  if (pos == 0) {
+    s.i = x;
+    s.index = 0;
+    return;
+  }
+  switch (op) {
+  case ReduceOp::Sum:
+    s.i = wrapAdd(s.i, x);
+    return;
+  case ReduceOp::Max:
+    s.i = std::max(s.i, x);
+    return;
+  case ReduceOp::Min:
+    s.i = std::min(s.i, x);
+    return;
+  case ReduceOp::ArgMax:
+  case ReduceOp::ArgMin:
+    if (betterI(op, x, s.i)) {
+      s.i = x;
+      s.index = pos;
+    }
+    return;
+  }
+}
+
+} // namespace
+
+void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+  const isa::Inst &inst = *v.inst;
+  size_t rows = v.args[0], cols = v.args[1];
+  if (!rows || !cols)
+    return;
+  auto op = ReduceOp(inst.op);
+  bool rowsMode = inst.flags & isa::kFlagReduceRows;
+  bool isArg = op == ReduceOp::ArgMax || op == ReduceOp::ArgMin;
+  bool accumulate = inst.flags & isa::kFlagAccumulate;
+  bool intDomain = isIntegerStorage(v.storage[1]);
+  uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
+           p2 = uint64_t(inst.pitch[2]);
+  size_t lines = rowsMode ? cols : rows;
+  std::vector<ReduceState> state(lines);
+  float *f = grow(scratch.f[0], cols);
+  int64_t *iv = grow(scratch.i[0], cols);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t *row = lx + v.lx[1] + r * p1;
+    if (intDomain)
+      loadI64(v.storage[1], row, cols, iv);
+    else
+      loadF32(v.storage[1], row, cols, f);
+    if (rowsMode) {
+      for (size_t c = 0; c < cols; ++c)
+        intDomain ? foldI(op, state[c], iv[c], int64_t(r))
+                  : foldF(op, state[c], f[c], int64_t(r));
+    } else {
+      ReduceState &s = state[r];
+      for (size_t c = 0; c < cols; ++c)
+        intDomain ? foldI(op, s, iv[c], int64_t(c))
+                  : foldF(op, s, f[c], int64_t(c));
+    }
+  }
+  uint32_t e0 = storageBytes(v.storage[0]), e2 = storageBytes(v.storage[2]);
+  for (size_t l = 0; l < lines; ++l) {
+    uint8_t *dst = lx + v.lx[0] + (rowsMode ? l * e0 : l * p0);
+    ReduceState &s = state[l];
+    if (isArg) {
+      int64_t index = s.index + v.indexBase;
+      if (accumulate) {
+        uint8_t *value = lx + v.lx[2] + (rowsMode ? l * e2 : l * p2);
+        bool replace = v.init;
+        if (!replace) {
+          if (intDomain) {
+            int64_t stored;
+            loadI64(v.storage[2], value, 1, &stored);
+            replace = betterI(op, s.i, stored);
+          } else {
+            float stored;
+            loadF32(v.storage[2], value, 1, &stored);
+            replace = betterF(op, s.f, stored);
+          }
+        }
+        if (!replace)
+          continue;
+        if (intDomain)
+          storeI64(v.storage[2], &s.i, 1, value);
+        else
+          storeF32(v.storage[2], &s.f, 1, value);
+      }
+      storeI64(v.storage[0], &index, 1, dst);
+      continue;
+    }
+    if (intDomain) {
+      int64_t result = s.i;
+      if (!v.init) {
+        int64_t old;
+        loadI64(v.storage[0], dst, 1, &old);
+        result = op == ReduceOp::Sum   ? wrapAdd(old, result)
+                 : op == ReduceOp::Max ? std::max(old, result)
+                                       : std::min(old, result);
+      }
+      storeI64(v.storage[0], &result, 1, dst);
+    } else {
+      float result = s.f;
+      if (!v.init) {
+        float old;
+        loadF32(v.storage[0], dst, 1, &old);
+        if (op == ReduceOp::Sum)
+          result = old + result;
+        else if (std::isnan(old) || std::isnan(result))
+          result = NAN;
+        else
+          result = op == ReduceOp::Max ? std::max(old, result)
+                                       : std::min(old, result);
+      }
+      storeF32(v.storage[0], &result, 1, dst);
+    }
+  }
+}
+
+void execSfpTranspose(const ExecView &v, uint8_t *lx) {
+  const isa::Inst &inst = *v.inst;
+  size_t rows = v.args[0], cols = v.args[1];
+  uint32_t es = storageBytes(v.storage[1]);
+  uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]);
+  // Through a copy of the source: source and destination may overlap.
+  std::vector<uint8_t> src(rows * cols * es);
+  for (size_t r = 0; r < rows; ++r)
+    std::memcpy(src.data() + r * cols * es, lx + v.lx[1] + r * p1, cols * es);
+  for (size_t c = 0; c < cols; ++c) {
+    uint8_t *dstRow = lx + v.lx[0] + c * p0;
+    for (size_t r = 0; r < rows; ++r)
+      std::memcpy(dstRow + r * es, src.data() + (r * cols + c) * es, es);
+  }
+}
+
+} // namespace spyre::rt::sim

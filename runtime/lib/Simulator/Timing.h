@@ -1,0 +1,87 @@
+//===- Timing.h - Durations of the simulator's timing model -----*- C++ -*-===//
+//
+// docs/isa.md "Timing", in integer picoseconds, every number from the Arch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_RUNTIME_SIMULATOR_TIMING_H
+#define SPYRE_RUNTIME_SIMULATOR_TIMING_H
+
+#include "spyre/Arch/Arch.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace spyre::rt::sim {
+
+class Timing {
+public:
+  explicit Timing(const Arch &arch)
+      : psPerCoreCycle_(1e12 / arch.coreClockHz),
+        psPerMemoryByte_(1e12 / arch.memoryBandwidth()),
+        psPerLinkByte_(1e12 / arch.ringLinkBandwidth()),
+        psPerHop_(double(arch.ringHopLatencyCycles) * 1e12 / arch.ringClockHz),
+        memoryLatencyPs_(uint64_t(arch.memoryLatencyNs) * 1000),
+        launchOverheadPs_(uint64_t(arch.launchOverheadNs) * 1000),
+        barrierPs_(uint64_t(arch.barrierLatencyNs) * 1000),
+        macsPerCycle_(uint64_t(arch.macsPerCycle())),
+        ptRows_(uint64_t(arch.ptRows)),
+        ptColumns_(uint64_t(arch.ptCols * arch.ptSimd)),
+        ptFillCycles_(uint64_t(arch.ptRows + arch.ptCols)),
+        sfpLanes_(uint64_t(arch.sfpLanesPerCore)),
+        complexPasses_(uint64_t(arch.sfpComplexOpPasses)) {}
+
+  /// MACs the systolic array executes for an m x k x n product (m padded to
+  /// pt_rows, n to pt_cols * pt_simd).
+  uint64_t paddedMacs(uint64_t m, uint64_t k, uint64_t n) const {
+    return roundUp(m, ptRows_) * roundUp(n, ptColumns_) * k;
+  }
+  /// PtMatmul: padded MACs at macs_per_cycle plus pt_rows + pt_cols cycles.
+  uint64_t ptPs(uint64_t m, uint64_t k, uint64_t n) const {
+    double cycles = double(paddedMacs(m, k, n)) / double(macsPerCycle_) +
+                    double(ptFillCycles_);
+    return ceilPs(cycles * psPerCoreCycle_);
+  }
+  /// Sfp*: rows * ceil(cols / e) * e / lanes cycles (times the complex-op
+  /// passes), e the elements per stick of the widest operand.
+  uint64_t sfpPs(uint64_t rows, uint64_t cols, uint64_t elemsPerStick,
+                 bool complexOp) const {
+    double cycles = double(rows) * double(roundUp(cols, elemsPerStick)) /
+                    double(sfpLanes_);
+    if (complexOp)
+      cycles *= double(complexPasses_);
+    return ceilPs(std::ceil(cycles) * psPerCoreCycle_);
+  }
+  /// Service time of `bytes` at the memory node (sustained bandwidth).
+  uint64_t memoryPs(uint64_t bytes) const {
+    return ceilPs(double(bytes) * psPerMemoryByte_);
+  }
+  /// Time of `bytes` over one ring link.
+  uint64_t linkPs(uint64_t bytes) const {
+    return ceilPs(double(bytes) * psPerLinkByte_);
+  }
+  /// Latency of `hops` ring hops.
+  uint64_t hopsPs(uint64_t hops) const {
+    return ceilPs(double(hops) * psPerHop_);
+  }
+  uint64_t memoryLatencyPs() const { return memoryLatencyPs_; }
+  uint64_t launchOverheadPs() const { return launchOverheadPs_; }
+  uint64_t barrierPs() const { return barrierPs_; }
+
+private:
+  static uint64_t roundUp(uint64_t v, uint64_t m) {
+    return m ? (v + m - 1) / m * m : v;
+  }
+  static uint64_t ceilPs(double ps) {
+    return ps <= 0 ? 0 : ps >= 1.8e19 ? UINT64_MAX / 4 : uint64_t(std::ceil(ps));
+  }
+
+  double psPerCoreCycle_, psPerMemoryByte_, psPerLinkByte_, psPerHop_;
+  uint64_t memoryLatencyPs_, launchOverheadPs_, barrierPs_;
+  uint64_t macsPerCycle_, ptRows_, ptColumns_, ptFillCycles_, sfpLanes_,
+      complexPasses_;
+};
+
+} // namespace spyre::rt::sim
+
+#endif // SPYRE_RUNTIME_SIMULATOR_TIMING_H

@@ -1,0 +1,68 @@
+//===- Trace.h - Chrome trace of a simulation -------------------*- C++ -*-===//
+//
+// Records one event per executed instruction and one per step, and writes
+// them in the Chrome trace event format (JSON object with "traceEvents"),
+// which Perfetto and chrome://tracing load: process 0 is the device (one
+// span per step), process c + 1 is core c, with one thread per unit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPYRE_RUNTIME_SIMULATOR_TRACE_H
+#define SPYRE_RUNTIME_SIMULATOR_TRACE_H
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace spyre::rt::sim {
+
+class TraceRecorder {
+public:
+  struct InstEvent {
+    uint64_t startPs, endPs;
+    uint32_t step;
+    uint32_t pc;
+    uint16_t core;
+    uint16_t opcode;
+    uint8_t unit;
+  };
+  struct StepSpan {
+    std::string name;
+    uint64_t startPs, endPs;
+  };
+
+  explicit TraceRecorder(uint64_t maxEvents = 0) : maxEvents_(maxEvents) {}
+  void setMaxEvents(uint64_t n) { maxEvents_ = n; }
+  /// Records an instruction; false once the cap is reached (counted).
+  void addInst(const InstEvent &e) {
+    if (insts_.size() < maxEvents_)
+      insts_.push_back(e);
+    else
+      ++dropped_;
+  }
+  /// Starts a step; returns its index.
+  uint32_t addStep(std::string name, uint64_t startPs, uint64_t endPs) {
+    steps_.push_back({std::move(name), startPs, endPs});
+    return uint32_t(steps_.size() - 1);
+  }
+  void setStepEnd(uint32_t step, uint64_t endPs) { steps_[step].endPs = endPs; }
+  uint64_t dropped() const { return dropped_; }
+  void clear() {
+    insts_.clear();
+    steps_.clear();
+    dropped_ = 0;
+  }
+  /// Writes the JSON trace for a device of `numCores` cores.
+  void write(std::ostream &os, uint32_t numCores) const;
+
+private:
+  uint64_t maxEvents_;
+  uint64_t dropped_ = 0;
+  std::vector<InstEvent> insts_;
+  std::vector<StepSpan> steps_;
+};
+
+} // namespace spyre::rt::sim
+
+#endif // SPYRE_RUNTIME_SIMULATOR_TRACE_H

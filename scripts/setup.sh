@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every Debian package spyre-mlir needs to build, test and demo.
+# Idempotent: prints nothing and installs nothing when all are present.
+set -euo pipefail
+
+packages=(
+  # Build toolchain.
+  cmake ninja-build ccache g++ git
+  # MLIR/LLVM 22 (linked through libMLIR.so) and lit/FileCheck.
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+  # Libraries: FlatBuffers for .spy, JSON and zip for the .pt2 importer.
+  flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev libzip-dev
+  zlib1g-dev libzstd-dev libcli11-dev
+  # Tests and benchmarks.
+  libgtest-dev libbenchmark-dev python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+# The fixture exporter (tools/export) needs PyTorch; only install it on request
+# because the test suite reads committed fixtures and never needs torch.
+if [[ "${SPYRE_SETUP_TORCH:-0}" == 1 ]] &&
+   ! dpkg-query -W -f='${Status}' python3-torch 2>/dev/null | grep -q "ok installed"; then
+  missing+=(python3-torch)
+fi
+
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+[[ $(id -u) -ne 0 ]] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

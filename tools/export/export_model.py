@@ -1,0 +1,265 @@
+#!/usr/bin/python3
+"""Export a zoo model to a torch.export ``.pt2`` archive plus reference data.
+
+    /usr/bin/python3 tools/export/export_model.py --model NAME --out-dir DIR \
+        [--dtype fp16|fp32] [--seed N] [--tracer auto|torch.export|make_fx]
+
+Writes into DIR:
+  model.pt2        the archive (layout of torch 2.9's torch.export.save)
+  input_<i>.npy    the example inputs, in forward() argument order
+  output_<i>.npy   reference outputs (flattened forward() result), computed
+                   with the module itself
+  fixture.json     name, dtype, shapes, tolerance suggestion, provenance
+
+With torch >= 2.9 the archive is produced by torch.export.export +
+torch.export.save, untouched (plus an extra/ provenance file).  With older
+torch (Debian's 1.13 here) the graph is traced with make_fx and written by
+this tool in the same archive layout and schema-8.x JSON (legacy_tracer.py).
+
+fp16 reference outputs: torch 1.13 on CPU lacks several half kernels (addmm,
+gelu, ...), so for fp16 models the module is copied to fp32 (its fp16
+weights convert exactly), run on the fp32 conversion of the fp16 inputs, and
+the result is rounded to fp16.  The same rule is used with every torch
+version so that fixtures do not depend on CPU half-precision kernels.
+
+Runs are deterministic: same arguments -> byte-identical files.
+"""
+
+import argparse
+import copy
+import io
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # keep tools/export free of __pycache__
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import models  # noqa: E402
+from pt2_format import (CONSTANTS_CONFIG_FILENAME_FORMAT, DEFAULT_MODEL_NAME,  # noqa: E402
+                        EXTRA_DIR, MODELS_FILENAME_FORMAT, PROVENANCE_FILE,
+                        SAMPLE_INPUTS_FILENAME_FORMAT, SCHEMA_VERSION,
+                        WEIGHT_FILENAME_PREFIX, WEIGHTS_CONFIG_FILENAME_FORMAT,
+                        WEIGHTS_DIR, CONSTANTS_DIR, TENSOR_CONSTANT_FILENAME_PREFIX,
+                        finish_records, payload_meta, tensor_meta,
+                        to_json_bytes, write_zip_records)
+
+TOLERANCES = {
+    # elementwise ops: a few ulp of the storage type
+    ("fp16", "elementwise"): {"rtol": 1e-2, "atol": 1e-3},
+    ("fp32", "elementwise"): {"rtol": 1e-5, "atol": 1e-6},
+    # reductions over K (matmul): accumulation order differs from PyTorch's
+    ("fp16", "matmul"): {"rtol": 2e-2, "atol": 2e-2},
+    ("fp32", "matmul"): {"rtol": 1e-4, "atol": 1e-4},
+}
+MATMUL_OPS = {"aten.linear.default", "aten.addmm.default", "aten.mm.default",
+              "aten.matmul.default"}
+
+
+def torch_version_tuple():
+    v = torch.__version__.split("+")[0]
+    parts = []
+    for p in v.split(".")[:2]:
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def _raw_storage_bytes(t: torch.Tensor) -> bytes:
+    """Bytes of the tensor's whole storage, like _package.py _get_raw_tensor_bytes."""
+    t = t.detach()
+    st = t.storage()
+    flat = torch.empty(0, dtype=t.dtype).set_(st, 0, (st.size(),), (1,))
+    return flat.numpy().tobytes() if flat.dtype != torch.bfloat16 else \
+        flat.view(torch.int16).numpy().tobytes()
+
+
+def _dtype_code(t: torch.Tensor) -> int:
+    from pt2_format import TORCH_DTYPE_TO_SCALAR_TYPE
+    return TORCH_DTYPE_TO_SCALAR_TYPE[str(t.dtype).replace("torch.", "")]
+
+
+def _payload_tensor_meta(t: torch.Tensor):
+    return tensor_meta(_dtype_code(t), list(t.shape), list(t.stride()),
+                       int(t.storage_offset()), t.requires_grad,
+                       (t.device.type, t.device.index))
+
+
+def _package_payloads(state, directory, prefix, is_param_default=None):
+    """_package_state_dict / _package_constants: one raw-bytes file per
+    distinct storage, config {fqn: PayloadMeta}."""
+    records, config, storage_map = [], {}, {}
+    idx = 0
+    for entry in state:
+        fqn, t = entry[0], entry[1]
+        is_param = entry[2] if len(entry) > 2 else bool(is_param_default)
+        key = (t.storage().data_ptr(), t.storage().size(), t.dtype)
+        if key in storage_map:
+            path_name = storage_map[key]
+        else:
+            path_name = f"{prefix}{idx}"
+            idx += 1
+            storage_map[key] = path_name
+            records.append((directory + path_name, _raw_storage_bytes(t)))
+        config[fqn] = payload_meta(path_name, is_param, _payload_tensor_meta(t))
+    return records, {"config": config}
+
+
+def write_legacy_archive(path, ep_json, state, constants, example_args, provenance,
+                         model_name=DEFAULT_MODEL_NAME):
+    """Record order follows torch 2.9 package_pt2 -> _package_exported_programs:
+    weights, weights config, constants, constants config, models/<m>.json,
+    sample inputs; then extra/ files; then the trailer records."""
+    records = []
+    w_records, w_config = _package_payloads(state, WEIGHTS_DIR, WEIGHT_FILENAME_PREFIX)
+    records += w_records
+    records.append((WEIGHTS_CONFIG_FILENAME_FORMAT.format(model_name),
+                    json.dumps(w_config).encode()))
+    c_records, c_config = _package_payloads(constants, CONSTANTS_DIR,
+                                            TENSOR_CONSTANT_FILENAME_PREFIX, False)
+    records += c_records
+    records.append((CONSTANTS_CONFIG_FILENAME_FORMAT.format(model_name),
+                    json.dumps(c_config).encode()))
+    records.append((MODELS_FILENAME_FORMAT.format(model_name), to_json_bytes(ep_json)))
+    buf = io.BytesIO()
+    torch.save((tuple(example_args), {}), buf, pickle_protocol=2)
+    records.append((SAMPLE_INPUTS_FILENAME_FORMAT.format(model_name), buf.getvalue()))
+    records.append((EXTRA_DIR + PROVENANCE_FILE,
+                    json.dumps(provenance, indent=1, sort_keys=True).encode()))
+    write_zip_records(path, finish_records(records))
+
+
+def reference_outputs(module, inputs, dtype):
+    """Runs the module itself; fp16 via fp32 compute + rounding (see module doc)."""
+    with torch.no_grad():
+        if dtype == "fp16":
+            m32 = copy.deepcopy(module).float()
+            out = m32(*[x.float() for x in inputs])
+            leaves, _ = torch.utils._pytree.tree_flatten(out)
+            return [o.half() for o in leaves]
+        out = module(*inputs)
+        leaves, _ = torch.utils._pytree.tree_flatten(out)
+        return list(leaves)
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    return t.detach().cpu().contiguous().numpy()
+
+
+def export(name, dtype, seed, out_dir, tracer="auto"):
+    module, inputs, entry = models.build(name, dtype, seed)
+    use_export = tracer == "torch.export" or (
+        tracer == "auto" and torch_version_tuple() >= (2, 9))
+    os.makedirs(out_dir, exist_ok=True)
+    pt2_path = os.path.join(out_dir, "model.pt2")
+
+    provenance = {
+        "producer": "spyre-mlir tools/export/export_model.py",
+        "model": name,
+        "dtype": dtype,
+        "seed": seed,
+        "torch_version": torch.__version__,
+        "emulated_schema_version": list(SCHEMA_VERSION),
+    }
+    if use_export:
+        ep = torch.export.export(module, inputs)
+        provenance.update({
+            "tracer": "torch.export",
+            "emulates": None,
+            "normalizations": [],
+        })
+        torch.export.save(ep, pt2_path, extra_files={
+            PROVENANCE_FILE: json.dumps(provenance, indent=1, sort_keys=True)})
+        ops = [str(n.target) for n in ep.graph.nodes if n.op == "call_function"]
+        source = f"torch-{torch.__version__} torch.export"
+    else:
+        import legacy_tracer
+        ep_json, state, constants, normalizations = legacy_tracer.export_program(module, inputs)
+        provenance.update({
+            "tracer": "make_fx",
+            "tracing_mode": "fake",
+            "emulates": "torch 2.9 torch.export.export (non-strict, training IR, "
+                        "verifiers=['TRAINING']) + torch.export.save",
+            "normalizations": normalizations,
+            "metadata": "stack_trace keeps forward() frames (paths relative to the repo "
+                        "root or to the torch package); nn_module_stack/torch_fn follow "
+                        "torch 2.9 non-strict export; torch_version is the producing torch",
+        })
+        write_legacy_archive(pt2_path, ep_json, state, constants, inputs, provenance)
+        ops = [n["target"].replace("torch.ops.", "") for n in
+               ep_json["graph_module"]["graph"]["nodes"]]
+        source = f"torch-{torch.__version__.split('+')[0]} make_fx"
+
+    outputs = reference_outputs(module, inputs, dtype)
+    for i, x in enumerate(inputs):
+        np.save(os.path.join(out_dir, f"input_{i}.npy"), _np(x))
+    for i, y in enumerate(outputs):
+        np.save(os.path.join(out_dir, f"output_{i}.npy"), _np(y))
+
+    kind = "matmul" if any(op in MATMUL_OPS for op in ops) else "elementwise"
+    fixture = {
+        "name": f"{name}_{dtype}",
+        "model": name,
+        "description": entry.description,
+        "dtype": dtype,
+        "seed": seed,
+        "source": source,
+        "schema_version": list(SCHEMA_VERSION),
+        "ops": ops,
+        "inputs": [{"file": f"input_{i}.npy", "shape": list(x.shape),
+                    "dtype": str(x.dtype).replace("torch.", "")}
+                   for i, x in enumerate(inputs)],
+        "outputs": [{"file": f"output_{i}.npy", "shape": list(y.shape),
+                     "dtype": str(y.dtype).replace("torch.", "")}
+                    for i, y in enumerate(outputs)],
+        "tolerance": TOLERANCES[(dtype, kind)],
+        "reference": ("computed in fp32 from the fp16-rounded weights and inputs, "
+                      "rounded to fp16" if dtype == "fp16" else
+                      "computed by the fp32 module on CPU"),
+    }
+    with open(os.path.join(out_dir, "fixture.json"), "w") as f:
+        json.dump(fixture, f, indent=2)
+        f.write("\n")
+    return fixture
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", required=True, help="zoo model name (see --list)")
+    p.add_argument("--out-dir", required=False)
+    p.add_argument("--dtype", choices=["fp16", "fp32"], default=None,
+                   help="default: the model's default dtype")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tracer", choices=["auto", "torch.export", "make_fx"],
+                   default="auto")
+    p.add_argument("--list", action="store_true", help="list zoo models and exit")
+    p.add_argument("--list-fixtures", action="store_true",
+                   help="print '<model> <dtype>' for every committed fixture and exit")
+    if argv is None:
+        argv = sys.argv[1:]
+    if "--list" in argv:
+        for n, e in models.ZOO.items():
+            print(f"{n:16s} {','.join(e.dtypes):10s} {e.description}")
+        return 0
+    if "--list-fixtures" in argv:  # "<model> <dtype>" per committed fixture
+        for n, e in models.ZOO.items():
+            for d in e.dtypes:
+                print(n, d)
+        return 0
+    a = p.parse_args(argv)
+    if not a.out_dir:
+        p.error("--out-dir is required")
+    if a.model not in models.ZOO:
+        p.error(f"unknown model '{a.model}'; known: {', '.join(models.ZOO)}")
+    dtype = a.dtype or models.ZOO[a.model].default_dtype
+    fx = export(a.model, dtype, a.seed, a.out_dir, a.tracer)
+    print(f"wrote {a.out_dir}: {fx['name']} ops={fx['ops']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+//===- spyre-compile.cpp - The one-step compiler --------------------------===//
+//
+//   spyre-compile MODEL.pt2|MODEL.json -o OUT.spy [--arch FILE]
+//
+// Import + --spyre-pipeline + emission, as IREE's iree-compile or CIRCT's
+// firtool. The MLIR debugging flags (--mlir-print-ir-after-all,
+// --mlir-timing, --mlir-pass-pipeline-crash-reproducer, ...) work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Dialect/Spyre/SpyreDialect.h"
+#include "spyre/Target/Pt2Importer.h"
+#include "spyre/Target/SpyEmitter.h"
+#include "spyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace llvm;
+
+namespace {
+cl::OptionCategory category("spyre-compile options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                               cl::desc("<model.pt2 | model.json>"),
+                               cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::Required,
+                                cl::desc("Output .spy file"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> archFile("arch",
+                              cl::desc("Machine description JSON (default: "
+                                       "the built-in arch/spyre.json)"),
+                              cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> bindDimsOpt("bind-dims",
+                              cl::desc("Values of symbolic dims, e.g. "
+                                       "s0=128,s1=4"),
+                              cl::value_desc("sym=value,..."),
+                              cl::cat(category));
+cl::opt<int64_t> maxCores("max-cores",
+                          cl::desc("Most cores one kernel may use (0: all)"),
+                          cl::init(0), cl::cat(category));
+cl::opt<int64_t> depth("depth",
+                       cl::desc("Rotating buffers per streamed input "
+                                "(2 = double buffering)"),
+                       cl::init(2), cl::cat(category));
+cl::opt<bool> emitMlir("emit-mlir",
+                       cl::desc("Write the program-level MLIR instead of the "
+                                ".spy"),
+                       cl::init(false), cl::cat(category));
+
+/// MLIR options users of a compiler expect to see in --help.
+const char *const kShownMlirOptions[] = {
+    "mlir-print-ir-after-all", "mlir-print-ir-before-all",
+    "mlir-print-ir-after-failure", "mlir-print-ir-tree-dir", "mlir-timing",
+    "mlir-pass-pipeline-crash-reproducer", "mlir-print-debuginfo"};
+
+int fail(const Twine &message) {
+  errs() << "spyre-compile: error: " << message << "\n";
+  return 1;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  for (const char *name : kShownMlirOptions)
+    if (cl::Option *opt = cl::getRegisteredOptions().lookup(name))
+      opt->addCategory(category);
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "spyre-compile " << SPYRE_VERSION_STRING << "\n";
+  });
+  cl::ParseCommandLineOptions(argc, argv,
+                              "spyre-compile: compile a torch.export model "
+                              "for IBM Spyre\n");
+
+  DialectRegistry registry;
+  registry.insert<spyre::SpyreDialect, func::FuncDialect>();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
+
+  spyre::Pt2ImportOptions importOptions;
+  importOptions.archFile = archFile;
+  std::string error;
+  if (!bindDimsOpt.empty() &&
+      !spyre::parseBoundDims(bindDimsOpt, importOptions.boundDims, error))
+    return fail(error);
+  DefaultTimingManager tm;
+  applyDefaultTimingManagerCLOptions(tm);
+  TimingScope timing = tm.getRootScope();
+
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope importTiming = timing.nest("Import");
+    module = spyre::importPt2(inputFile, &ctx, importOptions);
+  }
+  if (!module)
+    return 1;
+
+  PassManager pm(&ctx);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return fail("invalid pass manager options");
+  pm.enableTiming(timing);
+  spyre::PipelineOptions pipelineOptions;
+  pipelineOptions.archFile = archFile;
+  pipelineOptions.maxCores = maxCores;
+  pipelineOptions.depth = depth;
+  spyre::buildSpyrePipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  if (emitMlir) {
+    std::unique_ptr<ToolOutputFile> out = openOutputFile(outputFile, &error);
+    if (!out)
+      return fail(error);
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+  TimingScope emitTiming = timing.nest("Emit .spy");
+  spyre::SpyEmitOptions emitOptions;
+  emitOptions.sourceModel = inputFile;
+  llvm::raw_string_ostream pipeline(emitOptions.pipeline);
+  pm.printAsTextualPipeline(pipeline);
+  if (failed(spyre::emitSpyFile(*module, outputFile, emitOptions)))
+    return 1;
+  return 0;
+}

@@ -1,0 +1,136 @@
+//===- DL16Test.cpp - DLFloat16, fp16 and bf16 conversions ----------------===//
+
+#include "spyre/Spy/DL16.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace spyre::spy;
+
+namespace {
+
+TEST(DL16, EveryCodeRoundTrips) {
+  for (uint32_t c = 0; c < 65536; ++c) {
+    float f = dl16ToFloat(uint16_t(c));
+    EXPECT_EQ(floatToDL16(f), c) << "code " << c << " value " << f;
+    EXPECT_EQ(dl16DecodeTable()[c], f) << c;
+  }
+}
+
+TEST(DL16, PositiveCodesAreMonotonic) {
+  float previous = 0.0f;
+  for (uint32_t c = 1; c <= kDL16Max; ++c) {
+    float f = dl16ToFloat(uint16_t(c));
+    ASSERT_GT(f, previous) << c;
+    EXPECT_EQ(dl16ToFloat(uint16_t(c | 0x8000)), -f);
+    previous = f;
+  }
+}
+
+TEST(DL16, KnownValues) {
+  EXPECT_EQ(floatToDL16(1.0f), 0x3e00);
+  EXPECT_EQ(floatToDL16(-1.0f), 0xbe00);
+  EXPECT_EQ(floatToDL16(2.0f), 0x4000);
+  EXPECT_EQ(floatToDL16(0.5f), 0x3c00);
+  EXPECT_EQ(floatToDL16(1.5f), 0x3f00);
+  EXPECT_EQ(floatToDL16(3.0f), 0x4100);
+  EXPECT_EQ(floatToDL16(0.0f), 0x0000);
+  EXPECT_EQ(floatToDL16(-0.0f), 0x8000);
+  EXPECT_EQ(dl16ToFloat(0x3e00), 1.0f);
+  EXPECT_EQ(dl16ToFloat(0x3e01), 1.0f + 1.0f / 512);
+  EXPECT_EQ(dl16ToFloat(kDL16Max), std::ldexp(1.0f + 510.0f / 512, 32));
+  EXPECT_EQ(dl16ToFloat(kDL16MinPositive), std::ldexp(1.0f + 1.0f / 512, -31));
+  // fp16's largest value rounds up to 2^16 (9 fraction bits).
+  EXPECT_EQ(dl16ToFloat(floatToDL16(65504.0f)), 65536.0f);
+  // DL16's range is far wider than fp16's.
+  EXPECT_NEAR(dl16ToFloat(floatToDL16(1e9f)), 1e9, 1e9 / 512);
+}
+
+TEST(DL16, RoundsToNearestEven) {
+  float ulp = 1.0f / 512;
+  EXPECT_EQ(floatToDL16(1.0f + ulp / 2), 0x3e00);     // tie -> even
+  EXPECT_EQ(floatToDL16(1.0f + 3 * ulp / 2), 0x3e02); // tie -> even
+  EXPECT_EQ(floatToDL16(1.0f + ulp / 2 + ulp / 64), 0x3e01);
+  EXPECT_EQ(floatToDL16(1.0f + ulp / 2 - ulp / 64), 0x3e00);
+  // A carry out of the fraction bumps the exponent.
+  EXPECT_EQ(floatToDL16(2.0f - ulp / 4), 0x4000);
+}
+
+TEST(DL16, SpecialValues) {
+  float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(floatToDL16(inf), kDL16Ninf);
+  EXPECT_EQ(floatToDL16(-inf), 0xffff);
+  EXPECT_EQ(floatToDL16(std::nanf("")), kDL16Ninf);
+  EXPECT_EQ(dl16ToFloat(kDL16Ninf), inf);
+  EXPECT_EQ(dl16ToFloat(0xffff), -inf);
+  // Overflow gives NINF, no saturation.
+  EXPECT_EQ(floatToDL16(std::ldexp(1.0f, 33)), kDL16Ninf);
+  EXPECT_EQ(floatToDL16(-std::ldexp(1.0f, 40)), 0xffff);
+  // Just below the overflow threshold rounds to the largest finite value.
+  float max = dl16ToFloat(kDL16Max);
+  EXPECT_EQ(floatToDL16(max * (1.0f + 1.0f / 2048)), kDL16Max);
+  // No subnormals: tiny values flush to a signed zero.
+  EXPECT_EQ(floatToDL16(std::ldexp(1.0f, -31)), 0x0000);
+  EXPECT_EQ(floatToDL16(std::ldexp(1.0f, -40)), 0x0000);
+  EXPECT_EQ(floatToDL16(-std::ldexp(1.0f, -40)), 0x8000);
+  EXPECT_EQ(floatToDL16(std::numeric_limits<float>::denorm_min()), 0x0000);
+  EXPECT_EQ(floatToDL16(std::ldexp(1.0f + 1.0f / 512, -31)), 0x0001);
+}
+
+TEST(DL16, RelativeErrorIsHalfAnUlp) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-28, 30);
+  for (int i = 0; i < 100000; ++i) {
+    float x = std::ldexp(mantissa(rng), exponent(rng));
+    if (std::fabs(x) < std::ldexp(1.0f, -30))
+      continue; // below DL16's normal range: flushes to zero
+    float y = dl16ToFloat(floatToDL16(x));
+    EXPECT_LE(std::fabs(y - x), std::fabs(x) / 1024 * 1.0001f) << x;
+  }
+}
+
+TEST(Half, EveryCodeRoundTrips) {
+  for (uint32_t c = 0; c < 65536; ++c) {
+    float f = halfToFloat(uint16_t(c));
+    if (std::isnan(f)) {
+      EXPECT_TRUE(std::isnan(halfToFloat(floatToHalf(f))));
+      continue;
+    }
+    EXPECT_EQ(floatToHalf(f), c) << c;
+    EXPECT_EQ(halfDecodeTable()[c], f);
+  }
+}
+
+TEST(Half, KnownValuesAndRounding) {
+  EXPECT_EQ(floatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(floatToHalf(-2.0f), 0xc000);
+  EXPECT_EQ(floatToHalf(65504.0f), 0x7bff);
+  EXPECT_EQ(floatToHalf(65520.0f), 0x7c00); // rounds to infinity
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000); // tie -> even (0)
+  EXPECT_EQ(floatToHalf(std::ldexp(3.0f, -25)), 0x0002); // tie -> even
+  EXPECT_EQ(floatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3c00);
+  EXPECT_EQ(floatToHalf(1.0f + std::ldexp(3.0f, -11)), 0x3c02);
+  EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));
+  EXPECT_EQ(halfToFloat(0x7c00), std::numeric_limits<float>::infinity());
+}
+
+TEST(BF16, RoundTripAndRounding) {
+  for (uint32_t c = 0; c < 65536; ++c) {
+    float f = bf16ToFloat(uint16_t(c));
+    if (std::isnan(f)) {
+      EXPECT_TRUE(std::isnan(bf16ToFloat(floatToBF16(f))));
+      continue;
+    }
+    EXPECT_EQ(floatToBF16(f), c);
+  }
+  EXPECT_EQ(floatToBF16(1.0f), 0x3f80);
+  EXPECT_EQ(floatToBF16(1.0f + std::ldexp(1.0f, -8)), 0x3f80);
+  EXPECT_EQ(floatToBF16(1.0f + std::ldexp(3.0f, -8)), 0x3f82);
+}
+
+} // namespace
