@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include <cstdio>
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYREALLOCATESCRATCHPAD
@@ -52,6 +53,13 @@ SmallVector<int64_t> firstFit(ArrayRef<Interval> items, int64_t alignment,
     peak = std::max(peak, offset + items[i].bytes);
   }
   return offsets;
+}
+
+/// A fraction as people write it: 0, 0.05.
+std::string formatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
 }
 
 /// Whether `v` reaches a function return, directly or through reshape views.
@@ -129,9 +137,13 @@ struct AllocateScratchpadPass
              << kernel.getName() << "' needs " << peak
              << " bytes of LX per core; " << arch.usableLxBytes()
              << " are usable (lx_bytes " << arch.lxBytes
-             << ", reserved fraction " << arch.lxReservedFraction << ")";
-    for (auto [b, offset] : llvm::zip(plan->buffers, offsets))
+             << ", reserved fraction "
+             << formatNumber(arch.lxReservedFraction) << ")";
+    for (auto [b, offset, item] : llvm::zip(plan->buffers, offsets, items)) {
       b.offset = offset;
+      if (item.start != 0 || item.end != whole)
+        b.live = {item.start, item.end - 1};
+    }
     kernel.setBuffersAttr(plan->getBufferAttrs(kernel.getContext()));
     return success();
   }

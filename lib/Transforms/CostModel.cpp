@@ -37,6 +37,23 @@ double dmaNs(const Arch &arch, int64_t bytes, int64_t activeCores) {
   return std::max(link, shared) * 1e9;
 }
 
+double dmaStepNs(const Arch &arch,
+                 llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
+                 int64_t activeCores) {
+  if (transfers.empty())
+    return 0;
+  double linkBytes = 0, memoryBytes = 0;
+  for (auto [bytes, sharers] : transfers) {
+    linkBytes += double(bytes);
+    memoryBytes += double(bytes) * double(std::max<int64_t>(activeCores, 1)) /
+                   double(std::max<int64_t>(sharers, 1));
+  }
+  double ns = std::max(linkBytes / arch.ringLinkBandwidth(),
+                       memoryBytes / arch.memoryBandwidth()) *
+              1e9;
+  return ns + double(arch.memoryLatencyNs);
+}
+
 double rooflineNs(const Arch &arch, int64_t macs, int64_t bytes) {
   double compute = 2.0 * double(macs) / arch.peakFlops();
   double memory = double(bytes) / arch.memoryBandwidth();

@@ -238,12 +238,15 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
       if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
         t.hoisted = false;
     t.copies = t.hoisted ? 1 : depth;
+    for (int64_t l = 0; l < n; ++l)
+      if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
+        t.sharers *= plan.loops[l].split;
   }
 
   // Body values and LX buffers.
   auto addBuffer = [&](std::string name, int64_t bytes, int64_t copies) {
     plan.buffers.push_back(
-        {std::move(name), alignTo(bytes, arch.lxAlignment), copies, -1});
+        {std::move(name), alignTo(bytes, arch.lxAlignment), copies, -1, {}});
     return int64_t(plan.buffers.size() - 1);
   };
   for (PlanTensor &t : plan.tensors)
@@ -344,7 +347,8 @@ SmallVector<int64_t> KernelPlan::hardwareLoops() const {
 ArrayAttr KernelPlan::getBufferAttrs(MLIRContext *ctx) const {
   SmallVector<Attribute> attrs;
   for (const PlanBuffer &b : buffers)
-    attrs.push_back(BufferAttr::get(ctx, b.name, b.offset, b.bytes, b.copies));
+    attrs.push_back(
+        BufferAttr::get(ctx, b.name, b.offset, b.bytes, b.copies, b.live));
   return ArrayAttr::get(ctx, attrs);
 }
 
@@ -368,7 +372,6 @@ double KernelPlan::estimateNs() const {
   // of the balanced split).
   CoreShare s = share(0);
   int64_t cores = numCores();
-  double latency = double(arch.memoryLatencyNs);
   int64_t kTiles = kLoop >= 0 ? s.tiles[kLoop] : 1;
   int64_t outerTiles = 1;
   for (size_t l = 0; l < loops.size(); ++l)
@@ -377,17 +380,17 @@ double KernelPlan::estimateNs() const {
   if (outerTiles == 0)
     return 0;
 
-  // Bytes moved per inner (k) step and per output tile; hoisted tensors
-  // once.
-  int64_t innerBytes = 0, tileBytes = 0, onceBytes = 0;
+  // Transfers per inner (k) step, per output tile, and once (hoisted).
+  SmallVector<std::pair<int64_t, int64_t>> inner, perTileIo, once;
   for (const PlanTensor &t : tensors) {
-    int64_t b = t.tileBytes(arch.stickBytes);
+    std::pair<int64_t, int64_t> transfer = {t.tileBytes(arch.stickBytes),
+                                            t.sharers};
     if (t.hoisted)
-      onceBytes += b;
+      once.push_back(transfer);
     else if (isMatmul && !t.isResult && t.index < 2)
-      innerBytes += b;
+      inner.push_back(transfer);
     else
-      tileBytes += b;
+      perTileIo.push_back(transfer);
   }
   int64_t rowTile = rowLoop >= 0 ? loops[rowLoop].tile : 1;
   int64_t stickTile = stickLoop >= 0 ? loops[stickLoop].tile : 1;
@@ -408,9 +411,9 @@ double KernelPlan::estimateNs() const {
   if (isMatmul) {
     int64_t kTile = loops[kLoop].tile;
     pt = ptMatmulNs(arch, rowTile, kTile, stickTile);
-    innerDma = dmaNs(arch, innerBytes, cores) + latency;
+    innerDma = dmaStepNs(arch, inner, cores);
   }
-  double tileDma = dmaNs(arch, tileBytes, cores) + latency;
+  double tileDma = dmaStepNs(arch, perTileIo, cores);
   bool pipelined = schedule.getDepth() > 1;
   double perTile;
   if (pipelined)
@@ -418,8 +421,7 @@ double KernelPlan::estimateNs() const {
   else
     perTile = double(kTiles) * (innerDma + pt) + tileDma + sfp;
   double fill = pipelined ? innerDma : 0;
-  return double(outerTiles) * perTile + fill + dmaNs(arch, onceBytes, cores) +
-         (onceBytes ? latency : 0);
+  return double(outerTiles) * perTile + fill + dmaStepNs(arch, once, cores);
 }
 
 } // namespace spyre

@@ -232,7 +232,8 @@ private:
                          b.getDenseI64ArrayAttr(pitch), run, clamp, false);
     else
       DmaLoadOp::create(b, loc, mem, lx, b.getDenseI64ArrayAttr(box),
-                        b.getDenseI64ArrayAttr(pitch), run, clamp, false);
+                        b.getDenseI64ArrayAttr(pitch), run, clamp,
+                        /*multicast=*/t.sharers > 1);
   }
 
   /// The k loop: stream lhs and rhs tiles and accumulate on the PT unit.

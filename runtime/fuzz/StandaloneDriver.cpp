@@ -1,11 +1,14 @@
 //===- StandaloneDriver.cpp - Loader fuzzing without libFuzzer ------------===//
 //
 //   spyre-fuzz-loader [--iterations N] [--seed S] [FILE...]
+//   spyre-fuzz-loader --write-seeds DIR
 //
 // Replays the given files (e.g. crashers found by the libFuzzer build), then
 // runs N (default 10000) deterministic mutations of the built-in seed corpus
 // and of the files, half of them with the header checksum repaired so that
 // they reach the checks behind it. Exits non-zero only if the target aborts.
+// --write-seeds writes the seed corpus (valid .spy files) to DIR, e.g. as the
+// initial corpus of the libFuzzer build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +34,22 @@ int main(int argc, char **argv) {
     }
     if (arg == "--help") {
       std::printf("usage: spyre-fuzz-loader [--iterations N] [--seed S] "
-                  "[FILE...]\n");
+                  "[FILE...]\n       spyre-fuzz-loader --write-seeds DIR\n");
+      return 0;
+    }
+    if (arg == "--write-seeds" && i + 1 < argc) {
+      std::string dir = argv[++i];
+      for (size_t s = 0; s < corpus.size(); ++s) {
+        std::string path = dir + "/seed" + std::to_string(s) + ".spy";
+        std::ofstream out(path, std::ios::binary);
+        out.write(reinterpret_cast<const char *>(corpus[s].data()),
+                  std::streamsize(corpus[s].size()));
+        if (!out) {
+          std::fprintf(stderr, "spyre-fuzz-loader: error: cannot write '%s'\n",
+                       path.c_str());
+          return 2;
+        }
+      }
       return 0;
     }
     std::ifstream in(arg, std::ios::binary);

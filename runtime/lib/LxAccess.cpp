@@ -34,8 +34,8 @@ LxRegion contiguous(int64_t base, uint64_t bytes) {
   return region(base, bytes ? 1 : 0, bytes, bytes);
 }
 
-__int128 floorDiv(__int128 a, __int128 b) {
-  __int128 q = a / b;
+Int128 floorDiv(Int128 a, Int128 b) {
+  Int128 q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
   return q;
@@ -44,18 +44,18 @@ __int128 floorDiv(__int128 a, __int128 b) {
 /// Whether row set `s` (rows of `s`) overlaps any row of `l`.
 bool rowsOverlap(const LxRegion &s, const LxRegion &l) {
   for (uint64_t i = 0; i < s.rows; ++i) {
-    __int128 lo = __int128(s.base) + __int128(i) * s.pitch;
-    __int128 hi = lo + s.rowBytes;
+    Int128 lo = Int128(s.base) + Int128(i) * s.pitch;
+    Int128 hi = lo + s.rowBytes;
     if (l.contiguous()) {
-      if (lo < l.end() && __int128(l.base) < hi)
+      if (lo < l.end() && Int128(l.base) < hi)
         return true;
       continue;
     }
     // Smallest j with l.base + j * pitch + rowBytes > lo.
-    __int128 j = floorDiv(lo - __int128(l.rowBytes) - l.base, l.pitch) + 1;
+    Int128 j = floorDiv(lo - Int128(l.rowBytes) - l.base, l.pitch) + 1;
     if (j < 0)
       j = 0;
-    if (j < __int128(l.rows) && __int128(l.base) + j * l.pitch < hi)
+    if (j < Int128(l.rows) && Int128(l.base) + j * l.pitch < hi)
       return true;
   }
   return false;
@@ -119,10 +119,10 @@ void computeLxAccess(const isa::Inst &inst, const uint32_t args[4],
       break;
     // Packed with the unclamped counts: the last byte of the box.
     uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
-    unsigned __int128 last =
-        ((unsigned __int128)((a0 - 1) * n1 + (a1 - 1)) * n2 + (a2 - 1)) * n3 +
+    UInt128 last =
+        ((UInt128)((a0 - 1) * n1 + (a1 - 1)) * n2 + (a2 - 1)) * n3 +
         a3;
-    uint64_t bytes = last > (unsigned __int128)(UINT64_MAX / 2)
+    uint64_t bytes = last > (UInt128)(UINT64_MAX / 2)
                          ? UINT64_MAX / 2
                          : uint64_t(last);
     if (Opcode(inst.opcode) == Opcode::DmaLoad)
@@ -195,7 +195,7 @@ void computeLxAccess(const isa::Inst &inst, const uint32_t args[4],
 bool regionsOverlap(const LxRegion &a, const LxRegion &b) {
   if (a.empty() || b.empty())
     return false;
-  if (a.end() <= __int128(b.base) || b.end() <= __int128(a.base))
+  if (a.end() <= Int128(b.base) || b.end() <= Int128(a.base))
     return false;
   if (a.contiguous() && b.contiguous())
     return true;

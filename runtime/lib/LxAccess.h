@@ -9,6 +9,7 @@
 #ifndef SPYRE_RUNTIME_LXACCESS_H
 #define SPYRE_RUNTIME_LXACCESS_H
 
+#include "Int128.h"
 #include "spyre/ISA/ISA.h"
 
 #include <cstdint>
@@ -24,8 +25,8 @@ struct LxRegion {
 
   bool empty() const { return rows == 0 || rowBytes == 0; }
   /// One past the last byte (meaningful when !empty()).
-  __int128 end() const {
-    return __int128(base) + __int128(rows - 1) * pitch + rowBytes;
+  Int128 end() const {
+    return Int128(base) + Int128(rows - 1) * pitch + rowBytes;
   }
   bool contiguous() const { return rows <= 1 || pitch == rowBytes; }
 };
@@ -50,7 +51,7 @@ void computeLxAccess(const isa::Inst &inst, const uint32_t args[4],
 
 /// Whether a non-empty region lies inside [0, lxBytes).
 inline bool regionInside(const LxRegion &r, uint64_t lxBytes) {
-  return r.empty() || (r.base >= 0 && r.end() <= __int128(lxBytes));
+  return r.empty() || (r.base >= 0 && r.end() <= Int128(lxBytes));
 }
 
 /// Whether two regions share a byte.

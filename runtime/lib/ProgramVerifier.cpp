@@ -236,9 +236,9 @@ bool verifyProgram(const uint8_t *image, size_t numInsts, uint32_t numCores,
                                         ? access.reads[r]
                                         : access.writes[r - access.numReads];
       if (!detail::regionInside(reg, lxBytes)) {
-        __int128 end = reg.end();
+        Int128 end = reg.end();
         std::string endText =
-            end > __int128(UINT64_MAX) ? "beyond 2^64"
+            end > Int128(UINT64_MAX) ? "beyond 2^64"
                                        : std::to_string(uint64_t(end));
         return fail("LX access [" + std::to_string(reg.base) + ", " +
                     endText + ") outside the " + std::to_string(lxBytes) +

@@ -51,13 +51,35 @@ from pt2_format import (CONSTANTS_CONFIG_FILENAME_FORMAT, DEFAULT_MODEL_NAME,  #
 TOLERANCES = {
     # elementwise ops: a few ulp of the storage type
     ("fp16", "elementwise"): {"rtol": 1e-2, "atol": 1e-3},
+    ("bf16", "elementwise"): {"rtol": 1e-2, "atol": 1e-3},
     ("fp32", "elementwise"): {"rtol": 1e-5, "atol": 1e-6},
-    # reductions over K (matmul): accumulation order differs from PyTorch's
+    # reductions over K (matmul, softmax, norms): accumulation order differs
     ("fp16", "matmul"): {"rtol": 2e-2, "atol": 2e-2},
+    ("bf16", "matmul"): {"rtol": 3e-2, "atol": 3e-2},
     ("fp32", "matmul"): {"rtol": 1e-4, "atol": 1e-4},
+    # whole blocks / models: fp16 intermediates between many ops
+    ("fp16", "block"): {"rtol": 5e-2, "atol": 5e-2},
+    ("fp32", "block"): {"rtol": 1e-3, "atol": 1e-3},
 }
+EXACT = {"rtol": 0.0, "atol": 0.0}
 MATMUL_OPS = {"aten.linear.default", "aten.addmm.default", "aten.mm.default",
-              "aten.matmul.default"}
+              "aten.matmul.default", "aten.bmm.default", "aten.baddbmm.default",
+              "aten.scaled_dot_product_attention.default"}
+# ops that reduce over many elements (tolerance class "matmul")
+REDUCTION_OPS = MATMUL_OPS | {
+    "aten.sum.dim_IntList", "aten.mean.dim", "aten.var.correction", "aten.var_mean.correction",
+    "aten.softmax.int", "aten._softmax.default", "aten.log_softmax.int",
+    "aten._log_softmax.default", "aten.layer_norm.default", "aten.native_layer_norm.default",
+    "aten.rms_norm.default", "aten.batch_norm.default",
+    "aten._native_batch_norm_legit_no_training.default"}
+NP_DTYPE_NAME = {torch.float16: "float16", torch.float32: "float32", torch.bfloat16: "bfloat16",
+                 torch.float64: "float64", torch.int64: "int64", torch.int32: "int32",
+                 torch.bool: "bool", torch.int16: "int16", torch.int8: "int8",
+                 torch.uint8: "uint8"}
+SHORT = {torch.float16: "fp16", torch.float32: "fp32", torch.bfloat16: "bf16"}
+SCALAR_TYPE_TO_TORCH = {6: torch.float16, 7: torch.float32, 8: torch.float64, 13: torch.bfloat16,
+                        5: torch.int64, 4: torch.int32, 12: torch.bool, 3: torch.int16,
+                        2: torch.int8, 1: torch.uint8}
 
 
 def torch_version_tuple():
@@ -133,21 +155,51 @@ def write_legacy_archive(path, ep_json, state, constants, example_args, provenan
     write_zip_records(path, finish_records(records))
 
 
-def reference_outputs(module, inputs, dtype):
-    """Runs the module itself; fp16 via fp32 compute + rounding (see module doc)."""
+def reference_outputs(module, inputs, mode, out_dtypes):
+    """Runs the module itself (a copy, so in-place buffer updates do not leak).
+
+    mode "fp32": a float32 copy of the module runs on float32 conversions of
+    the floating inputs (fp16/bf16 values convert exactly) and each output is
+    rounded to its graph dtype (torch 1.13 lacks many CPU half kernels; the
+    reference is the correctly rounded value of an fp32 computation).
+    mode "native": the module runs as is (casts, integer ops)."""
+    m = copy.deepcopy(module)
     with torch.no_grad():
-        if dtype == "fp16":
-            m32 = copy.deepcopy(module).float()
-            out = m32(*[x.float() for x in inputs])
-            leaves, _ = torch.utils._pytree.tree_flatten(out)
-            return [o.half() for o in leaves]
-        out = module(*inputs)
+        if mode == "fp32":
+            m = m.float()
+            xs = [x.float() if x.is_floating_point() else x for x in inputs]
+        else:
+            xs = [x.clone() for x in inputs]
+        out = m(*xs)
         leaves, _ = torch.utils._pytree.tree_flatten(out)
-        return list(leaves)
+    res = []
+    for o, dt in zip(leaves, out_dtypes):
+        if mode == "fp32" and o.is_floating_point() and dt.is_floating_point:
+            o = o.to(dt)
+        if o.dtype != dt:
+            raise RuntimeError(f"reference output dtype {o.dtype} != graph dtype {dt}")
+        res.append(o)
+    return res
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
-    return t.detach().cpu().contiguous().numpy()
+    """bfloat16 has no numpy dtype: stored as float32 (exact)."""
+    t = t.detach().cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    return t.numpy()
+
+
+def _tensor_entry(fname, t):
+    e = {"file": fname, "shape": list(t.shape), "dtype": NP_DTYPE_NAME[t.dtype]}
+    if t.dtype == torch.bfloat16:
+        e["stored_as"] = "float32"
+    return e
+
+
+def fixture_dir_name(model, dtype):
+    e = models.ZOO[model]
+    return e.dir_name or f"{model}_{dtype}"
 
 
 def export(name, dtype, seed, out_dir, tracer="auto"):
@@ -175,6 +227,8 @@ def export(name, dtype, seed, out_dir, tracer="auto"):
         torch.export.save(ep, pt2_path, extra_files={
             PROVENANCE_FILE: json.dumps(provenance, indent=1, sort_keys=True)})
         ops = [str(n.target) for n in ep.graph.nodes if n.op == "call_function"]
+        outs = [n for n in ep.graph.nodes if n.op == "output"][0].args[0]
+        out_dtypes = [o.meta["val"].dtype for o in outs]
         source = f"torch-{torch.__version__} torch.export"
     else:
         import legacy_tracer
@@ -190,19 +244,42 @@ def export(name, dtype, seed, out_dir, tracer="auto"):
                         "torch 2.9 non-strict export; torch_version is the producing torch",
         })
         write_legacy_archive(pt2_path, ep_json, state, constants, inputs, provenance)
-        ops = [n["target"].replace("torch.ops.", "") for n in
-               ep_json["graph_module"]["graph"]["nodes"]]
+        g = ep_json["graph_module"]["graph"]
+        ops = [n["target"].replace("torch.ops.", "") for n in g["nodes"]]
+        out_dtypes = [SCALAR_TYPE_TO_TORCH[g["tensor_values"][o["as_tensor"]["name"]]["dtype"]]
+                      for o in g["outputs"]]
         source = f"torch-{torch.__version__.split('+')[0]} make_fx"
 
-    outputs = reference_outputs(module, inputs, dtype)
+    outputs = reference_outputs(module, inputs, entry.reference, out_dtypes)
     for i, x in enumerate(inputs):
         np.save(os.path.join(out_dir, f"input_{i}.npy"), _np(x))
     for i, y in enumerate(outputs):
         np.save(os.path.join(out_dir, f"output_{i}.npy"), _np(y))
 
-    kind = "matmul" if any(op in MATMUL_OPS for op in ops) else "elementwise"
+    if entry.tol_kind:
+        kind = entry.tol_kind
+    else:
+        kind = "matmul" if any(op in REDUCTION_OPS for op in ops) else "elementwise"
+    float_outs = [SHORT[y.dtype] for y in outputs if y.dtype in SHORT]
+    base_dt = dtype if dtype in ("fp16", "fp32") else (float_outs[0] if float_outs else "fp32")
+    out_tols = [TOLERANCES[(SHORT[y.dtype], kind)] if y.dtype in SHORT else EXACT
+                for y in outputs]
+    if dtype == "mixed" and kind == "elementwise":
+        ref_text = "computed by the module itself on CPU (casts are exact)"
+    elif entry.reference == "fp32" and dtype == "fp16":
+        ref_text = ("computed in fp32 from the fp16-rounded weights and inputs, "
+                    "rounded to fp16")
+    elif entry.reference == "fp32":
+        ref_text = "computed by the fp32 module on CPU"
+    else:
+        ref_text = "computed by the module itself on CPU"
+    if entry.reference_note:
+        ref_text += "; " + entry.reference_note
+    if any(y.dtype == torch.bfloat16 for y in list(outputs) + list(inputs)):
+        ref_text += ("; bfloat16 tensors are stored in the .npy files as float32 (exact, "
+                     "see stored_as)")
     fixture = {
-        "name": f"{name}_{dtype}",
+        "name": fixture_dir_name(name, dtype),
         "model": name,
         "description": entry.description,
         "dtype": dtype,
@@ -210,17 +287,20 @@ def export(name, dtype, seed, out_dir, tracer="auto"):
         "source": source,
         "schema_version": list(SCHEMA_VERSION),
         "ops": ops,
-        "inputs": [{"file": f"input_{i}.npy", "shape": list(x.shape),
-                    "dtype": str(x.dtype).replace("torch.", "")}
-                   for i, x in enumerate(inputs)],
-        "outputs": [{"file": f"output_{i}.npy", "shape": list(y.shape),
-                     "dtype": str(y.dtype).replace("torch.", "")}
-                    for i, y in enumerate(outputs)],
-        "tolerance": TOLERANCES[(dtype, kind)],
-        "reference": ("computed in fp32 from the fp16-rounded weights and inputs, "
-                      "rounded to fp16" if dtype == "fp16" else
-                      "computed by the fp32 module on CPU"),
+        "inputs": [_tensor_entry(f"input_{i}.npy", x) for i, x in enumerate(inputs)],
+        "outputs": [_tensor_entry(f"output_{i}.npy", y) for i, y in enumerate(outputs)],
+        "tolerance": TOLERANCES[(base_dt, kind)],
+        "reference": ref_text,
     }
+    if len(set(json.dumps(t) for t in out_tols)) > 1 or \
+            (out_tols and out_tols[0] != fixture["tolerance"]):
+        fixture["output_tolerances"] = out_tols
+    if any(not torch.isfinite(y.double()).all() for y in outputs if y.is_floating_point()):
+        fixture["nonfinite_outputs"] = True
+    if entry.inputs is not None:
+        fixture["input_generators"] = [s.gen for s in entry.inputs]
+    if entry.notes:
+        fixture["notes"] = entry.notes
     with open(os.path.join(out_dir, "fixture.json"), "w") as f:
         json.dump(fixture, f, indent=2)
         f.write("\n")
@@ -231,7 +311,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", required=True, help="zoo model name (see --list)")
     p.add_argument("--out-dir", required=False)
-    p.add_argument("--dtype", choices=["fp16", "fp32"], default=None,
+    p.add_argument("--dtype", choices=["fp16", "fp32", "mixed"], default=None,
                    help="default: the model's default dtype")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tracer", choices=["auto", "torch.export", "make_fx"],
@@ -243,12 +323,24 @@ def main(argv=None):
         argv = sys.argv[1:]
     if "--list" in argv:
         for n, e in models.ZOO.items():
-            print(f"{n:16s} {','.join(e.dtypes):10s} {e.description}")
+            print(f"{n:36s} {','.join(e.dtypes):10s} {e.description}")
         return 0
-    if "--list-fixtures" in argv:  # "<model> <dtype>" per committed fixture
+    if "--all" in argv:  # every committed fixture into ROOT/<dir>, one process
+        root = argv[argv.index("--all") + 1]
+        seed = 0
         for n, e in models.ZOO.items():
             for d in e.dtypes:
-                print(n, d)
+                out = os.path.join(root, fixture_dir_name(n, d))
+                if os.path.isdir(out):
+                    for f in os.listdir(out):
+                        os.remove(os.path.join(out, f))
+                export(n, d, seed, out)
+                print(f"wrote {out}")
+        return 0
+    if "--list-fixtures" in argv:  # "<model> <dtype> <dir>" per committed fixture
+        for n, e in models.ZOO.items():
+            for d in e.dtypes:
+                print(n, d, fixture_dir_name(n, d))
         return 0
     a = p.parse_args(argv)
     if not a.out_dir:

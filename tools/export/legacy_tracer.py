@@ -1,15 +1,31 @@
 """torch < 2.9 path: trace with make_fx and emit what torch 2.9 would.
 
-torch 2.9's ``torch.export.export`` (non-strict, the default) traces with
-``make_fx(pre_dispatch=True, record_module_stack=True)`` above autograd, so
-CompositeImplicitAutograd (CIA) ops such as ``aten.linear`` and
-``aten.matmul`` stay in the graph.  torch 1.13's ``make_fx`` traces below
-autograd, where those ops are already decomposed (``linear`` -> ``t`` +
-``addmm``).  To get the torch 2.9 op set we intercept the CIA ops at the
-Python API level (a ``TorchFunctionMode``) and route them through opaque
-library ops (``spyre_keep::linear`` ...) that ``make_fx`` records as single
-nodes; afterwards they are renamed back to their aten names.  Every other op
-is recorded by ``make_fx`` as the ATen op torch 2.9 records too.
+torch 2.9's ``torch.export.export`` (non-strict, the default) returns the
+*training IR*: ``make_fx(pre_dispatch=True, record_module_stack=True)``
+above autograd, without functionalization and without decompositions
+(``torch/export/_trace.py`` ``_export_to_aten_ir_make_fx``).  So
+
+* every op a Python binding dispatches is recorded as is, including the
+  CompositeImplicitAutograd ops (``linear``, ``matmul``, ``softmax.int``,
+  ``layer_norm``, ``reshape``, ``contiguous``, ``to.dtype``, ``chunk`` ...);
+* in-place ops stay in-place (``add_.Tensor``) and the signature has no
+  mutation outputs (functionalization happens in ``run_decompositions()``);
+* dead code is kept, except dead ``detach`` nodes (``_is_impure`` in
+  ``_export_to_aten_ir_make_fx``); multi-output ops keep one ``getitem``
+  per output (``track_tensor_tree`` creates them eagerly);
+* ``apply_runtime_assertion_pass`` -> ``_insert_aten_to_metadata_assert_pass``
+  puts an ``aten._assert_tensor_metadata.default(x, dtype=, device=,
+  layout=)`` node before every ``aten.to.{dtype,dtype_layout,device}``.
+
+torch 1.13's ``make_fx`` traces below autograd, where CIA ops are already
+decomposed.  ``keep_ops.py`` intercepts the CIA ops at the Python API level
+(a ``TorchFunctionMode``) and routes them through opaque ``spyre_keep::``
+library ops with the torch 2.9 schemas, which ``make_fx`` records as single
+nodes; the serializer renames them to their aten targets.  Every other op is
+recorded by ``make_fx`` as the ATen op torch 2.9 records too (same
+dispatcher argument normalization).  The remaining 1.13 artefacts are
+repaired after tracing (``_normalize_graph``): the ``detach`` that 1.13 adds
+after factory functions, and its doubled ``detach`` for ``Tensor.detach()``.
 
 The same ``TorchFunctionMode`` captures the node metadata torch 2.9 records:
 ``stack_trace`` (``forward`` frames only, like ``_ModuleStackTracer``),
@@ -29,6 +45,7 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+import keep_ops
 from pt2_format import (ARGUMENT_KIND_KEYWORD, ARGUMENT_KIND_POSITIONAL,
                         LAYOUT, MEMORY_FORMAT, SCHEMA_VERSION,
                         TORCH_DTYPE_TO_SCALAR_TYPE, json_float, sym_int,
@@ -36,39 +53,6 @@ from pt2_format import (ARGUMENT_KIND_KEYWORD, ARGUMENT_KIND_POSITIONAL,
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__))
-
-# ----------------------------------------------------------------------------
-# CIA ops that torch 2.9 export keeps, routed through opaque library ops
-# ----------------------------------------------------------------------------
-
-_KEEP_NS = "spyre_keep"
-_KEEP_LIB = None
-# keep-op name -> (aten target string, aten OpOverload for the schema)
-KEPT_CIA_OPS = {
-    "linear": ("torch.ops.aten.linear.default", torch.ops.aten.linear.default),
-    "matmul": ("torch.ops.aten.matmul.default", torch.ops.aten.matmul.default),
-}
-
-
-def _keep_lib():
-    global _KEEP_LIB
-    if _KEEP_LIB is None:
-        lib = torch.library.Library(_KEEP_NS, "DEF")
-        lib.define("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor")
-        lib.define("matmul(Tensor self, Tensor other) -> Tensor")
-
-        def _linear(input, weight, bias=None):
-            return F.linear(input, weight, bias)
-
-        def _matmul(a, b):
-            return torch.matmul(a, b)
-
-        for key in ("CPU", "Meta"):
-            lib.impl("linear", _linear, key)
-            lib.impl("matmul", _matmul, key)
-        _KEEP_LIB = lib
-    return _KEEP_LIB
-
 
 # ----------------------------------------------------------------------------
 # Metadata capture
@@ -160,22 +144,28 @@ class _CaptureMode(TorchFunctionMode):
         kwargs = kwargs or {}
         count = self.fn_counts.get(func, 0) + 1
         self.fn_counts[func] = count
-        name = getattr(func, "__name__", str(func))
+        name, kind = keep_ops.SHIM_TORCH_FN.get(
+            func, (getattr(func, "__name__", str(func)), type(func).__name__))
         meta = {
             "stack_trace": _forward_stack_trace(),
             "nn_module_stack": self.module_stack.snapshot(),
-            "torch_fn": (f"{name}_{count}", f"{type(func).__name__}.{name}"),
+            "torch_fn": (f"{name}_{count}", f"{kind}.{name}"),
+            "torch_fn_obj": func,
         }
         prev = _CURRENT_META
         _CURRENT_META = meta
         try:
-            if func is F.linear or func is torch._C._nn.linear:
-                return getattr(torch.ops, _KEEP_NS).linear(*args, **kwargs)
-            if func in (torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__):
-                return getattr(torch.ops, _KEEP_NS).matmul(*args, **kwargs)
+            handler = _HANDLERS.get(func)
+            if handler is not None:
+                res = handler(args, kwargs)
+                if res is not keep_ops.NOT_HANDLED:
+                    return res
             return func(*args, **kwargs)
         finally:
             _CURRENT_META = prev
+
+
+_HANDLERS: Dict[Any, Any] = {}
 
 
 @contextlib.contextmanager
@@ -205,6 +195,10 @@ def _named_modules(module):
 
 
 def _forward_arg_names(module, n_args: int) -> List[str]:
+    # zoo op modules forward(*args) to a function; they declare the names the
+    # arguments would have in a hand-written forward(self, x, y, ...)
+    if getattr(module, "_spyre_arg_names", None):
+        return list(module._spyre_arg_names)
     sig = inspect.signature(module.forward)
     names = []
     params = list(sig.parameters.values())
@@ -226,7 +220,8 @@ def _placeholder_name(prefix: str, fqn: str) -> str:
 
 def trace(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
     """Traces `module(*args)`; returns the fx GraphModule plus bookkeeping."""
-    _keep_lib()
+    keep_ops.keep_lib()
+    _HANDLERS.update(keep_ops.handlers())
     try:
         params = list(module.named_parameters(remove_duplicate=False))
     except TypeError:  # torch < 2.0
@@ -242,7 +237,17 @@ def trace(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
             seen.add(id(b))
             fqn = f"{mname}.{bname}" if mname else bname
             buffers.append((fqn, b, bname not in m._non_persistent_buffers_set))
-    state = params + [(fqn, b) for fqn, b, _ in buffers]
+    # plain tensor attributes: lifted as tensor constants (c_<fqn>), after
+    # params and buffers (torch/_export/passes/lift_constants_pass.py)
+    constants = []
+    known = {id(t) for _, t in params} | {id(b) for _, b, _ in buffers}
+    for mname, m in _named_modules(module):
+        for aname, v in vars(m).items():
+            if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter) \
+                    and id(v) not in known and not aname.startswith("_"):
+                known.add(id(v))
+                constants.append((f"{mname}.{aname}" if mname else aname, v))
+    state = params + [(fqn, b) for fqn, b, _ in buffers] + constants
     n_state = len(state)
     out_structure = {}
     mstack = _ModuleStack(module)
@@ -267,7 +272,7 @@ def trace(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
         for h in hooks:
             h.remove()
 
-    return gm, params, buffers, out_structure["value"]
+    return gm, params, buffers, constants, out_structure["value"]
 
 
 # ----------------------------------------------------------------------------
@@ -347,17 +352,57 @@ class _ArgSerializer:
         raise NotImplementedError(f"argument of type {type(arg)}")
 
 
+# targets torch 2.9 records as the same aten op that 1.13's make_fx records
+# (not CompositeImplicitAutograd in 2.9, so pre-dispatch tracing sees them as
+# the Python binding dispatches them).  Anything else in a traced graph means
+# a CIA op was decomposed by 1.13 and is not handled by keep_ops: an error.
+RECORDED_AS_IS = {
+    "aten::" + n for n in """
+    add.Tensor add.Scalar sub.Tensor sub.Scalar mul.Tensor mul.Scalar div.Tensor div.Scalar
+    div.Tensor_mode div.Scalar_mode rsub.Scalar rsub.Tensor neg abs exp log sqrt rsqrt reciprocal
+    pow.Tensor_Scalar pow.Tensor_Tensor pow.Scalar tanh sigmoid relu gelu silu softplus
+    clamp clamp.Tensor clamp_min clamp_max minimum maximum where.self masked_fill.Scalar
+    masked_fill.Tensor eq.Tensor eq.Scalar ne.Tensor ne.Scalar lt.Tensor lt.Scalar le.Tensor
+    le.Scalar gt.Tensor gt.Scalar ge.Tensor ge.Scalar logical_not logical_and logical_or
+    sin cos floor ceil trunc round erf _to_copy
+    sum sum.dim_IntList mean mean.dim amax amin max.dim min.dim max argmax argmin
+    var.correction var_mean.correction _softmax _log_softmax native_layer_norm
+    mm bmm addmm baddbmm t transpose.int permute view _unsafe_view unsqueeze squeeze
+    squeeze.dim squeeze.dims expand slice.Tensor select.int cat split.Tensor
+    split_with_sizes index_select embedding index.Tensor index_copy index_copy_ full zeros ones
+    arange arange.start arange.start_step triu tril clone alias detach constant_pad_nd
+    add_.Tensor mul_.Tensor copy_ scalar_tensor new_zeros new_ones zeros_like ones_like
+    full_like lift_fresh_copy sym_size.int
+    """.split()
+}
+# factory functions after which torch 1.13's make_fx inserts a spurious detach
+_FACTORIES = {"full", "zeros", "ones", "arange", "empty", "scalar_tensor", "full_like",
+              "zeros_like", "ones_like", "new_zeros", "new_ones", "eye", "rand", "randn"}
+
+
+def _schema_key(op) -> str:
+    s = op._schema
+    return s.name + (f".{s.overload_name}" if s.overload_name else "")
+
+
 def _target_and_schema(node) -> Tuple[str, Any]:
     t = node.target
-    if isinstance(t, torch._ops.OpOverload):
-        ns = t.namespace if hasattr(t, "namespace") else t._schema.name.split("::")[0]
-        packet = t._schema.name.split("::")[1]
-        if ns == _KEEP_NS:
-            target, aten_op = KEPT_CIA_OPS[packet]
-            return target, aten_op._schema
-        overload = t._overloadname
-        return f"torch.ops.{ns}.{packet}.{overload}", t._schema
-    raise NotImplementedError(f"call_function target {t!r}")
+    if not isinstance(t, torch._ops.OpOverload):
+        raise NotImplementedError(f"call_function target {t!r}")
+    s = t._schema
+    ns, packet = s.name.split("::")
+    overload = t._overloadname
+    if ns == keep_ops.KEEP_NS:
+        key = packet + ("" if overload == "default" else f".{overload}")
+        return keep_ops.aten_target(key), keep_ops.parsed_schema(key)
+    full = f"{ns}::{packet}" + ("" if overload == "default" else f".{overload}")
+    if full in keep_ops.SCHEMA_OVERRIDES_29:
+        return f"torch.ops.{ns}.{packet}.{overload}", keep_ops.parsed_schema(full)
+    if full not in RECORDED_AS_IS:
+        raise NotImplementedError(
+            f"{full}: not known to be recorded unchanged by torch 2.9 pre-dispatch export "
+            f"(probably a CompositeImplicitAutograd decomposition of torch 1.13; add a keep op)")
+    return f"torch.ops.{ns}.{packet}.{overload}", s
 
 
 def _serialize_metadata(meta: Optional[Dict[str, Any]]) -> Dict[str, str]:
@@ -375,25 +420,76 @@ def _serialize_metadata(meta: Optional[Dict[str, Any]]) -> Dict[str, str]:
     return ret
 
 
+def _torch_fn_name(node) -> str:
+    m = node.meta.get("spyre_meta") or {}
+    f = m.get("torch_fn_obj")
+    return getattr(f, "__name__", "") if f is not None else ""
+
+
+def _normalize_graph(gm, notes: List[str]) -> None:
+    """Repairs what torch 1.13's make_fx records differently from 2.9's
+    pre-dispatch tracer, then applies 2.9's dead-code rule."""
+    g = gm.graph
+    fixed = []
+    for node in list(g.nodes):
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        if node.target._schema.name != "aten::detach":
+            continue
+        src = node.args[0]
+        src_name = src.target._schema.name.split("::")[1] \
+            if src.op == "call_function" and isinstance(src.target, torch._ops.OpOverload) else ""
+        user_detach = _torch_fn_name(node) == "detach"
+        # (a) 1.13 detaches the result of factory functions (torch.full ...)
+        # (b) 1.13 records Tensor.detach() as detach(detach(x))
+        if (src_name in _FACTORIES and not user_detach) or \
+                (src_name == "detach" and user_detach and
+                 src.meta.get("spyre_meta") is node.meta.get("spyre_meta")):
+            node.replace_all_uses_with(src)
+            g.erase_node(node)
+            fixed.append(src_name)
+    if fixed:
+        notes.append(f"removed torch-1.13-only detach nodes after: {sorted(set(fixed))}")
+    # torch 2.9: gm.graph.eliminate_dead_code(_is_impure) where only detach
+    # (and profiler / subclass-access) nodes are removable
+    dead = []
+    for node in reversed(list(g.nodes)):
+        if node.op == "call_function" and not node.users and \
+                isinstance(node.target, torch._ops.OpOverload) and \
+                node.target._schema.name == "aten::detach":
+            g.erase_node(node)
+            dead.append("detach")
+    if dead:
+        notes.append("removed dead detach nodes (torch 2.9 export DCE keeps all other dead nodes)")
+    g.lint()
+
+
+def _out_vals(node):
+    """Per-output values of a multi-output node, from its getitem users."""
+    vals = {}
+    for u in node.users:
+        if u.op == "call_function" and u.target is __import__("operator").getitem:
+            vals[u.args[1]] = u
+    return vals
+
+
+_FLOATING = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
 def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
     """Returns (exported_program_json_dict, state list, constants list, notes).
 
-    state: [(fqn, tensor, is_param)] in torch.export state_dict order.
+    state: [(fqn, tensor, is_param)] in torch.export state_dict order;
+    constants: [(fqn, tensor)] (lifted tensor constants, then non-persistent
+    buffers), the constants config order.
     """
-    gm, params, buffers, out_value = trace(module, args)
+    import operator
+    gm, params, buffers, tconsts, out_value = trace(module, args)
     normalizations: List[str] = []
-
-    # Dead-code: torch 2.9 export DCEs unused detach nodes etc.
-    removed = []
-    for node in reversed(list(gm.graph.nodes)):
-        if node.op == "call_function" and not node.users:
-            removed.append(str(node.target))
-            gm.graph.erase_node(node)
-    if removed:
-        normalizations.append(f"removed dead nodes: {sorted(set(removed))}")
+    _normalize_graph(gm, normalizations)
 
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-    n_params, n_bufs = len(params), len(buffers)
+    n_params, n_bufs, n_consts = len(params), len(buffers), len(tconsts)
     user_names = _forward_arg_names(module, len(args))
     names: Dict[Any, str] = {}
     input_specs = []
@@ -413,14 +509,21 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
                                            "buffer_name": fqn,
                                            "persistent": is_persistent}})
             requires_grad[ph] = bool(b.requires_grad)
+        elif i < n_params + n_bufs + n_consts:
+            fqn, c = tconsts[i - n_params - n_bufs]
+            names[ph] = _placeholder_name("c_", fqn)
+            input_specs.append({"tensor_constant": {"arg": {"name": names[ph]},
+                                                    "tensor_constant_name": fqn}})
+            requires_grad[ph] = False
         else:
-            names[ph] = user_names[i - n_params - n_bufs]
+            k = i - n_params - n_bufs - n_consts
+            names[ph] = user_names[k]
             input_specs.append({"user_input": {"arg": {"as_tensor": {"name": names[ph]}}}})
-            requires_grad[ph] = bool(args[i - n_params - n_bufs].requires_grad)
+            requires_grad[ph] = bool(args[k].requires_grad)
     normalizations.append("placeholders renamed per torch.export placeholder_naming_pass "
-                          "(p_<fqn>, b_<fqn>, forward() argument names)")
+                          "(p_<fqn>, b_<fqn>, c_<fqn>, forward() argument names)")
 
-    # Node names: keep make_fx names (same scheme as torch 2.9: op name + _<n>)
+    # Node names: make_fx names (same scheme as torch 2.9: op packet name + _<n>)
     used = set(names.values())
     for node in gm.graph.nodes:
         if node.op == "call_function":
@@ -437,14 +540,19 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
         tensor_values[names[ph]] = _meta_of(ph.meta["val"], requires_grad[ph])
         graph_inputs.append({"as_tensor": {"name": names[ph]}})
 
+    def rg_of(node, val):
+        if not isinstance(val, torch.Tensor) or val.dtype not in _FLOATING:
+            return False
+        return any(requires_grad.get(a, False) for a in node.all_input_nodes)
+
     ser = _ArgSerializer(names)
     nodes_json = []
     kept = set()
     for node in gm.graph.nodes:
-        if node.op != "call_function":
+        if node.op != "call_function" or node.target is operator.getitem:
             continue
         target, schema = _target_and_schema(node)
-        if str(node.target).startswith(_KEEP_NS):
+        if str(node.target).startswith(keep_ops.KEEP_NS):
             kept.add(target)
         inputs = []
         kwargs = dict(node.kwargs)
@@ -455,24 +563,56 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
             elif not a.kwarg_only and i < len(node.args):
                 inputs.append({"name": a.name, "arg": ser(node.args[i], a.type),
                                "kind": ARGUMENT_KIND_POSITIONAL})
-        rg = any(requires_grad.get(a, False)
-                 for a in node.all_input_nodes)
-        requires_grad[node] = rg
-        val = node.meta["val"]
-        if not isinstance(val, torch.Tensor):
-            raise NotImplementedError(f"non-tensor output of {target}")
-        tensor_values[names[node]] = _meta_of(val, rg)
+        returns = schema.returns
+        outputs = []
+        if len(returns) == 0:
+            pass
+        elif len(returns) == 1 and isinstance(returns[0].type, torch.ListType):
+            # "-> Tensor[]": one as_tensors, named after the getitem users
+            items = _out_vals(node)
+            elems = []
+            for idx in range(len(items)):
+                u = items[idx]
+                requires_grad[u] = rg_of(node, u.meta["val"])
+                tensor_values[names[u]] = _meta_of(u.meta["val"], requires_grad[u])
+                elems.append({"name": names[u]})
+            outputs.append({"as_tensors": elems})
+        elif len(returns) == 1:
+            val = node.meta["val"]
+            if not isinstance(val, torch.Tensor):
+                raise NotImplementedError(f"non-tensor output of {target}")
+            requires_grad[node] = rg_of(node, val)
+            tensor_values[names[node]] = _meta_of(val, requires_grad[node])
+            outputs.append({"as_tensor": {"name": names[node]}})
+        else:
+            # "-> (Tensor, Tensor, ...)": getitem names, <node>_unused_<i> otherwise
+            items = _out_vals(node)
+            for idx in range(len(returns)):
+                u = items.get(idx)
+                if u is None:
+                    raise NotImplementedError(f"{target}: output {idx} has no getitem "
+                                              "(no tensor metadata to serialize)")
+                val = u.meta["val"]
+                if val is None:
+                    outputs.append({"as_none": True})
+                    continue
+                requires_grad[u] = rg_of(node, val)
+                tensor_values[names[u]] = _meta_of(val, requires_grad[u])
+                outputs.append({"as_tensor": {"name": names[u]}})
         nodes_json.append({
             "target": target,
             "inputs": inputs,
-            "outputs": [{"as_tensor": {"name": names[node]}}],
+            "outputs": outputs,
             "metadata": _serialize_metadata(node.meta.get("spyre_meta")),
             "is_hop_single_tensor_return": None,
         })
     if kept:
         normalizations.append(
-            "CompositeImplicitAutograd ops kept as single nodes like torch>=2.9 pre-dispatch "
-            f"export (make_fx in torch {torch.__version__} would decompose them): {sorted(kept)}")
+            "CompositeImplicitAutograd ops (and ops torch 1.13 lacks) recorded as single nodes "
+            "like torch 2.9 pre-dispatch export, through spyre_keep:: placeholder ops: "
+            f"{sorted(kept)}")
+
+    nodes_json = _insert_to_asserts(nodes_json, tensor_values, normalizations)
 
     out_node = next(n for n in gm.graph.nodes if n.op == "output")
     out_args = out_node.args[0]
@@ -481,6 +621,8 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
     for a in out_args:
         if not isinstance(a, torch.fx.Node):
             raise NotImplementedError("non-tensor graph output")
+        if a.op == "placeholder":
+            raise NotImplementedError("graph output is a graph input")
         arg = {"as_tensor": {"name": names[a]}}
         graph_outputs.append(arg)
         output_specs.append({"user_output": {"arg": {"as_tensor": {"name": names[a]}}}})
@@ -525,5 +667,49 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
     }
     state = [(fqn, t, True) for fqn, t in params] + \
         [(fqn, t, False) for fqn, t, persistent in buffers if persistent]
-    constants = [(fqn, t) for fqn, t, persistent in buffers if not persistent]
+    # ep.constants: lifted constants first, then non-persistent buffers
+    # (_move_non_persistent_buffers_to_tensor_constants runs last)
+    constants = list(tconsts) + [(fqn, t) for fqn, t, persistent in buffers if not persistent]
     return ep, state, constants, normalizations
+
+
+_TO_TARGETS = ("torch.ops.aten.to.dtype", "torch.ops.aten.to.dtype_layout",
+               "torch.ops.aten.to.device")
+
+
+def _insert_to_asserts(nodes, tensor_values, notes):
+    """torch/_export/utils.py _insert_aten_to_metadata_assert_pass: before every
+    aten.to.{device,dtype,dtype_layout} node, an
+    aten._assert_tensor_metadata.default(x, dtype=, device=, layout=) node
+    (kwargs as written by the pass; stack_trace and nn_module_stack of the
+    to node, no torch_fn; returns () so it has no outputs)."""
+    out = []
+    n = 0
+    for node in nodes:
+        if node["target"] in _TO_TARGETS:
+            src = node["inputs"][0]["arg"]["as_tensor"]["name"]
+            tm = tensor_values[src]
+            md = {k: v for k, v in node["metadata"].items()
+                  if k in ("stack_trace", "nn_module_stack")}
+            out.append({
+                "target": "torch.ops.aten._assert_tensor_metadata.default",
+                "inputs": [
+                    {"name": "a", "arg": {"as_tensor": {"name": src}},
+                     "kind": ARGUMENT_KIND_POSITIONAL},
+                    {"name": "dtype", "arg": {"as_scalar_type": tm["dtype"]},
+                     "kind": ARGUMENT_KIND_KEYWORD},
+                    {"name": "device", "arg": {"as_device": dict(tm["device"])},
+                     "kind": ARGUMENT_KIND_KEYWORD},
+                    {"name": "layout", "arg": {"as_layout": tm["layout"]},
+                     "kind": ARGUMENT_KIND_KEYWORD},
+                ],
+                "outputs": [],
+                "metadata": md,
+                "is_hop_single_tensor_return": None,
+            })
+            n += 1
+        out.append(node)
+    if n:
+        notes.append(f"inserted {n} aten._assert_tensor_metadata.default node(s) before aten.to "
+                     "(torch 2.9 _insert_aten_to_metadata_assert_pass)")
+    return out

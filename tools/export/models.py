@@ -27,7 +27,7 @@ CompositeImplicitAutograd op that export keeps), which is a different op.
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 import torch.nn as nn
@@ -145,6 +145,25 @@ class GELU(nn.Module):
 
 
 @dataclass
+class In:
+    """One example input: shape, dtype ("f" = the fixture dtype, or fp16,
+    fp32, bf16, int64, int32, bool), generator and forward() argument name.
+
+    gen: normal | small (x0.5) | positive (0.25..2.25) | nonzero (|x| >= 0.25)
+         | grid (multiples of 0.5, so comparisons see ties) | distinct (rows
+         of distinct multiples of 1/16, so arg-reductions have no ties)
+         | int:LO:HI | index:N (distinct indices < N) | bool:P | causal_bool
+         (bool [L, S] with True on and below the diagonal and random
+         elsewhere, so no row is fully masked) | padmask:K (int64 [B, S] ones
+         with the last K positions 0)
+    """
+    shape: Tuple[int, ...]
+    dtype: str = "f"
+    gen: str = "normal"
+    name: str = ""
+
+
+@dataclass
 class ZooEntry:
     name: str
     description: str
@@ -155,6 +174,16 @@ class ZooEntry:
     # aten targets expected in a torch >= 2.9 default torch.export graph
     expected_ops: List[str] = field(default_factory=list)
     input_scale: float = 1.0
+    # --- added for the op / block zoo ---
+    inputs: Optional[List[In]] = None      # overrides input_shapes
+    # "fp32": run a float32 copy on float32 conversions of the floating
+    # inputs, round each output to its graph dtype (the fp16 convention);
+    # "native": run the module as is (casts, integer ops)
+    reference: str = "fp32"
+    tol_kind: Optional[str] = None          # elementwise | matmul | block (default: from ops)
+    notes: str = ""                         # how faithful the graph is to torch 2.9
+    dir_name: Optional[str] = None          # fixed fixture directory name (no dtype suffix)
+    reference_note: str = ""                # extra words for fixture.json "reference"
 
 
 BOTH = ("fp16", "fp32")
@@ -229,24 +258,91 @@ _add(ZooEntry("gelu_odd", "gelu(x[63, 65]), approximate='none' (unaligned)",
               expected_ops=["aten.gelu.default"]))
 
 
+DTYPE_NAMES = {"fp16": torch.float16, "fp32": torch.float32, "bf16": torch.bfloat16,
+               "int64": torch.int64, "int32": torch.int32, "bool": torch.bool}
+
+
+def make_input(spec: "In", fixture_dtype: Optional[torch.dtype], gen: torch.Generator,
+               scale: float = 1.0) -> torch.Tensor:
+    dt = fixture_dtype if spec.dtype == "f" else DTYPE_NAMES[spec.dtype]
+    shape = tuple(spec.shape)
+    kind, _, arg = spec.gen.partition(":")
+    if kind in ("normal", "small", "positive", "nonzero", "grid"):
+        x = torch.randn(*shape, generator=gen) * scale
+        if kind == "small":
+            x = x * 0.5
+        elif kind == "positive":
+            x = torch.rand(*shape, generator=gen) * 2.0 + 0.25
+        elif kind == "nonzero":
+            x = torch.where(x < 0, x - 0.25, x + 0.25)
+        elif kind == "grid":
+            x = torch.round(x * 2.0) / 2.0
+    elif kind == "distinct":
+        n = shape[-1] if shape else 1
+        rows = int(torch.tensor(shape[:-1]).prod().item()) if len(shape) > 1 else 1
+        x = torch.stack([torch.randperm(n, generator=gen) for _ in range(rows)]).float()
+        x = ((x - n / 2.0) / 16.0).reshape(shape)
+    elif kind == "int":
+        lo, hi = (int(v) for v in arg.split(":"))
+        x = torch.randint(lo, hi, shape, generator=gen)
+    elif kind == "index":
+        n = int(arg)
+        count = int(torch.tensor(shape).prod().item()) if shape else 1
+        x = torch.randperm(n, generator=gen)[:count].reshape(shape)
+    elif kind == "bool":
+        x = torch.rand(*shape, generator=gen) < float(arg or 0.5)
+    elif kind == "causal_bool":
+        L, S = shape[-2], shape[-1]
+        x = (torch.rand(*shape, generator=gen) < 0.5) | \
+            torch.ones(L, S, dtype=torch.bool).tril(S - L)
+    elif kind == "padmask":
+        k = int(arg)
+        x = torch.ones(*shape, dtype=torch.int64)
+        if k:
+            x[..., -k:] = 0
+    else:
+        raise KeyError(f"unknown input generator '{spec.gen}'")
+    return x.to(dt)
+
+
 def build(name: str, dtype: str, seed: int):
     """Returns (module in `dtype`, example inputs tuple in `dtype`, entry).
 
     Parameters are initialised in fp32 from `seed` and then cast, so the
     fp16 and fp32 fixtures of one model share the same (rounded) weights.
     Inputs come from a separate generator seeded with `seed + 1`.
+    `dtype` "mixed" (casts, integer ops): the module is not converted and
+    every input spec names its dtype.
     """
     if name not in ZOO:
         raise KeyError(f"unknown model '{name}'; known: {', '.join(sorted(ZOO))}")
-    if dtype not in DTYPES:
-        raise KeyError(f"unknown dtype '{dtype}'; known: fp16, fp32")
+    if dtype not in DTYPES and dtype != "mixed":
+        raise KeyError(f"unknown dtype '{dtype}'; known: fp16, fp32, mixed")
     entry = ZOO[name]
-    torch_dtype = DTYPES[dtype]
+    torch_dtype = DTYPES.get(dtype)
     torch.manual_seed(seed)
-    module = entry.make_module().to(torch_dtype).eval()
+    module = entry.make_module()
+    if torch_dtype is not None:
+        module = module.to(torch_dtype)
+    if hasattr(module, "post_dtype_fixup"):
+        module.post_dtype_fixup()
+    module = module.eval()
     gen = torch.Generator().manual_seed(seed + 1)
-    inputs = tuple(
-        (torch.randn(*shape, generator=gen) * entry.input_scale).to(torch_dtype)
-        for shape in entry.input_shapes
-    )
+    if entry.inputs is not None:
+        inputs = tuple(make_input(s, torch_dtype, gen, entry.input_scale) for s in entry.inputs)
+        names = [s.name for s in entry.inputs]
+        if all(names):
+            module._spyre_arg_names = names
+    else:
+        inputs = tuple(
+            (torch.randn(*shape, generator=gen) * entry.input_scale).to(torch_dtype)
+            for shape in entry.input_shapes
+        )
     return module, inputs, entry
+
+
+from zoo_ops import register_op_zoo  # noqa: E402
+from zoo_blocks import register_block_zoo  # noqa: E402
+
+register_op_zoo(_add, ZooEntry, In)
+register_block_zoo(_add, ZooEntry, In)

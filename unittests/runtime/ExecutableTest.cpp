@@ -1,1 +1,194 @@
-// placeholder
+//===- ExecutableTest.cpp - Load, bind, launch ----------------------------===//
+
+#include "TestModels.h"
+
+#include "spyre/Runtime/Executable.h"
+#include "spyre/Runtime/Session.h"
+#include "spyre/Runtime/Transfer.h"
+
+using namespace spyre;
+using namespace spyre::test;
+using rt::DeviceAddr;
+
+namespace {
+
+std::shared_ptr<const rt::Model> loadModel(const std::vector<uint8_t> &bytes) {
+  std::unique_ptr<rt::Model> m;
+  rt::Status s = rt::Model::fromBuffer(bytes, &arch(), m);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return std::shared_ptr<const rt::Model>(std::move(m));
+}
+
+std::vector<float> basicReference(const std::vector<float> &x) {
+  std::vector<float> w = basicWeight(), y(4 * 32, 0.0f);
+  for (int i = 0; i < 4; ++i)
+    for (int p = 0; p < 32; ++p)
+      for (int j = 0; j < 32; ++j)
+        y[size_t(i * 32 + j)] += x[size_t(i * 32 + p)] * w[size_t(p * 32 + j)];
+  return y;
+}
+
+uint64_t readU64(rt::Device &d, DeviceAddr at) {
+  uint64_t v = 0;
+  EXPECT_TRUE(d.read(at, &v, 8).ok());
+  return v;
+}
+
+TEST(Executable, ThreePhases) {
+  auto model = loadModel(basicModel());
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::LoadedModel> loaded;
+  ASSERT_OK(rt::LoadedModel::load(device, model, loaded));
+  // Phase 1 patched the weight's address into instruction 1.
+  DeviceAddr code = loaded->programAddress(0);
+  EXPECT_EQ(readU64(device, code + 1 * 128 + 8), loaded->tensorAddress(1));
+  // Phase 2: two workspaces; the bind patches point into the last bound one.
+  std::unique_ptr<rt::Workspace> ws1, ws2;
+  ASSERT_OK(rt::Workspace::create(*loaded, ws1));
+  EXPECT_EQ(readU64(device, code + 3 * 128 + 8), ws1->base() + 256);
+  ASSERT_OK(rt::Workspace::create(*loaded, ws2));
+  EXPECT_EQ(readU64(device, code + 3 * 128 + 8), ws2->base() + 256);
+  EXPECT_EQ(ws1->tensorAddress(2), ws1->base() + 256);
+
+  const rt::TensorInfo &x = model->tensors()[0], &y = model->tensors()[3];
+  DeviceAddr in[2], out[2];
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_OK(device.allocate(x.size, x.alignment, rt::MemoryKind::Data, in[i]));
+    ASSERT_OK(device.allocate(y.size, y.alignment, rt::MemoryKind::Data, out[i]));
+  }
+  std::vector<float> xs[2] = {randomFloats(128, 1), randomFloats(128, 2)};
+  for (int i = 0; i < 2; ++i)
+    ASSERT_OK(rt::copyToDevice(device, x, xs[i].data(), 512, in[i]));
+  // Phase 3 with different buffers and workspaces: each launch patches the
+  // input/output addresses (and re-binds when the workspace changes).
+  for (int round = 0; round < 4; ++round) {
+    int i = round % 2;
+    rt::Workspace &ws = round < 2 ? *ws1 : *ws2;
+    ASSERT_OK(loaded->launch(ws, &in[i], 1, &out[i], 1));
+    EXPECT_EQ(readU64(device, code + 0 * 128 + 8), in[i]);
+    EXPECT_EQ(readU64(device, code + 5 * 128 + 8), out[i]);
+    EXPECT_EQ(readU64(device, code + 4 * 128 + 8), ws.base() + 256);
+    std::vector<float> result(128);
+    ASSERT_OK(rt::copyFromDevice(device, y, out[i], result.data(), 512));
+    std::vector<float> ref = basicReference(xs[i]);
+    for (size_t k = 0; k < ref.size(); ++k)
+      ASSERT_NEAR(result[k], ref[k], 1e-5f);
+  }
+  // Wrong buffer counts, and a workspace of another model.
+  rt::Status s = loaded->launch(*ws1, in, 2, out, 1);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("the model has 1 and 1"), std::string::npos);
+  std::unique_ptr<rt::LoadedModel> other;
+  ASSERT_OK(rt::LoadedModel::load(device, model, other));
+  s = other->launch(*ws1, in, 1, out, 1);
+  EXPECT_NE(s.message().find("another loaded model"), std::string::npos);
+  // A workspace may outlive its model (it is then inert).
+  other.reset();
+  loaded.reset();
+  ws1.reset();
+  ws2.reset();
+}
+
+TEST(Executable, SessionRunsAndChecksInputs) {
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::Session> session;
+  ASSERT_OK(rt::Session::create(device, loadModel(basicModel()), session));
+  std::vector<float> x = randomFloats(128, 3);
+  rt::HostTensor in;
+  in.dtype = DType::F32;
+  in.shape = {4, 32};
+  in.data = toBytes(x);
+  std::vector<rt::HostTensor> out;
+  ASSERT_OK(session->run({in}, out));
+  std::vector<float> y = fromBytes<float>(out[0].data), ref = basicReference(x);
+  for (size_t k = 0; k < ref.size(); ++k)
+    EXPECT_NEAR(y[k], ref[k], 1e-5f);
+
+  rt::HostTensor bad = in;
+  bad.shape = {4, 33};
+  rt::Status s = session->run({bad}, out);
+  EXPECT_NE(s.message().find("input 0 ('x'): expected f32 [4, 32], got f32 "
+                             "[4, 33]"),
+            std::string::npos)
+      << s.message();
+  bad = in;
+  bad.dtype = DType::F16;
+  s = session->run({bad}, out);
+  EXPECT_NE(s.message().find("got f16"), std::string::npos) << s.message();
+  s = session->run({}, out);
+  EXPECT_NE(s.message().find("takes 1 inputs, got 0"), std::string::npos);
+}
+
+TEST(Executable, OutputAliasingAnInputSharesItsBuffer) {
+  auto bytes = editModel(basicModel(), [](spy::ModelT &m) {
+    m.tensors[3]->aliases_input = 0;
+  });
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::Session> session;
+  ASSERT_OK(rt::Session::create(device, loadModel(bytes), session));
+  EXPECT_EQ(session->inputBuffers()[0], session->outputBuffers()[0]);
+}
+
+TEST(Executable, DestroyingFreesDeviceMemory) {
+  rt::SimulatorDevice device(arch());
+  DeviceAddr first;
+  ASSERT_OK(device.allocate(64, 128, rt::MemoryKind::Data, first));
+  ASSERT_OK(device.free(first));
+  {
+    std::unique_ptr<rt::Session> session;
+    ASSERT_OK(rt::Session::create(device, loadModel(basicModel()), session));
+  }
+  // Everything was returned: the next allocation lands where the first did.
+  DeviceAddr again;
+  ASSERT_OK(device.allocate(64, 128, rt::MemoryKind::Data, again));
+  EXPECT_EQ(again, first);
+}
+
+TEST(Executable, RefusesAModelValidatedForAnotherArch) {
+  Arch other = arch();
+  other.name = "small";
+  other.cores = 4;
+  std::unique_ptr<rt::Model> m;
+  ASSERT_OK(rt::Model::fromBuffer(basicModel(other), &other, m));
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::LoadedModel> loaded;
+  rt::Status s = rt::LoadedModel::load(device, std::move(m), loaded);
+  EXPECT_EQ(s.code(), rt::StatusCode::ArchMismatch);
+}
+
+TEST(Executable, WeightsStayUntouchedInTimingOnlyMode) {
+  // A 64 MiB weight: in timing-only mode the simulator stores none of it.
+  spy::SpyWriter w(arch());
+  spy::TensorDesc big =
+      makeTensor("w", spy::Role::Weight, -1, DType::F16, {8192, 4096});
+  uint32_t t = w.addTensor(big);
+  uint64_t size = big.layout.deviceBytes(DType::F16);
+  w.setTensorData(t, size, [](uint64_t offset, void *buffer, uint64_t n,
+                              std::string &) {
+    std::memset(buffer, int(offset / spy::SpyWriter::kStreamChunkBytes), n);
+    return true;
+  });
+  spy::ProgramDesc p;
+  p.name = "touch";
+  p.insts = {dmaLoad(0, {64, 1, 1}, 128, {128, 0, 0})};
+  uint32_t prog = w.addProgram(p);
+  w.addRelocation(prog, 0, t, int64_t(size / 2));
+  w.addStep(prog);
+  std::string path = ::testing::TempDir() + "/big.spy";
+  std::string error;
+  ASSERT_TRUE(w.write(path, error)) << error;
+  std::unique_ptr<rt::Model> m;
+  ASSERT_OK(rt::Model::open(path, &arch(), m));
+  rt::SimOptions options;
+  options.timingOnly = true;
+  rt::SimulatorDevice device(arch(), options);
+  std::unique_ptr<rt::Session> session;
+  ASSERT_OK(rt::Session::create(device, std::move(m), session));
+  std::vector<rt::HostTensor> out;
+  ASSERT_OK(session->run({}, out));
+  EXPECT_LT(device.residentBytes(), uint64_t(1) << 20);
+  EXPECT_GT(device.stats().totalPs, 0u);
+  std::remove(path.c_str());
+}
+
+} // namespace

@@ -104,15 +104,18 @@ TEST(Loader, FlippedBytes) {
     Status s = load(bad);
     bool covered = at < 56 || (at >= h.flatbufferOffset &&
                                at < h.flatbufferOffset + h.flatbufferSize);
-    if (covered)
+    if (covered) {
       EXPECT_FALSE(s.ok()) << at;
-    if (!s.ok())
+    }
+    if (!s.ok()) {
       EXPECT_FALSE(s.message().empty());
+    }
     // With the checksum repaired the flip reaches the deeper checks.
     fixChecksum(bad);
     Status t = load(bad);
-    if (!t.ok())
+    if (!t.ok()) {
       EXPECT_FALSE(t.message().empty());
+    }
   }
   std::vector<uint8_t> bad = bytes;
   bad[h.flatbufferOffset + 40] ^= 1;

@@ -22,6 +22,13 @@
 #include <string>
 #include <vector>
 
+/// Asserts that a Status-returning expression succeeds, printing its message.
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    ::spyre::rt::Status assertStatus_ = (expr);                                \
+    ASSERT_TRUE(assertStatus_.ok()) << assertStatus_.message();                \
+  } while (false)
+
 namespace spyre::test {
 
 using isa::DType;

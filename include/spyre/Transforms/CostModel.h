@@ -11,6 +11,8 @@
 
 #include "spyre/Arch/Arch.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 
 namespace spyre {
@@ -27,6 +29,13 @@ double sfpNs(const Arch &arch, int64_t rows, int64_t cols,
 /// while `activeCores` cores stream at the same rate (the memory node is
 /// shared; one ring link feeds each core).
 double dmaNs(const Arch &arch, int64_t bytes, int64_t activeCores);
+
+/// Nanoseconds for each of `activeCores` cores to move its transfers of
+/// one pipeline step: `transfers` are (bytes, sharers) per tensor, a tensor
+/// read by `sharers` cores at once being one multicast memory read.
+double dmaStepNs(const Arch &arch,
+                 llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
+                 int64_t activeCores);
 
 /// The roofline of a piece of work: max(compute at peak, bytes at sustained
 /// bandwidth), in nanoseconds.

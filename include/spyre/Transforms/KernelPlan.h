@@ -65,6 +65,10 @@ struct PlanTensor {
   int64_t copies = 1;
   /// Depends on no loop that has more than one tile: moved once.
   bool hoisted = false;
+  /// Cores that read the same tile at the same time (the product of the
+  /// splits of loops the tensor does not depend on): an input read by
+  /// several is multicast over the ring, one memory read for all.
+  int64_t sharers = 1;
 
   int64_t rowBytes(int64_t stickBytes) const { return sticks * stickBytes; }
   int64_t tileBytes(int64_t stickBytes) const {
@@ -93,6 +97,9 @@ struct PlanBuffer {
   int64_t bytes = 0; // per copy, aligned
   int64_t copies = 1;
   int64_t offset = -1; // set by allocation
+  /// Body-op positions [first, last] when the buffer is in use; {} = the
+  /// whole kernel.
+  llvm::SmallVector<int64_t, 2> live;
 };
 
 /// One core's share of the kernel.

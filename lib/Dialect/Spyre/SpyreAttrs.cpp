@@ -158,7 +158,8 @@ readArch(DictionaryAttr fields, Arch &arch,
          function_ref<InFlightDiagnostic()> emitError = nullptr) {
   auto fail = [&](StringRef key, StringRef what) -> LogicalResult {
     if (emitError)
-      return emitError() << "arch field '" << key << "' " << what;
+      return emitError() << "arch field '" << key << "' "
+                         << (fields.get(key) ? what : "is missing");
     return failure();
   };
 #define SPYRE_ARCH_READ_INT(type, member, key, doc)                            \

@@ -21,9 +21,12 @@ std::optional<APFloat> getFloatSplat(Attribute attr) {
   return splat.getSplatValue<APFloat>();
 }
 
-/// A splat of `value` (a double, rounded to the element type) of `type`.
+/// A splat of `value` (a double, rounded to the element type) of `type`;
+/// null when `type` has a dynamic shape (elements attributes are static).
 Attribute makeFloatSplat(Type type, double value) {
   auto tensor = cast<RankedTensorType>(type);
+  if (!tensor.hasStaticShape())
+    return nullptr;
   auto ft = cast<FloatType>(tensor.getElementType());
   APFloat f(value);
   bool lost;
@@ -39,7 +42,8 @@ Attribute reshapeSplat(Attribute attr, Type type) {
   if (!splat)
     return nullptr;
   auto tensor = cast<RankedTensorType>(type);
-  if (tensor.getElementType() != splat.getElementType())
+  if (!tensor.hasStaticShape() ||
+      tensor.getElementType() != splat.getElementType())
     return nullptr;
   auto plain = RankedTensorType::get(tensor.getShape(),
                                      tensor.getElementType());

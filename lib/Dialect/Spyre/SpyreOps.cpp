@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace spyre;
@@ -41,11 +42,17 @@ LogicalResult verifyStickSizes(Operation *op, TypeRange types) {
       haveArch = true;
     }
     auto tensor = cast<RankedTensorType>(t);
-    int64_t bytes = layout.getStickElems() *
-                    getElementBytes(tensor.getElementType());
-    if (bytes != arch.stickBytes)
+    int64_t elementBytes = getElementBytes(tensor.getElementType());
+    std::optional<int64_t> bytes =
+        llvm::checkedMul(layout.getStickElems(), elementBytes);
+    if (!bytes)
       return op->emitOpError("layout of ")
-             << t << " has sticks of " << bytes
+             << t << " has sticks of " << layout.getStickElems() << " x "
+             << elementBytes << " bytes; the machine's stick is "
+             << arch.stickBytes << " bytes";
+    if (*bytes != arch.stickBytes)
+      return op->emitOpError("layout of ")
+             << t << " has sticks of " << *bytes
              << " bytes; the machine's stick is " << arch.stickBytes
              << " bytes";
   }
@@ -436,35 +443,67 @@ LogicalResult KernelOp::verify() {
         return emitOpError("tile ") << tile << " exceeds its loop size "
                                     << size;
     }
-    if (schedule.getNumCores() > arch.cores)
-      return emitOpError("schedule uses ")
-             << schedule.getNumCores() << " cores; the machine has "
+    // Every split is positive here; their product may still overflow.
+    std::optional<int64_t> cores = 1;
+    for (int64_t split : schedule.getSplit())
+      if (cores)
+        cores = llvm::checkedMul(*cores, split);
+    if (!cores)
+      return emitOpError("schedule split [")
+             << schedule.getSplit() << "] uses more cores than the machine's "
              << arch.cores;
+    if (*cores > arch.cores)
+      return emitOpError("schedule uses ")
+             << *cores << " cores; the machine has " << arch.cores;
     if (schedule.getDepth() < 1)
       return emitOpError("pipeline depth must be at least 1");
   }
   if (auto buffers = getBuffers()) {
     int64_t lx = arch.lxBytes;
-    SmallVector<std::pair<int64_t, int64_t>> ranges;
+    struct Range {
+      int64_t begin, end, first, last;
+    };
+    SmallVector<Range> ranges;
     for (auto b : buffers->getAsRange<BufferAttr>()) {
-      int64_t end = b.getOffset() + b.getBytes() * b.getCopies();
       if (b.getOffset() < 0 || b.getBytes() <= 0 || b.getCopies() < 1)
         return emitOpError("buffer '") << b.getName() << "' is malformed";
+      if (!b.getLive().empty() &&
+          (b.getLive().size() != 2 || b.getLive()[0] > b.getLive()[1]))
+        return emitOpError("buffer '")
+               << b.getName() << "' live range must be [first, last]";
       if (b.getOffset() % arch.lxAlignment != 0 ||
           b.getBytes() % arch.lxAlignment != 0)
         return emitOpError("buffer '")
                << b.getName() << "' must be aligned to "
                << arch.lxAlignment << " bytes";
+      std::optional<int64_t> size =
+          llvm::checkedMul(b.getBytes(), b.getCopies());
+      std::optional<int64_t> checkedEnd =
+          size ? llvm::checkedAdd(b.getOffset(), *size) : std::nullopt;
+      if (!checkedEnd)
+        return emitOpError("buffer '")
+               << b.getName() << "' (" << b.getCopies() << " copies of "
+               << b.getBytes() << " bytes at byte " << b.getOffset()
+               << ") does not fit in the " << lx << "-byte scratchpad";
+      int64_t end = *checkedEnd;
       if (end > lx)
         return emitOpError("buffer '")
                << b.getName() << "' ends at byte " << end
                << ", past the " << lx << "-byte scratchpad";
-      ranges.push_back({b.getOffset(), end});
+      int64_t first = b.getLive().empty() ? 0 : b.getLive()[0];
+      int64_t last = b.getLive().empty() ? INT64_MAX : b.getLive()[1];
+      ranges.push_back({b.getOffset(), end, first, last});
     }
-    llvm::sort(ranges);
-    for (size_t i = 1; i < ranges.size(); ++i)
-      if (ranges[i].first < ranges[i - 1].second)
-        return emitOpError("LX buffers overlap at byte ") << ranges[i].first;
+    // Buffers alive at the same time must not share bytes.
+    for (size_t i = 0; i < ranges.size(); ++i)
+      for (size_t j = i + 1; j < ranges.size(); ++j) {
+        const Range &a = ranges[i], &c = ranges[j];
+        if (a.begin < c.end && c.begin < a.end && a.first <= c.last &&
+            c.first <= a.last)
+          return emitOpError("LX buffers ")
+                 << i << " and " << j << " overlap at byte "
+                 << std::max(a.begin, c.begin) << " while both are live";
+      }
   }
   auto checkPaths = [&](std::optional<ArrayAttr> paths, size_t n,
                         StringRef what) -> LogicalResult {
@@ -642,11 +681,23 @@ template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
   if (failed(verifyParamSlot(op, mem.getParam(), "memory")))
     return failure();
   Arch arch = getArch(op);
-  int64_t bytes = op.getBox()[0] * op.getBox()[1] * op.getBox()[2] * op.getRun();
-  if (op.getLx().getOffset() + bytes > arch.lxBytes)
+  // Box counts and run are positive here; their product may overflow.
+  std::optional<int64_t> bytes = op.getRun();
+  for (int64_t b : op.getBox())
+    if (bytes)
+      bytes = llvm::checkedMul(*bytes, b);
+  int64_t offset = op.getLx().getOffset();
+  std::optional<int64_t> end =
+      bytes ? llvm::checkedAdd(offset, *bytes) : std::nullopt;
+  if (!end)
+    return op.emitOpError("box [")
+           << op.getBox() << "] of " << op.getRun()
+           << "-byte runs does not fit in the " << arch.lxBytes
+           << "-byte scratchpad";
+  if (*end > arch.lxBytes)
     return op.emitOpError("LX range [")
-           << op.getLx().getOffset() << ", " << op.getLx().getOffset() + bytes
-           << ") is outside the " << arch.lxBytes << "-byte scratchpad";
+           << offset << ", " << *end << ") is outside the " << arch.lxBytes
+           << "-byte scratchpad";
   if (failed(verifyLx(op, op.getLx(), "lx")))
     return failure();
   return verifyClamp(op, op.getClamp(), 0);

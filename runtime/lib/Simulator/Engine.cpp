@@ -57,6 +57,8 @@ struct Core {
   std::vector<Slot> slots;
   std::deque<uint64_t> queues[kNumUnits];
   bool unitBusy[kNumUnits] = {};
+  /// The instruction each busy unit runs.
+  uint64_t running[kNumUnits] = {};
   // A receive waiting for its message.
   bool waitingRecv = false;
   uint64_t waitingSeq = 0;
@@ -92,8 +94,8 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-uint64_t saturate(unsigned __int128 v) {
-  return v > (unsigned __int128)(UINT64_MAX / 4) ? UINT64_MAX / 4
+uint64_t saturate(UInt128 v) {
+  return v > (UInt128)(UINT64_MAX / 4) ? UINT64_MAX / 4
                                                  : uint64_t(v);
 }
 
@@ -288,15 +290,28 @@ private:
       s.dependents.clear();
       if (!prepare(c, s))
         return false;
-      for (uint64_t e = c.head; e < seq; ++e) {
-        Slot &earlier = slot(c, e);
-        if (earlier.state != SlotState::Done &&
-            detail::conflicts(earlier.access, s.access)) {
-          earlier.dependents.push_back(seq);
+      // Instructions of the same unit finish in order before this one
+      // starts; on every other unit only the newest unfinished instruction
+      // that conflicts matters (the older ones finish before it).
+      Unit unit = prog_.insts[pc].unit;
+      for (unsigned u = 0; u < kNumUnits; ++u) {
+        if (u == unit)
+          continue;
+        uint64_t dependency = UINT64_MAX;
+        for (auto it = c.queues[u].rbegin(); it != c.queues[u].rend(); ++it)
+          if (detail::conflicts(slot(c, *it).access, s.access)) {
+            dependency = *it;
+            break;
+          }
+        if (dependency == UINT64_MAX && c.unitBusy[u] &&
+            detail::conflicts(slot(c, c.running[u]).access, s.access))
+          dependency = c.running[u];
+        if (dependency != UINT64_MAX) {
+          slot(c, dependency).dependents.push_back(seq);
           ++s.pendingDeps;
         }
       }
-      c.queues[prog_.insts[pc].unit].push_back(seq);
+      c.queues[unit].push_back(seq);
       ++c.tail;
     }
     return true;
@@ -311,24 +326,24 @@ private:
     if (inst.clampLevel != isa::kNone) {
       unsigned level = inst.clampLevel & 0xf;
       unsigned a = inst.clampLevel >> 4;
-      __int128 iv = level < isa::kMaxLoopDepth ? __int128(s.iv[level]) : 0;
-      __int128 start =
-          __int128(param(c.id, inst.clampParam)) + iv * inst.clampStep;
-      __int128 v = __int128(inst.clampTotal) - start;
+      Int128 iv = level < isa::kMaxLoopDepth ? Int128(s.iv[level]) : 0;
+      Int128 start =
+          Int128(param(c.id, inst.clampParam)) + iv * inst.clampStep;
+      Int128 v = Int128(inst.clampTotal) - start;
       s.args[a] = v < 0 ? 0 : v > inst.arg[a] ? inst.arg[a] : uint32_t(v);
     }
     for (unsigned o = 0; o < 3; ++o) {
-      __int128 offset = 0;
+      Int128 offset = 0;
       for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
-        offset += __int128(s.iv[l]) * inst.lxLoopStride[o][l];
+        offset += Int128(s.iv[l]) * inst.lxLoopStride[o][l];
       if (uint32_t wrap = inst.lxWrap[o]) {
         offset %= wrap;
         if (offset < 0)
           offset += wrap;
       }
-      __int128 address = __int128(inst.lx[o]) + offset;
+      Int128 address = Int128(inst.lx[o]) + offset;
       // Far outside LX either way: keep the value representable.
-      if (address > __int128(INT64_MAX / 4) || address < -__int128(INT64_MAX / 4))
+      if (address > Int128(INT64_MAX / 4) || address < -Int128(INT64_MAX / 4))
         address = INT64_MAX / 4;
       s.lx[o] = int64_t(address);
     }
@@ -348,10 +363,10 @@ private:
           r < s.access.numReads ? s.access.reads[r]
                                 : s.access.writes[r - s.access.numReads];
       if (!detail::regionInside(reg, lxBytes_)) {
-        __int128 end = reg.end();
+        Int128 end = reg.end();
         return fail(c, s.pc, s.iv,
                     "LX access [" + std::to_string(reg.base) + ", " +
-                        (end > __int128(INT64_MAX)
+                        (end > Int128(INT64_MAX)
                              ? std::string("overflow")
                              : std::to_string(int64_t(end))) +
                         ") outside the " + std::to_string(lxBytes_) +
@@ -366,16 +381,16 @@ private:
   }
 
   bool prepareDeviceAccess(Core &c, Slot &s, const isa::Inst &inst) {
-    __int128 base = __int128(inst.memAddr) + param(c.id, inst.memParam);
+    Int128 base = Int128(inst.memAddr) + param(c.id, inst.memParam);
     for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
-      base += __int128(s.iv[l]) * inst.memLoopStride[l];
-    if (base < 0 || base > __int128(UINT64_MAX))
+      base += Int128(s.iv[l]) * inst.memLoopStride[l];
+    if (base < 0 || base > Int128(UINT64_MAX))
       return fail(c, s.pc, s.iv, "device address out of range");
     s.mem = uint64_t(base);
-    __int128 lo = base, hi = base;
+    Int128 lo = base, hi = base;
     bool touches = true;
     auto extend = [&](uint64_t count, int32_t pitch) {
-      __int128 span = __int128(count - 1) * pitch;
+      Int128 span = Int128(count - 1) * pitch;
       (span < 0 ? lo : hi) += span;
     };
     if (Opcode(inst.opcode) == Opcode::DmaGather) {
@@ -392,10 +407,10 @@ private:
     }
     if (!touches)
       return true;
-    if (lo < 0 || hi > __int128(UINT64_MAX) ||
+    if (lo < 0 || hi > Int128(UINT64_MAX) ||
         !dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo))) {
       std::string range =
-          lo < 0 || hi > __int128(UINT64_MAX)
+          lo < 0 || hi > Int128(UINT64_MAX)
               ? std::string("beyond the address space")
               : "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")";
       return fail(c, s.pc, s.iv,
@@ -422,6 +437,7 @@ private:
     s.state = SlotState::Running;
     s.startPs = now;
     c.unitBusy[d.unit] = true;
+    c.running[d.unit] = seq;
     SimStats &stats = dev_.stats;
     ExecView v;
     v.inst = &inst;
@@ -439,14 +455,15 @@ private:
       bool gather = Opcode(inst.opcode) == Opcode::DmaGather;
       uint64_t bytes =
           gather ? uint64_t(s.args[0]) * s.args[3]
-                 : saturate((unsigned __int128)(uint64_t(s.args[0]) *
+                 : saturate((UInt128)(uint64_t(s.args[0]) *
                                                 s.args[1]) *
                             (uint64_t(s.args[2]) * s.args[3]));
       bool store = Opcode(inst.opcode) == Opcode::DmaStore;
       if (inst.flags & isa::kFlagMulticast) {
         MulticastKey key{s.pc, s.execIndex, s.mem, bytes};
         auto it = multicast_.find(key);
-        if (it != multicast_.end() && now <= it->second) {
+        if (it != multicast_.end()) {
+          // Delivered by the first issuer's read.
           end = std::max(it->second, now + dev_.timing.linkPs(bytes));
         } else {
           end = memoryRequest(now, bytes);
@@ -523,8 +540,8 @@ private:
   /// step other than `c`.
   bool ringPeer(Core &c, Slot &s, uint32_t &peer) {
     const isa::Inst &inst = prog_.insts[s.pc].inst;
-    __int128 p = __int128(s.args[0]) + param(c.id, inst.memParam);
-    if (p < 0 || p >= __int128(step_.numCores))
+    Int128 p = Int128(s.args[0]) + param(c.id, inst.memParam);
+    if (p < 0 || p >= Int128(step_.numCores))
       return fail(c, s.pc, s.iv,
                   "ring peer core " + std::to_string(int64_t(p)) +
                       " out of range (the step runs on " +

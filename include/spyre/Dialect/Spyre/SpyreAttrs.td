@@ -164,13 +164,17 @@ def Spyre_BufferAttr : Spyre_Attr<"Buffer", "buffer"> {
     program, so offsets are the same on every core), `bytes` per copy,
     `copies` rotating copies (the pipeline depth for streamed inputs).
     `name` says what it holds: `in<i>` kernel input i, `out<i>` output i,
-    `acc` the matmul accumulator, `tmp<i>` an intermediate of the fused body.
+    `acc` the matmul accumulator, `t<i>` a value of the fused body. `live`
+    (`[first, last]`, positions of body ops) bounds when the buffer is in
+    use; buffers whose live ranges do not meet may share bytes. Without
+    `live` a buffer lives for the whole kernel.
   }];
   let parameters = (ins
     StringRefParameter<>:$name,
     "int64_t":$offset,
     "int64_t":$bytes,
-    "int64_t":$copies);
+    "int64_t":$copies,
+    Spyre_OptionalI64List:$live);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

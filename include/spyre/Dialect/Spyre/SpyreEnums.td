@@ -21,9 +21,7 @@ def Spyre_UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary function", [
     I32EnumAttrCase<"erf", 19>, I32EnumAttrCase<"softplus", 20>,
     I32EnumAttrCase<"round", 21>, I32EnumAttrCase<"sign", 22>]> {
   let cppNamespace = "::spyre";
-  let genSpecializedAttr = 0;
 }
-def Spyre_UnaryKindAttr : EnumAttr<Spyre_Dialect, Spyre_UnaryKind, "unary_kind">;
 
 def Spyre_BinaryKind : I32EnumAttr<"BinaryKind", "elementwise binary function", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
@@ -33,37 +31,28 @@ def Spyre_BinaryKind : I32EnumAttr<"BinaryKind", "elementwise binary function", 
     I32EnumAttrCase<"logical_or", 14, "or">, I32EnumAttrCase<"floordiv", 15>,
     I32EnumAttrCase<"remainder", 16>]> {
   let cppNamespace = "::spyre";
-  let genSpecializedAttr = 0;
 }
-def Spyre_BinaryKindAttr : EnumAttr<Spyre_Dialect, Spyre_BinaryKind, "binary_kind">;
 
 def Spyre_ComparePredicate : I32EnumAttr<"ComparePredicate", "comparison", [
     I32EnumAttrCase<"eq", 7>, I32EnumAttrCase<"ne", 8>,
     I32EnumAttrCase<"lt", 9>, I32EnumAttrCase<"le", 10>,
     I32EnumAttrCase<"gt", 11>, I32EnumAttrCase<"ge", 12>]> {
   let cppNamespace = "::spyre";
-  let genSpecializedAttr = 0;
 }
-def Spyre_ComparePredicateAttr
-    : EnumAttr<Spyre_Dialect, Spyre_ComparePredicate, "compare_predicate">;
 
 def Spyre_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
     I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
     I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"argmax", 3>,
     I32EnumAttrCase<"argmin", 4>]> {
   let cppNamespace = "::spyre";
-  let genSpecializedAttr = 0;
 }
-def Spyre_ReduceKindAttr : EnumAttr<Spyre_Dialect, Spyre_ReduceKind, "reduce_kind">;
 
 // What a `spyre.weight` holds, from the exported program's input specs.
 def Spyre_WeightKind : I32EnumAttr<"WeightKind", "kind of weight", [
     I32EnumAttrCase<"parameter", 0>, I32EnumAttrCase<"buffer", 1>,
     I32EnumAttrCase<"constant", 2>]> {
   let cppNamespace = "::spyre";
-  let genSpecializedAttr = 0;
 }
-def Spyre_WeightKindAttr : EnumAttr<Spyre_Dialect, Spyre_WeightKind, "weight_kind">;
 
 // Roles of device tensors in a compiled program (the .spy tensor table).
 def Spyre_TensorRole : I32EnumAttr<"TensorRole", "role of a device tensor", [
@@ -71,9 +60,7 @@ def Spyre_TensorRole : I32EnumAttr<"TensorRole", "role of a device tensor", [
     I32EnumAttrCase<"weight", 2>, I32EnumAttrCase<"constant", 3>,
     I32EnumAttrCase<"workspace", 4>]> {
   let cppNamespace = "::spyre";
-  let genSpecializedAttr = 0;
 }
-def Spyre_TensorRoleAttr : EnumAttr<Spyre_Dialect, Spyre_TensorRole, "role">;
 
 // Where a kernel input comes from / an output goes to.
 def Spyre_DataPath : I32EnumAttr<"DataPath", "data path of a kernel operand", [

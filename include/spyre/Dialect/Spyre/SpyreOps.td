@@ -69,7 +69,7 @@ def Spyre_WeightOp : Spyre_Op<"weight", [Pure]> {
     stay in the archive they came from (`external`). Exactly one is set.
     `name` is the PyTorch fully qualified name (`layers.0.mlp.fc1.weight`).
   }];
-  let arguments = (ins StrAttr:$name, Spyre_WeightKindAttr:$kind,
+  let arguments = (ins StrAttr:$name, Spyre_WeightKind:$kind,
                        OptionalAttr<ElementsAttr>:$value,
                        OptionalAttr<Spyre_ExternalDataAttr>:$external);
   let results = (outs AnyRankedTensor:$result);
@@ -111,7 +111,7 @@ def Spyre_UnaryOp : Spyre_ComputeOp<"unary", [SameOperandsAndResultShape]> {
     `result[i] = kind(input[i])`, computed in fp32 and rounded to the result
     element type (which equals the input's).
   }];
-  let arguments = (ins Spyre_UnaryKindAttr:$kind, AnyRankedTensor:$input);
+  let arguments = (ins Spyre_UnaryKind:$kind, AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $kind $input attr-dict `:` type($input) `->` type($result)
@@ -127,7 +127,7 @@ def Spyre_BinaryOp : Spyre_ComputeOp<"binary"> {
     of both operands to the result shape. Operands and result share their
     element type.
   }];
-  let arguments = (ins Spyre_BinaryKindAttr:$kind, AnyRankedTensor:$lhs,
+  let arguments = (ins Spyre_BinaryKind:$kind, AnyRankedTensor:$lhs,
                        AnyRankedTensor:$rhs);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
@@ -143,7 +143,7 @@ def Spyre_CompareOp : Spyre_ComputeOp<"compare"> {
   let description = [{
     `result[i] = lhs[bcast(i)] predicate rhs[bcast(i)]`, an `i1` tensor.
   }];
-  let arguments = (ins Spyre_ComparePredicateAttr:$predicate,
+  let arguments = (ins Spyre_ComparePredicate:$predicate,
                        AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
@@ -178,7 +178,7 @@ def Spyre_ReduceOp : Spyre_ComputeOp<"reduce"> {
     reduced dimension stays with size 1 (shape ops drop it). `argmax` and
     `argmin` produce integer indices of the first extreme element.
   }];
-  let arguments = (ins Spyre_ReduceKindAttr:$kind, AnyRankedTensor:$input,
+  let arguments = (ins Spyre_ReduceKind:$kind, AnyRankedTensor:$input,
                        Spyre_I64Attr:$dim);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
@@ -357,7 +357,7 @@ def Spyre_TensorOp : Spyre_Op<"tensor", [Symbol]> {
     outputs have `io_index`.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
-                       Spyre_TensorRoleAttr:$role,
+                       Spyre_TensorRole:$role,
                        OptionalAttr<Spyre_I64Attr>:$io_index,
                        OptionalAttr<StrAttr>:$source_name,
                        OptionalAttr<ElementsAttr>:$value,

@@ -1,0 +1,110 @@
+// RUN: spyre-opt %s --spyre-allocate-scratchpad --split-input-file --verify-diagnostics | FileCheck %s
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+// Buffers of a scheduled kernel: the streamed input with two rotating
+// copies, the body's values: temporaries, then the stored result with two
+// copies. t0 is dead once t1 is computed, so t2 reuses its bytes.
+// Offsets are 128-byte aligned.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: spyre.kernel "k"
+// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 1024, copies = 2>,
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 2048, bytes = 1024, copies = 1, live = [0, 1]>,
+// CHECK-SAME: #spyre.buffer<name = "t1", offset = 3072, bytes = 1024, copies = 1, live = [1, 2]>,
+// CHECK-SAME: #spyre.buffer<name = "t2", offset = 2048, bytes = 1024, copies = 1, live = [2, 3]>,
+// CHECK-SAME: #spyre.buffer<name = "t3", offset = 4096, bytes = 1024, copies = 2>]
+// CHECK-SAME: result_offsets = array<i64: -1>
+func.func @elementwise(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [8, 32], depth = 2, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %1 = spyre.unary exp %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    %2 = spyre.unary neg %1 : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    %3 = spyre.unary abs %2 : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    %4 = spyre.binary mul %3, %a : tensor<64x32xf32, #row>, tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %4 : tensor<64x32xf32, #row>
+  }
+  return %0 : tensor<64x32xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+// Device memory between kernels: %0 and %1 are alive while c reads them and
+// writes %2 (a kernel's inputs and outputs never share bytes); %0 is dead
+// once c is done, so %3 (written by d) reuses its bytes. The returned tensor
+// is the caller's buffer (-1).
+// CHECK-LABEL: func.func @workspace
+// CHECK-SAME: spyre.workspace_bytes = 24576
+// CHECK: spyre.kernel "a"
+// CHECK-SAME: result_offsets = array<i64: 0>
+// CHECK: spyre.kernel "b"
+// CHECK-SAME: result_offsets = array<i64: 8192>
+// CHECK: spyre.kernel "c"
+// CHECK-SAME: result_offsets = array<i64: 16384>
+// CHECK: spyre.kernel "d"
+// CHECK-SAME: result_offsets = array<i64: 0>
+// CHECK: spyre.kernel "e"
+// CHECK-SAME: result_offsets = array<i64: -1>
+func.func @workspace(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [64, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %r = spyre.unary exp %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  %1 = spyre.kernel "b"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [64, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %r = spyre.unary neg %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  %2 = spyre.kernel "c"(%0, %1) {indexing_maps = [#map, #map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [64, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>, %b: tensor<64x32xf32, #row>):
+    %r = spyre.binary add %a, %b : tensor<64x32xf32, #row>, tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  %3 = spyre.kernel "d"(%2) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [64, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %r = spyre.unary exp %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  %4 = spyre.kernel "e"(%3, %1) {indexing_maps = [#map, #map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [64, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>, %b: tensor<64x32xf32, #row>):
+    %r = spyre.binary mul %a, %b : tensor<64x32xf32, #row>, tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  return %4 : tensor<64x32xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+// A pinned schedule whose tiles cannot fit: 2048 x 256 fp32 is 2 MiB for
+// the input tile and 2 MiB for the result's.
+func.func @overflow(%x: tensor<2048x256xf32, #row>) -> tensor<2048x256xf32, #row> {
+  // expected-error @+1 {{kernel 'big' needs 4194304 bytes of LX per core; 2097152 are usable (lx_bytes 2097152, reserved fraction 0)}}
+  %0 = spyre.kernel "big"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 256>, schedule = #spyre.schedule<split = [1, 1], tile = [2048, 256], depth = 2, cost_ns = 0>} : (tensor<2048x256xf32, #row>) -> tensor<2048x256xf32, #row> {
+  ^bb0(%a: tensor<2048x256xf32, #row>):
+    %r = spyre.unary exp %a : tensor<2048x256xf32, #row> -> tensor<2048x256xf32, #row>
+    spyre.yield %r : tensor<2048x256xf32, #row>
+  }
+  return %0 : tensor<2048x256xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+func.func @unscheduled(%x: tensor<8x32xf32, #row>) -> tensor<8x32xf32, #row> {
+  // expected-error @+1 {{kernel has no schedule; run spyre-schedule-cores first}}
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 8, 32>} : (tensor<8x32xf32, #row>) -> tensor<8x32xf32, #row> {
+  ^bb0(%a: tensor<8x32xf32, #row>):
+    %r = spyre.unary exp %a : tensor<8x32xf32, #row> -> tensor<8x32xf32, #row>
+    spyre.yield %r : tensor<8x32xf32, #row>
+  }
+  return %0 : tensor<8x32xf32, #row>
+}

@@ -1,0 +1,16 @@
+// RUN: spyre-opt %s --spyre-attach-arch | FileCheck %s --check-prefix=DEFAULT
+// RUN: spyre-opt %s --spyre-attach-arch=file=%S/Inputs/tiny-arch.json | FileCheck %s --check-prefix=FILE
+// RUN: not spyre-opt %s --spyre-attach-arch=file=%S/Inputs/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not spyre-opt %s --spyre-attach-arch=file=%S/Inputs/bad-arch.json 2>&1 | FileCheck %s --check-prefix=BAD
+
+// The built-in description (arch/spyre.json) when no file is given.
+// DEFAULT: #arch = #spyre.arch<{{.*}}cores = 32 : i64{{.*}}lx_bytes = 2097152 : i64{{.*}}name = "spyre-v1-default"{{.*}}stick_bytes = 128 : i64
+// DEFAULT: module attributes {spyre.arch = #arch}
+
+// FILE: #spyre.arch<{{.*}}cores = 4 : i64{{.*}}lx_bytes = 65536 : i64{{.*}}name = "tiny"
+
+// MISSING: error: cannot read the machine description: cannot open machine description '{{.*}}missing.json'
+
+// BAD: error: cannot read the machine description: {{.*}}bad-arch.json: field 'cores' must be an integer
+module {
+}

@@ -1,0 +1,69 @@
+// RUN: spyre-opt %s --spyre-schedule-cores=max-cores=32 --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: spyre-opt %s --spyre-schedule-cores=max-cores=4 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=MAX4
+// RUN: spyre-opt %s --spyre-attach-arch=file=%S/Inputs/tiny-arch.json --spyre-schedule-cores --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TINY
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#layout2 = #spyre.layout<stick_dim = 0, stick_elems = 64>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d1)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A 64x256 @ 256x1024 matmul with a bias epilogue. On the default machine
+// the cost model spreads it over all 32 cores: 8 along M (rows) and 4 along
+// N; the activation tile is then multicast to the 4 cores of each row group
+// and each weight slice to the 8 cores of its column group.
+// CHECK-LABEL: func.func @mlp
+// CHECK: spyre.kernel "k0_matmul"
+// CHECK-SAME: schedule = #spyre.schedule<split = [8, 4, 1], tile = [8, 256, 256], depth = 2, cost_ns = {{[0-9]+}}>
+// With 4 cores, N is split and K streamed in double-buffered 64-deep tiles.
+// MAX4: schedule = #spyre.schedule<split = [{{[0-9]+}}, {{[0-9]+}}, 1], tile = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], depth = 2
+// A 4-core machine with a 64 KiB scratchpad must tile finer.
+// TINY: schedule = #spyre.schedule<split = [4, 1, 1], tile = [16, 128, 64], depth = 2
+  func.func @mlp(%arg0: tensor<64x256xf16, #layout>, %arg1: tensor<1024x256xf16, #layout1>, %arg2: tensor<1024xf16, #layout2>) -> tensor<64x1024xf16, #layout> {
+    %0 = spyre.kernel "k0_matmul"(%arg0, %arg1, %arg2) {indexing_maps = [#map, #map1, #map2, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 1024, 256>} : (tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1>, tensor<1024xf16, #layout2>) -> tensor<64x1024xf16, #layout> {
+    ^bb0(%arg3: tensor<64x256xf16, #layout>, %arg4: tensor<1024x256xf16, #layout1>, %arg5: tensor<1024xf16, #layout2>):
+      %1 = spyre.matmul %arg3, %arg4 {transpose_rhs} : tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1> -> tensor<64x1024xf16, #layout>
+      %2 = spyre.binary add %1, %arg5 : tensor<64x1024xf16, #layout>, tensor<1024xf16, #layout2> -> tensor<64x1024xf16, #layout>
+      spyre.yield %2 : tensor<64x1024xf16, #layout>
+    }
+    return %0 : tensor<64x1024xf16, #layout>
+  }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+// A schedule already present is kept (users and tests can pin one).
+// CHECK-LABEL: func.func @pinned
+// CHECK: schedule = #spyre.schedule<split = [1, 1], tile = [63, 65], depth = 1, cost_ns = 0>
+// TINY-LABEL: func.func @pinned
+func.func @pinned(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 63, 65>, schedule = #spyre.schedule<split = [1, 1], tile = [63, 65], depth = 1, cost_ns = 0>} : (tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
+  ^bb0(%a: tensor<63x65xf32, #row>):
+    %1 = spyre.unary exp %a : tensor<63x65xf32, #row> -> tensor<63x65xf32, #row>
+    spyre.yield %1 : tensor<63x65xf32, #row>
+  }
+  return %0 : tensor<63x65xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+// An elementwise kernel on an odd shape: 65 fp32 columns are 3 sticks, so
+// column tiles are 1 or 3 sticks; a tiny kernel is latency-bound and the
+// cost model gives each core two rows (the last one clamped).
+// CHECK-LABEL: func.func @odd_elementwise
+// CHECK: schedule = #spyre.schedule<split = [32, 1], tile = [1, 65], depth = 2
+func.func @odd_elementwise(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 63, 65>} : (tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
+  ^bb0(%a: tensor<63x65xf32, #row>):
+    %1 = spyre.unary exp %a : tensor<63x65xf32, #row> -> tensor<63x65xf32, #row>
+    spyre.yield %1 : tensor<63x65xf32, #row>
+  }
+  return %0 : tensor<63x65xf32, #row>
+}

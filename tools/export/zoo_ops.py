@@ -1,0 +1,476 @@
+"""Single-op fixtures (``op_<name>[_variant]``) for the op-coverage work.
+
+Every entry is one op (plus, where a graph needs it, the few ops that feed
+it: ``full`` + ``add``, ``transpose`` + ``contiguous``) as torch 2.9's
+``torch.export.export`` records it: the training IR, where
+CompositeImplicitAutograd ops stay whole (see keep_ops.py).  Each op is
+exercised on shapes whose innermost dim is not a multiple of 64, and where
+it broadcasts, on a broadcast case.
+
+The op lambdas are renamed ``forward`` so that the node ``stack_trace``
+points at the line of this table that defines the op.
+
+Naming: fixture directory ``op_<name>_<dtype>`` (``op_add_alpha_fp16``);
+mixed-dtype entries (casts, integer ops) are ``op_<name>`` (dtype "mixed").
+"""
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import keep_ops
+
+A2 = (7, 67)          # 2-D, innermost 67
+A3 = (3, 7, 67)       # 3-D, innermost 67
+B3 = (3, 7, 9)        # 3-D, tiny
+C3 = (2, 5, 71)       # 3-D, innermost 71
+
+H = ("fp16",)
+S = ("fp32",)
+HS = ("fp16", "fp32")
+MIXED = ("mixed",)
+
+
+class OpModule(nn.Module):
+    """forward(*args) = fn(*args); the exporter names the arguments after
+    the In specs (as a hand-written forward(self, x, y, ...) would)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
+def _as_forward(fn):
+    fn.__code__ = fn.__code__.replace(co_name="forward")
+    return fn
+
+
+class EmbeddingOp(nn.Module):
+    def __init__(self, num, dim):
+        super().__init__()
+        self.embed = nn.Embedding(num, dim)
+
+    def forward(self, idx):
+        return self.embed(idx)
+
+
+class LayerNormOp(nn.Module):
+    def __init__(self, shape, eps=1e-5, affine=True):
+        super().__init__()
+        self.norm = nn.LayerNorm(shape, eps=eps, elementwise_affine=affine)
+        if affine:
+            with torch.no_grad():
+                self.norm.weight.add_(torch.randn(self.norm.weight.shape) * 0.1)
+                self.norm.bias.add_(torch.randn(self.norm.bias.shape) * 0.1)
+
+    def forward(self, x):
+        return self.norm(x)
+
+
+class NativeLayerNormOp(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.weight = nn.Parameter(1 + 0.1 * torch.randn(n))
+        self.bias = nn.Parameter(0.1 * torch.randn(n))
+
+    def forward(self, x):
+        return torch.native_layer_norm(x, [x.shape[-1]], self.weight, self.bias, 1e-5)
+
+
+class RMSNormOp(nn.Module):
+    def __init__(self, n, eps, weight=True):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(1 + 0.1 * torch.randn(n)) if weight else None
+
+    def forward(self, x):
+        return keep_ops.rms_norm(x, [x.shape[-1]], self.weight, self.eps)
+
+
+class BatchNormOp(nn.Module):
+    """nn.BatchNorm1d in eval mode -> aten.batch_norm.default (training IR)."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.bn = nn.BatchNorm1d(c)
+        with torch.no_grad():
+            self.bn.weight.copy_(1 + 0.1 * torch.randn(c))
+            self.bn.bias.copy_(0.1 * torch.randn(c))
+            self.bn.running_mean.copy_(0.2 * torch.randn(c))
+            self.bn.running_var.copy_(0.5 + torch.rand(c))
+
+    def forward(self, x):
+        return self.bn(x)
+
+
+class NativeBatchNormOp(nn.Module):
+    """torch.ops.aten._native_batch_norm_legit_no_training.default called
+    explicitly (the form ep.run_decompositions() gives eval batch norm)."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.weight = nn.Parameter(1 + 0.1 * torch.randn(c))
+        self.bias = nn.Parameter(0.1 * torch.randn(c))
+        self.register_buffer("running_mean", 0.2 * torch.randn(c))
+        self.register_buffer("running_var", 0.5 + torch.rand(c))
+
+    def forward(self, x):
+        out = keep_ops.native_batch_norm_legit_no_training(
+            x, self.weight, self.bias, self.running_mean, self.running_var, 0.1, 1e-5)
+        return out[0]
+
+
+class KVCacheUpdate(nn.Module):
+    """KV-cache scatter as a model writes it: the cache is a buffer updated
+    in place with index_copy_ at the new positions (training IR keeps the
+    in-place aten.index_copy_.default; no mutation outputs)."""
+
+    def __init__(self, shape):
+        super().__init__()
+        self.register_buffer("k_cache", 0.1 * torch.randn(*shape))
+
+    def forward(self, k, pos):
+        self.k_cache.index_copy_(2, pos, k)
+        return self.k_cache
+
+
+def register_op_zoo(add, ZooEntry, In):
+    def op(name, fn, inputs, dtypes=H, desc=None, reference="fp32", tol=None, notes="",
+           module=None, reference_note=""):
+        names = ("x", "y", "z", "w")
+        ins = []
+        for i, s in enumerate(inputs):
+            if not s.name:
+                s = In(s.shape, s.dtype, s.gen, names[i])
+            ins.append(s)
+        if module is None:
+            f = _as_forward(fn)
+            make = (lambda f=f: OpModule(f))
+        else:
+            make = module
+        full = f"op_{name}"
+        add(ZooEntry(full, desc or name, make, [], tuple(dtypes), dtypes[0],
+                     inputs=ins, reference=reference if dtypes != MIXED else "native",
+                     tol_kind=tol, notes=notes,
+                     dir_name=full if dtypes == MIXED else None,
+                     reference_note=reference_note))
+
+    I = In
+    # ---------------------------------------------------------------- matmul
+    op("bmm", lambda x, y: torch.bmm(x, y), [I((3, 7, 67)), I((3, 67, 9))], HS,
+       "torch.bmm(x[3,7,67], y[3,67,9])")
+    op("matmul_3d", lambda x, y: torch.matmul(x, y), [I((3, 7, 67)), I((3, 67, 9))], H,
+       "x[3,7,67] @ y[3,67,9] (aten.matmul kept whole)")
+    op("matmul_4d_bcast", lambda x, y: x @ y, [I((2, 3, 7, 33)), I((3, 33, 9))], H,
+       "x[2,3,7,33] @ y[3,33,9] (batch broadcast)")
+    op("matmul_1d_2d", lambda x, y: torch.matmul(x, y), [I((67,)), I((67, 9))], H,
+       "x[67] @ y[67,9] -> [9]")
+    op("matmul_2d_1d", lambda x, y: torch.matmul(x, y), [I((7, 67)), I((67,))], H,
+       "x[7,67] @ y[67] -> [7]")
+    op("matmul_1d_1d", lambda x, y: torch.matmul(x, y), [I((67,)), I((67,))], S,
+       "x[67] @ y[67] -> [] (0-d)")
+    op("baddbmm", lambda x, y, z: torch.baddbmm(x, y, z, beta=0.5, alpha=2.0),
+       [I((3, 7, 9)), I((3, 7, 67)), I((3, 67, 9))], H,
+       "torch.baddbmm(x[3,7,9], y, z, beta=0.5, alpha=2.0)")
+    op("baddbmm_bcast", lambda x, y, z: torch.baddbmm(x, y, z),
+       [I((9,)), I((3, 7, 67)), I((3, 67, 9))], S,
+       "torch.baddbmm(x[9], y[3,7,67], z[3,67,9]) (self broadcast, default beta/alpha)")
+
+    # ------------------------------------------------------- binary pointwise
+    op("add_alpha", lambda x, y: torch.add(x, y, alpha=2), [I(A2), I(A2)], HS,
+       "torch.add(x, y, alpha=2): add.Tensor + alpha kwarg")
+    op("add_alpha_bcast", lambda x, y: torch.add(x, y, alpha=0.5), [I(A3), I((7, 1))], H,
+       "torch.add(x[3,7,67], y[7,1], alpha=0.5)")
+    op("add_scalar", lambda x: x + 2.5, [I(A2)], H,
+       "x + 2.5: add.Tensor with a float `other`")
+    op("add_Scalar", lambda x: torch.ops.aten.add.Scalar(x, 2.5, 3), [I(A2)], H,
+       "torch.ops.aten.add.Scalar(x, 2.5, 3) (explicit overload)")
+    op("sub_alpha", lambda x, y: torch.sub(x, y, alpha=0.5), [I(A3), I((67,))], H,
+       "torch.sub(x[3,7,67], y[67], alpha=0.5)")
+    op("sub_scalar", lambda x: x - 1.25, [I(A2)], S, "x - 1.25: sub.Tensor with a float")
+    op("sub_Scalar", lambda x: torch.ops.aten.sub.Scalar(x, 1.25, 2), [I(A2)], H,
+       "torch.ops.aten.sub.Scalar(x, 1.25, 2)")
+    op("rsub", lambda x: 1.0 - x, [I(A2)], H, "1.0 - x: rsub.Scalar")
+    op("mul_bcast3", lambda x, y: x * y, [I(A3), I((3, 1, 67))], H, "x[3,7,67] * y[3,1,67]")
+    op("mul_scalar", lambda x: x * 0.125, [I(A2)], S, "x * 0.125: mul.Tensor with a float")
+    op("div", lambda x, y: x / y, [I(A2), I(A2, gen="nonzero")], HS, "x / y: div.Tensor")
+    op("div_bcast", lambda x, y: x / y, [I(A3), I((67,), gen="nonzero")], H, "x[3,7,67] / y[67]")
+    op("div_scalar", lambda x: x / 3.0, [I(A2)], H, "x / 3.0: div.Tensor with a float")
+    op("div_Scalar", lambda x: torch.ops.aten.div.Scalar(x, 3.0), [I(A2)], S,
+       "torch.ops.aten.div.Scalar(x, 3.0)")
+    op("div_trunc", lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+       [I(A2, gen="normal"), I(A2, gen="nonzero")], HS,
+       "torch.div(x, y, rounding_mode='trunc'): div.Tensor_mode")
+    op("div_floor", lambda x, y: torch.div(x, y, rounding_mode="floor"),
+       [I(A3), I((7, 1), gen="nonzero")], HS,
+       "torch.div(x[3,7,67], y[7,1], rounding_mode='floor')")
+    op("minimum", lambda x, y: torch.minimum(x, y), [I(A3), I((67,))], H, "torch.minimum (broadcast)")
+    op("maximum", lambda x, y: torch.maximum(x, y), [I(A2), I(A2)], S, "torch.maximum")
+    op("pow_tensor", lambda x, y: torch.pow(x, y), [I(A3, gen="positive"), I((67,))], H,
+       "torch.pow(x[3,7,67] > 0, y[67]): pow.Tensor_Tensor")
+    for tag, e in (("2", 2), ("3", 3), ("0_5", 0.5), ("m0_5", -0.5), ("1_7", 1.7)):
+        gen = "normal" if isinstance(e, int) else "positive"
+        op(f"pow_{tag}", (lambda e: (lambda x: x ** e))(e), [I(A2, gen=gen)],
+           HS if tag == "2" else H, f"x ** {e}: pow.Tensor_Scalar")
+
+    # -------------------------------------------------------- unary pointwise
+    unary = [
+        ("neg", lambda x: -x, "normal"), ("abs", lambda x: torch.abs(x), "normal"),
+        ("exp", lambda x: torch.exp(x), "normal"), ("log", lambda x: torch.log(x), "positive"),
+        ("sqrt", lambda x: torch.sqrt(x), "positive"),
+        ("rsqrt", lambda x: torch.rsqrt(x), "positive"),
+        ("reciprocal", lambda x: torch.reciprocal(x), "nonzero"),
+        ("tanh", lambda x: torch.tanh(x), "normal"), ("sigmoid", lambda x: torch.sigmoid(x), "normal"),
+        ("relu", lambda x: F.relu(x), "normal"), ("gelu", lambda x: F.gelu(x), "normal"),
+        ("gelu_tanh", lambda x: F.gelu(x, approximate="tanh"), "normal"),
+        ("silu", lambda x: F.silu(x), "normal"), ("softplus", lambda x: F.softplus(x), "normal"),
+        ("sin", lambda x: torch.sin(x), "normal"), ("cos", lambda x: torch.cos(x), "normal"),
+        ("floor", lambda x: torch.floor(x * 4.0), "normal"),
+        ("ceil", lambda x: torch.ceil(x), "normal"),
+    ]
+    for name, fn, gen in unary:
+        shape = B3 if name in ("sin", "cos", "floor", "ceil") else A3
+        op(name, fn, [I(shape, gen=gen)], HS if name in ("exp", "gelu", "silu", "tanh") else H,
+           f"{name}(x{list(shape)})")
+    op("softplus_beta", lambda x: F.softplus(x, beta=2.0, threshold=5.0), [I(A2)], S,
+       "F.softplus(x, beta=2.0, threshold=5.0)")
+    op("clamp", lambda x: torch.clamp(x, -0.5, 0.75), [I(A3)], HS, "torch.clamp(x, -0.5, 0.75)")
+    op("clamp_min_only", lambda x: torch.clamp(x, min=0.0), [I(A2)], H,
+       "torch.clamp(x, min=0.0): clamp.default with min only")
+    op("clamp_min", lambda x: torch.clamp_min(x, -0.25), [I(A2)], H, "torch.clamp_min(x, -0.25)")
+    op("clamp_max", lambda x: torch.clamp_max(x, 0.25), [I(A2)], H, "torch.clamp_max(x, 0.25)")
+
+    # ------------------------------------------------------ select / compare
+    op("where", lambda c, x, y: torch.where(c, x, y),
+       [I(A3, "bool", "bool:0.5", "cond"), I(A3, name="x"), I((67,), name="y")], H,
+       "torch.where(cond[3,7,67], x, y[67]): where.self")
+    op("where_scalar_other", lambda c, x: torch.where(c, x, 0.0),
+       [I(A2, "bool", "bool:0.5", "cond"), I(A2, name="x")], H,
+       "torch.where(cond, x, 0.0): where.ScalarOther (kept whole)")
+    op("where_scalar_self", lambda c, y: torch.where(c, -1.5, y),
+       [I((7, 1), "bool", "bool:0.5", "cond"), I(A2, name="y")], S,
+       "torch.where(cond[7,1], -1.5, y[7,67]): where.ScalarSelf")
+    op("masked_fill", lambda x, m: x.masked_fill(m, -10000.0),
+       [I(A3, name="x"), I((1, 67), "bool", "bool:0.3", "mask")], H,
+       "x.masked_fill(mask[1,67], -10000.0): masked_fill.Scalar")
+    op("masked_fill_ninf", lambda x, m: x.masked_fill(m, float("-inf")),
+       [I(A2, name="x"), I(A2, "bool", "bool:0.3", "mask")], S,
+       "x.masked_fill(mask, -inf): the fill value serializes as \"-Infinity\"; "
+       "the reference output contains -inf")
+    for cmp in ("eq", "ne", "lt", "le", "gt", "ge"):
+        f = getattr(torch, cmp)
+        op(f"{cmp}", (lambda f: (lambda x, y: f(x, y)))(f),
+           [I(A3, gen="grid"), I((7, 67), gen="grid")], H,
+           f"torch.{cmp}(x[3,7,67], y[7,67]): {cmp}.Tensor (inputs on a 0.5 grid, so ties occur)")
+        op(f"{cmp}_scalar", (lambda f: (lambda x: f(x, 0.5)))(f), [I(A2, gen="grid")], S,
+           f"torch.{cmp}(x, 0.5): {cmp}.Scalar")
+    op("logical_not", lambda x: torch.logical_not(x), [I(A2, "bool", "bool:0.5")], MIXED,
+       "torch.logical_not(x: bool)")
+
+    # ----------------------------------------------------------------- casts
+    casts = [("fp32", "fp16"), ("fp16", "fp32"), ("fp32", "bf16"), ("bf16", "fp32"),
+             ("fp16", "bf16"), ("bf16", "fp16"), ("fp32", "int32"), ("fp16", "int64"),
+             ("int64", "fp16"), ("int32", "fp32"), ("bool", "fp16"), ("fp16", "bool"),
+             ("int64", "int32"), ("fp16", "fp16")]
+    gens = {"int64": "int:-1000:1000", "int32": "int:-1000:1000", "bool": "bool:0.5"}
+    for src, dst in casts:
+        dt = {"fp16": torch.float16, "fp32": torch.float32, "bf16": torch.bfloat16,
+              "int32": torch.int32, "int64": torch.int64, "bool": torch.bool}[dst]
+        g = gens.get(src, "grid" if dst == "bool" else "normal")
+        op(f"to_{src}_{dst}", (lambda dt: (lambda x: x.to(dt)))(dt),
+           [I(A2, src, g)], MIXED,
+           f"x.to({dt}) from {src}: aten._assert_tensor_metadata + aten.to.dtype"
+           + (" (same dtype: a no-op to, still a node)" if src == dst else ""))
+    op("half", lambda x: x.half(), [I(A2, "fp32")], MIXED, "x.half(): aten.to.dtype")
+    for src, dst in (("fp32", "fp16"), ("fp16", "bf16"), ("fp32", "int64")):
+        dt = {"fp16": torch.float16, "bf16": torch.bfloat16, "int64": torch.int64}[dst]
+        op(f"_to_copy_{src}_{dst}",
+           (lambda dt: (lambda x: torch.ops.aten._to_copy.default(x, dtype=dt)))(dt),
+           [I(A2, src)], MIXED,
+           f"torch.ops.aten._to_copy.default(x, dtype={dt}) (explicit; the core-ATen cast "
+           "that run_decompositions() makes of aten.to)")
+
+    # ------------------------------------------------------------ reductions
+    def red(name, fn, desc, gen="normal", dtypes=H, shape=A3):
+        op(name, fn, [I(shape, gen=gen)], dtypes, desc)
+
+    red("sum_last", lambda x: x.sum(-1), "x.sum(-1): sum.dim_IntList", dtypes=HS)
+    red("sum_dim1_keepdim", lambda x: x.sum(1, keepdim=True), "x.sum(1, keepdim=True)")
+    red("mean_last", lambda x: x.mean(-1), "x.mean(-1): mean.dim", dtypes=HS)
+    red("mean_dim1_keepdim", lambda x: x.mean(1, keepdim=True), "x.mean(1, keepdim=True)")
+    red("amax_last", lambda x: x.amax(-1), "x.amax(-1)")
+    red("amax_dim0_keepdim", lambda x: x.amax(0, keepdim=True), "x.amax(0, keepdim=True)",
+        dtypes=S)
+    red("amin_last_keepdim", lambda x: x.amin(-1, keepdim=True), "x.amin(-1, keepdim=True)")
+    red("amin_dim1", lambda x: x.amin(1), "x.amin(1)", dtypes=S)
+    red("max_dim_last", lambda x: torch.max(x, -1), "torch.max(x, -1): max.dim, values and "
+        "indices (distinct inputs: no ties)", gen="distinct")
+    red("max_dim1_keepdim", lambda x: torch.max(x, 1, keepdim=True),
+        "torch.max(x, 1, keepdim=True): values and indices", gen="distinct", dtypes=S)
+    red("max_dim_values", lambda x: torch.max(x, -1).values,
+        "torch.max(x, -1).values: the indices output is a dead getitem (kept in the "
+        "training IR)", gen="distinct")
+    red("argmax_last", lambda x: torch.argmax(x, -1), "torch.argmax(x, -1) (int64 output)",
+        gen="distinct")
+    red("argmax_dim1_keepdim", lambda x: torch.argmax(x, 1, keepdim=True),
+        "torch.argmax(x, 1, keepdim=True)", gen="distinct", dtypes=S)
+    red("var_last", lambda x: torch.var(x, -1, correction=0), "torch.var(x, -1, correction=0): "
+        "var.correction", dtypes=HS)
+    red("var_dim1_keepdim", lambda x: torch.var(x, 1, correction=1, keepdim=True),
+        "torch.var(x, 1, correction=1, keepdim=True)")
+    red("var_mean_last", lambda x: torch.var_mean(x, -1, correction=0, keepdim=True),
+        "torch.var_mean(x, -1, correction=0, keepdim=True): var_mean.correction (2 outputs)")
+    red("var_mean_dim0", lambda x: torch.var_mean(x, 0, correction=1),
+        "torch.var_mean(x, 0, correction=1)", dtypes=S)
+    red("softmax_last", lambda x: F.softmax(x, dim=-1), "F.softmax(x, -1): softmax.int", dtypes=HS)
+    red("softmax_dim1", lambda x: x.softmax(1), "x.softmax(1)")
+    red("_softmax_last", lambda x: torch._softmax(x, -1, False),
+        "torch._softmax(x, -1, False): aten._softmax", dtypes=S)
+    red("_softmax_dim0", lambda x: torch._softmax(x, 0, False), "torch._softmax(x, 0, False)")
+    red("log_softmax_last", lambda x: F.log_softmax(x, dim=-1), "F.log_softmax(x, -1)", dtypes=HS)
+    red("log_softmax_dim1", lambda x: x.log_softmax(1), "x.log_softmax(1)")
+    red("_log_softmax_last", lambda x: torch._log_softmax(x, -1, False),
+        "torch._log_softmax(x, -1, False)", dtypes=S)
+
+    # --------------------------------------------------------- normalization
+    op("layer_norm", None, [I(A3)], HS, "nn.LayerNorm(67) (weight, bias): layer_norm.default",
+       module=lambda: LayerNormOp(67))
+    op("layer_norm_2d_noaffine", None, [I(A3)], S,
+       "nn.LayerNorm([7, 67], eps=1e-6, elementwise_affine=False)",
+       module=lambda: LayerNormOp([7, 67], eps=1e-6, affine=False))
+    op("native_layer_norm", None, [I(C3)], HS,
+       "torch.native_layer_norm(x, [71], w, b, 1e-5): 3 outputs (out, mean, rstd)",
+       module=lambda: NativeLayerNormOp(71))
+    op("rms_norm", None, [I(A3)], HS, "F.rms_norm(x, [67], weight, eps=1e-6): aten.rms_norm",
+       module=lambda: RMSNormOp(67, 1e-6), notes="torch 1.13 has no aten.rms_norm: emitted "
+       "through the placeholder op with the torch 2.9 schema",
+       reference_note="torch 1.13 lacks aten.rms_norm: reference = keep_ops.rms_norm_ref "
+       "(torch ops, fp32 opmath, as rms_norm_symint)")
+    op("rms_norm_noweight", None, [I(C3)], S,
+       "F.rms_norm(x, [71]) (no weight, eps=None: finfo(float32).eps)",
+       module=lambda: RMSNormOp(71, None, weight=False),
+       notes="torch 1.13 has no aten.rms_norm: placeholder op with the torch 2.9 schema",
+       reference_note="torch 1.13 lacks aten.rms_norm: reference = keep_ops.rms_norm_ref")
+    op("batch_norm", None, [I((2, 7, 9))], HS,
+       "nn.BatchNorm1d(7).eval(): aten.batch_norm.default (what the training IR records)",
+       module=lambda: BatchNormOp(7))
+    op("native_batch_norm_legit_no_training", None, [I((2, 7, 67))], HS,
+       "torch.ops.aten._native_batch_norm_legit_no_training.default(x, w, b, rm, rv, 0.1, 1e-5)"
+       " (3 outputs, 2nd/3rd empty)", module=lambda: NativeBatchNormOp(7),
+       notes="torch 1.13 has no _native_batch_norm_legit_no_training: placeholder op with the "
+       "torch 2.9 schema; the training IR records eval batch norm as aten.batch_norm (see "
+       "op_batch_norm), this op is its run_decompositions() form called explicitly",
+       reference_note="reference = F.batch_norm(training=False) of torch 1.13")
+
+    # ------------------------------------------------------------- attention
+    q4, kv4 = (2, 4, 9, 40), (2, 4, 9, 40)
+    sdpa = keep_ops.scaled_dot_product_attention
+    sdpa_note = ("torch 1.13 has no F.scaled_dot_product_attention: placeholder op with the "
+                 "torch 2.9 schema")
+    sdpa_ref = ("torch 1.13 lacks SDPA: reference = keep_ops.sdpa_math_ref (torch ops mirroring "
+                "aten::_scaled_dot_product_attention_math, fp32 compute)")
+
+    def att(name, fn, inputs, dtypes, desc):
+        op(name, fn, inputs, dtypes, desc, tol="matmul", notes=sdpa_note, reference_note=sdpa_ref)
+
+    att("sdpa", lambda q, k, v: sdpa(q, k, v),
+        [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], HS,
+        "F.scaled_dot_product_attention(q, k, v) [2,4,9,40]")
+    att("sdpa_causal", lambda q, k, v: sdpa(q, k, v, is_causal=True),
+        [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], H, "sdpa(..., is_causal=True)")
+    att("sdpa_float_mask", lambda q, k, v, m: sdpa(q, k, v, attn_mask=m),
+        [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v"), I((2, 1, 9, 9), name="mask")], H,
+        "sdpa(..., attn_mask=float[2,1,9,9]) (additive, broadcast over heads)")
+    att("sdpa_bool_mask", lambda q, k, v, m: sdpa(q, k, v, attn_mask=m),
+        [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v"),
+         I((9, 9), "bool", "causal_bool", "mask")], H,
+        "sdpa(..., attn_mask=bool[9,9]) (True = attend; no fully masked row)")
+    att("sdpa_scale", lambda q, k, v: sdpa(q, k, v, scale=0.05),
+        [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], S, "sdpa(..., scale=0.05)")
+    att("sdpa_gqa", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
+        [I((1, 8, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
+        "sdpa(q[1,8,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")
+
+    # --------------------------------------------------- shape / data movement
+    op("view", lambda x: x.view(3, 469), [I(A3)], H, "x[3,7,67].view(3, 469)")
+    op("view_infer", lambda x: x.view(-1, 67), [I(A3)], S, "x.view(-1, 67) (-1 kept)")
+    op("reshape", lambda x: x.reshape(21, -1), [I(A3)], H,
+       "x.reshape(21, -1): aten.reshape kept whole (training IR)")
+    op("reshape_noncontig", lambda x: x.transpose(1, 2).reshape(3, -1), [I(A3)], H,
+       "x.transpose(1, 2).reshape(3, -1): reshape of a non-viewable input")
+    op("_unsafe_view", lambda x: torch.ops.aten._unsafe_view(x, [21, 67]), [I(A3)], H,
+       "torch.ops.aten._unsafe_view(x, [21, 67])")
+    op("flatten", lambda x: x.flatten(1), [I(A3)], H, "x.flatten(1): flatten.using_ints")
+    op("permute", lambda x: x.permute(2, 0, 1), [I(C3)], H, "x.permute(2, 0, 1)")
+    op("transpose", lambda x: x.transpose(1, 2), [I(C3)], HS, "x.transpose(1, 2): transpose.int")
+    op("t", lambda x: x.t(), [I(A2)], H, "x.t()")
+    op("unsqueeze", lambda x: x.unsqueeze(1), [I(A2)], H, "x.unsqueeze(1)")
+    op("squeeze", lambda x: x.squeeze(1), [I((7, 1, 67))], H, "x[7,1,67].squeeze(1): squeeze.dim")
+    op("expand", lambda x: x.expand(3, -1, -1), [I((1, 7, 67))], H, "x[1,7,67].expand(3, -1, -1)")
+    op("slice", lambda x: x[..., 2:60], [I(A3)], H, "x[..., 2:60]: slice.Tensor(x, 2, 2, 60)")
+    op("slice_step", lambda x: x[1:3, :, 1::2], [I(A3)], S,
+       "x[1:3, :, 1::2]: slice(dim 0) + slice(dim 2, step 2, end INT64_MAX)")
+    op("select", lambda x: x.select(1, 3), [I(A3)], H, "x.select(1, 3): select.int")
+    op("select_neg", lambda x: x[..., -1], [I(A3)], S, "x[..., -1]: select.int(x, 2, -1)")
+    op("cat", lambda x, y, z: torch.cat([x, y, z], -1),
+       [I((3, 7, 9)), I((3, 7, 30)), I((3, 7, 28))], H, "torch.cat([x, y, z], -1) -> [3,7,67]")
+    op("cat_dim0", lambda x, y: torch.cat((x, y)), [I((2, 67)), I((5, 67))], S,
+       "torch.cat((x[2,67], y[5,67])) (dim default 0)")
+    op("split", lambda x: x.split(30, -1), [I(A3)], H,
+       "x.split(30, -1): split.Tensor -> 3 outputs (as_tensors)")
+    op("split_with_sizes", lambda x: x.split([10, 57], -1), [I(A3)], H,
+       "x.split([10, 57], -1): split_with_sizes")
+    op("chunk", lambda x: x.chunk(3, 1), [I(A3)], H,
+       "x.chunk(3, 1): aten.chunk kept whole (7 rows -> 3, 3, 1)")
+    op("index_select", lambda x, i: torch.index_select(x, 0, i),
+       [I(A2, name="x"), I((5,), "int64", "int:0:7", "idx")], H,
+       "torch.index_select(x[7,67], 0, idx: int64[5])")
+    op("index_select_dim1", lambda x, i: x.index_select(1, i),
+       [I(A3, name="x"), I((9,), "int64", "int:0:7", "idx")], S, "x.index_select(1, idx[9]) (repeated indices)")
+    op("embedding", None, [I((3, 7), "int64", "int:0:50", "idx")], HS,
+       "nn.Embedding(50, 67)(idx: int64[3,7])", module=lambda: EmbeddingOp(50, 67))
+    op("index", lambda x, i: x[i], [I(A2, name="x"), I((5,), "int64", "int:0:7", "idx")], H,
+       "x[idx]: index.Tensor(x, [idx]); a list without None serializes as as_tensors")
+    op("index_dim1", lambda x, i: x[:, i], [I(A3, name="x"), I((4,), "int64", "int:0:7", "idx")],
+       H, "x[:, idx]: slice.Tensor (full dim 0) + index.Tensor(slice, [None, idx]) "
+       "(as_optional_tensors)")
+    op("index_copy", lambda c, i, s: c.index_copy(2, i, s),
+       [I((1, 2, 16, 40), name="cache"), I((3,), "int64", "index:16", "pos"),
+        I((1, 2, 3, 40), name="k")], H,
+       "cache.index_copy(2, pos, k): functional index_copy (KV-cache scatter)")
+    op("index_copy_inplace", None,
+       [I((1, 2, 3, 40), name="k"), I((3,), "int64", "index:16", "pos")], H,
+       "self.k_cache.index_copy_(2, pos, k) on a buffer: aten.index_copy_ stays in place in "
+       "the training IR; returns the cache", module=lambda: KVCacheUpdate((1, 2, 16, 40)))
+    op("full", lambda x: x + torch.full((7, 67), 1.5), [I(A2)], H,
+       "x + torch.full((7, 67), 1.5): full.default(device=cpu, pin_memory=False)")
+    op("zeros", lambda x: x + torch.zeros(7, 67, dtype=torch.float16), [I(A2)], H,
+       "x + torch.zeros(7, 67, dtype=torch.float16)")
+    op("ones", lambda x: x * torch.ones(67), [I(A3)], S, "x * torch.ones(67)")
+    op("arange", lambda x: x + torch.arange(67), [I(A2)], H,
+       "x + torch.arange(67): arange.default (int64) promoted by add")
+    op("arange_start_step", lambda x: x * torch.arange(1, 134, 2, dtype=torch.float32), [I(A2)], S,
+       "x * torch.arange(1, 134, 2, dtype=torch.float32): arange.start_step")
+    op("triu", lambda x: torch.triu(x, 1), [I(A2)], H, "torch.triu(x, 1)")
+    op("tril", lambda x: x.tril(), [I((9, 67))], S, "x.tril() (diagonal=0 omitted)")
+    op("tril_mask", lambda x: x.masked_fill(torch.ones(9, 9, dtype=torch.bool).tril().logical_not(),
+                                            -10000.0), [I((2, 9, 9))], H,
+       "x.masked_fill(~ones(9, 9, bool).tril(), -1e4): a causal mask built in the graph "
+       "(ones, tril, logical_not, masked_fill)")
+    op("clone", lambda x: x.clone(), [I(A2)], H, "x.clone()")
+    op("contiguous", lambda x: x.transpose(0, 1).contiguous(), [I(A3)], H,
+       "x.transpose(0, 1).contiguous(): aten.contiguous kept whole (training IR)")
+    op("alias", lambda x: torch.ops.aten.alias.default(x) * 2.0, [I(A2)], H,
+       "torch.ops.aten.alias.default(x) * 2.0")
+    op("detach", lambda x: x.detach() * 2.0, [I(A2)], H, "x.detach() * 2.0: detach.default")
+    op("constant_pad_nd", lambda x: torch.constant_pad_nd(x, [1, 2, 0, 3], 0.5), [I(A3)], H,
+       "torch.constant_pad_nd(x, [1, 2, 0, 3], 0.5)")
+    op("pad", lambda x: F.pad(x, (1, 2)), [I(A3)], H,
+       "F.pad(x, (1, 2)): aten.pad kept whole (mode='constant', value=None omitted)")
+    op("dropout_eval", lambda x: F.dropout(x, 0.1, False), [I(A2)], H,
+       "F.dropout(x, 0.1, training=False): aten.dropout kept whole (export never decomposes it)")
