@@ -28,3 +28,5 @@ tool_dirs = [config.spyre_tools_dir, config.llvm_tools_dir]
 tools = ["spyre-opt", "spyre-translate", "spyre-compile", "spyre-run",
          "spyre-npy-compare"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.add_tool_substitutions(["not", "count", "split-file"],
+                                   [config.llvm_tools_dir])

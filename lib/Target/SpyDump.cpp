@@ -34,18 +34,14 @@ void printLx(llvm::raw_ostream &os, const isa::Inst &inst, unsigned slot,
     os << "%" << inst.lxWrap[slot];
 }
 
-void printParam(llvm::raw_ostream &os, const char *what, uint8_t slot) {
-  if (slot != isa::kNone)
-    os << ' ' << what << "=p" << unsigned(slot);
-}
-
 void printClamp(llvm::raw_ostream &os, const isa::Inst &inst) {
   if (inst.clampLevel == isa::kNone)
     return;
   os << " clamp(arg" << (inst.clampLevel >> 4) << ", level "
      << (inst.clampLevel & 0xf) << ", step " << inst.clampStep << ", total "
      << inst.clampTotal;
-  printParam(os, "start", inst.clampParam);
+  if (inst.clampParam != isa::kNone)
+    os << ", start=p" << unsigned(inst.clampParam);
   os << ')';
 }
 

@@ -268,6 +268,18 @@ def check_archive(path):
     return p, result
 
 
+def _npy_matches(a, tm, entry):
+    """input/output .npy vs TensorMeta; bfloat16 is stored as float32 when
+    the fixture.json entry says "stored_as": "float32"."""
+    sizes = [s.get("as_int") for s in tm["sizes"]]
+    if list(a.shape) != sizes:
+        return False
+    want = tm["dtype"]
+    if want == SCALAR_TYPE["BFLOAT16"]:
+        return str(a.dtype) == "float32" and (entry or {}).get("stored_as") == "float32"
+    return NP_DTYPE_TO_SCALAR.get(str(a.dtype)) == want
+
+
 def check_fixture_dir(d):
     import numpy as np
     p, result = check_archive(os.path.join(d, "model.pt2"))
@@ -277,15 +289,14 @@ def check_fixture_dir(d):
     user_inputs = [val["arg"]["as_tensor"]["name"] for tag, val in spec_inputs
                    if tag == "user_input"]
     fx = json.load(open(os.path.join(d, "fixture.json")))
+    fin, fout = fx.get("inputs", []), fx.get("outputs", [])
     for i, name in enumerate(user_inputs):
         f = os.path.join(d, f"input_{i}.npy")
         if not os.path.exists(f):
             p.add(d, f"missing input_{i}.npy")
             continue
         a = np.load(f)
-        tm = tv[name]
-        if list(a.shape) != [s["as_int"] for s in tm["sizes"]] or \
-                NP_DTYPE_TO_SCALAR.get(str(a.dtype)) != tm["dtype"]:
+        if not _npy_matches(a, tv[name], fin[i] if i < len(fin) else None):
             p.add(f, f"{a.shape} {a.dtype} does not match graph input '{name}'")
     for i, names in enumerate(outs):
         f = os.path.join(d, f"output_{i}.npy")
@@ -293,14 +304,16 @@ def check_fixture_dir(d):
             p.add(d, f"missing output_{i}.npy")
             continue
         a = np.load(f)
-        tm = tv[names[0]]
-        if list(a.shape) != [s["as_int"] for s in tm["sizes"]] or \
-                NP_DTYPE_TO_SCALAR.get(str(a.dtype)) != tm["dtype"]:
+        if not _npy_matches(a, tv[names[0]], fout[i] if i < len(fout) else None):
             p.add(f, f"{a.shape} {a.dtype} does not match graph output '{names[0]}'")
-        if not np.all(np.isfinite(a.astype(np.float64))):
-            p.add(f, "non-finite reference values")
-    if len(fx.get("inputs", [])) != len(user_inputs) or len(fx.get("outputs", [])) != len(outs):
+        if not fx.get("nonfinite_outputs") and not np.all(np.isfinite(a.astype(np.float64))):
+            p.add(f, "non-finite reference values (fixture.json does not declare "
+                     "nonfinite_outputs)")
+    if len(fin) != len(user_inputs) or len(fout) != len(outs):
         p.add(d, "fixture.json input/output lists do not match the graph")
+    tols = fx.get("output_tolerances")
+    if tols is not None and len(tols) != len(outs):
+        p.add(d, "fixture.json output_tolerances does not have one entry per output")
     return p
 
 

@@ -332,7 +332,8 @@ def native_batch_norm_legit_no_training(input, weight, bias, running_mean, runni
 SHIM_TORCH_FN = {
     rms_norm: ("rms_norm", "function"),
     scaled_dot_product_attention: ("scaled_dot_product_attention", "builtin_function_or_method"),
-    native_batch_norm_legit_no_training: ("_native_batch_norm_legit_no_training", "OpOverload"),
+    # an explicit torch.ops.aten call: no torch function, so no torch_fn
+    native_batch_norm_legit_no_training: None,
 }
 
 

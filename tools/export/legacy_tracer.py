@@ -144,12 +144,12 @@ class _CaptureMode(TorchFunctionMode):
         kwargs = kwargs or {}
         count = self.fn_counts.get(func, 0) + 1
         self.fn_counts[func] = count
-        name, kind = keep_ops.SHIM_TORCH_FN.get(
+        shim = keep_ops.SHIM_TORCH_FN.get(
             func, (getattr(func, "__name__", str(func)), type(func).__name__))
         meta = {
             "stack_trace": _forward_stack_trace(),
             "nn_module_stack": self.module_stack.snapshot(),
-            "torch_fn": (f"{name}_{count}", f"{kind}.{name}"),
+            "torch_fn": None if shim is None else (f"{shim[0]}_{count}", f"{shim[1]}.{shim[0]}"),
             "torch_fn_obj": func,
         }
         prev = _CURRENT_META

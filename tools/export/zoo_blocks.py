@@ -467,16 +467,19 @@ def register_block_zoo(add, ZooEntry, In):
                          In((1, 16), "int64", "padmask:3", "attention_mask")],
                  tol_kind="block", notes=BERT_NOTES, dir_name="block_bert_encoder"))
     add(ZooEntry("model_llama_tiny",
-                 "tiny Llama: embedding (vocab 256) + 2 decoder layers + RMSNorm + lm_head; "
-                 "input_ids [1,16]",
-                 LlamaTiny, [], ("fp16",), "fp16",
+                 "tiny Llama: embedding (vocab 256) + 2 decoder layers (hidden 64, 4 heads, 2 KV heads, "
+                 "head_dim 16, SwiGLU 128) + RMSNorm + lm_head; input_ids [1,16]",
+                 lambda: LlamaTiny(LlamaConfig(hidden_size=64, intermediate_size=128)),
+                 [], ("fp16",), "fp16",
                  inputs=[In((1, 16), "int64", "int:0:256", "input_ids")], tol_kind="block",
                  notes=LLAMA_NOTES, dir_name="model_llama_tiny",
                  reference_note="SDPA via keep_ops.sdpa_math_ref (torch 1.13 has no SDPA)"))
     add(ZooEntry("model_bert_tiny",
                  "tiny BERT: embeddings (word 256, position 64, token type 2) + 2 encoder "
-                 "layers; input_ids [1,16], attention_mask [1,16] (last 3 padded)",
-                 BertTiny, [], ("fp16",), "fp16",
+                 "layers (hidden 64, 4 heads, GELU 128); input_ids [1,16], attention_mask [1,16] "
+                 "(last 3 padded)",
+                 lambda: BertTiny(BertConfig(hidden_size=64, intermediate_size=128)),
+                 [], ("fp16",), "fp16",
                  inputs=[In((1, 16), "int64", "int:1:256", "input_ids"),
                          In((1, 16), "int64", "padmask:3", "attention_mask")],
                  tol_kind="block", notes=BERT_NOTES, dir_name="model_bert_tiny"))

@@ -23,7 +23,7 @@ import torch.nn.functional as F
 import keep_ops
 
 A2 = (7, 67)          # 2-D, innermost 67
-A3 = (3, 7, 67)       # 3-D, innermost 67
+A3 = (2, 5, 67)       # 3-D, innermost 67
 B3 = (3, 7, 9)        # 3-D, tiny
 C3 = (2, 5, 71)       # 3-D, innermost 71
 
@@ -162,10 +162,10 @@ def register_op_zoo(add, ZooEntry, In):
 
     I = In
     # ---------------------------------------------------------------- matmul
-    op("bmm", lambda x, y: torch.bmm(x, y), [I((3, 7, 67)), I((3, 67, 9))], HS,
-       "torch.bmm(x[3,7,67], y[3,67,9])")
-    op("matmul_3d", lambda x, y: torch.matmul(x, y), [I((3, 7, 67)), I((3, 67, 9))], H,
-       "x[3,7,67] @ y[3,67,9] (aten.matmul kept whole)")
+    op("bmm", lambda x, y: torch.bmm(x, y), [I((2, 5, 67)), I((2, 67, 9))], HS,
+       "torch.bmm(x[2,5,67], y[2,67,9])")
+    op("matmul_3d", lambda x, y: torch.matmul(x, y), [I((2, 5, 67)), I((2, 67, 9))], H,
+       "x[2,5,67] @ y[2,67,9] (aten.matmul kept whole)")
     op("matmul_4d_bcast", lambda x, y: x @ y, [I((2, 3, 7, 33)), I((3, 33, 9))], H,
        "x[2,3,7,33] @ y[3,33,9] (batch broadcast)")
     op("matmul_1d_2d", lambda x, y: torch.matmul(x, y), [I((67,)), I((67, 9))], H,
@@ -175,31 +175,31 @@ def register_op_zoo(add, ZooEntry, In):
     op("matmul_1d_1d", lambda x, y: torch.matmul(x, y), [I((67,)), I((67,))], S,
        "x[67] @ y[67] -> [] (0-d)")
     op("baddbmm", lambda x, y, z: torch.baddbmm(x, y, z, beta=0.5, alpha=2.0),
-       [I((3, 7, 9)), I((3, 7, 67)), I((3, 67, 9))], H,
-       "torch.baddbmm(x[3,7,9], y, z, beta=0.5, alpha=2.0)")
+       [I((2, 5, 9)), I((2, 5, 67)), I((2, 67, 9))], H,
+       "torch.baddbmm(x[2,5,9], y, z, beta=0.5, alpha=2.0)")
     op("baddbmm_bcast", lambda x, y, z: torch.baddbmm(x, y, z),
-       [I((9,)), I((3, 7, 67)), I((3, 67, 9))], S,
-       "torch.baddbmm(x[9], y[3,7,67], z[3,67,9]) (self broadcast, default beta/alpha)")
+       [I((9,)), I((2, 5, 67)), I((2, 67, 9))], S,
+       "torch.baddbmm(x[9], y[2,5,67], z[2,67,9]) (self broadcast, default beta/alpha)")
 
     # ------------------------------------------------------- binary pointwise
     op("add_alpha", lambda x, y: torch.add(x, y, alpha=2), [I(A2), I(A2)], HS,
        "torch.add(x, y, alpha=2): add.Tensor + alpha kwarg")
-    op("add_alpha_bcast", lambda x, y: torch.add(x, y, alpha=0.5), [I(A3), I((7, 1))], H,
-       "torch.add(x[3,7,67], y[7,1], alpha=0.5)")
+    op("add_alpha_bcast", lambda x, y: torch.add(x, y, alpha=0.5), [I(A3), I((5, 1))], H,
+       "torch.add(x[2,5,67], y[5,1], alpha=0.5)")
     op("add_scalar", lambda x: x + 2.5, [I(A2)], H,
        "x + 2.5: add.Tensor with a float `other`")
     op("add_Scalar", lambda x: torch.ops.aten.add.Scalar(x, 2.5, 3), [I(A2)], H,
        "torch.ops.aten.add.Scalar(x, 2.5, 3) (explicit overload)")
     op("sub_alpha", lambda x, y: torch.sub(x, y, alpha=0.5), [I(A3), I((67,))], H,
-       "torch.sub(x[3,7,67], y[67], alpha=0.5)")
+       "torch.sub(x[2,5,67], y[67], alpha=0.5)")
     op("sub_scalar", lambda x: x - 1.25, [I(A2)], S, "x - 1.25: sub.Tensor with a float")
     op("sub_Scalar", lambda x: torch.ops.aten.sub.Scalar(x, 1.25, 2), [I(A2)], H,
        "torch.ops.aten.sub.Scalar(x, 1.25, 2)")
     op("rsub", lambda x: 1.0 - x, [I(A2)], H, "1.0 - x: rsub.Scalar")
-    op("mul_bcast3", lambda x, y: x * y, [I(A3), I((3, 1, 67))], H, "x[3,7,67] * y[3,1,67]")
+    op("mul_bcast3", lambda x, y: x * y, [I(A3), I((2, 1, 67))], H, "x[2,5,67] * y[2,1,67]")
     op("mul_scalar", lambda x: x * 0.125, [I(A2)], S, "x * 0.125: mul.Tensor with a float")
     op("div", lambda x, y: x / y, [I(A2), I(A2, gen="nonzero")], HS, "x / y: div.Tensor")
-    op("div_bcast", lambda x, y: x / y, [I(A3), I((67,), gen="nonzero")], H, "x[3,7,67] / y[67]")
+    op("div_bcast", lambda x, y: x / y, [I(A3), I((67,), gen="nonzero")], H, "x[2,5,67] / y[67]")
     op("div_scalar", lambda x: x / 3.0, [I(A2)], H, "x / 3.0: div.Tensor with a float")
     op("div_Scalar", lambda x: torch.ops.aten.div.Scalar(x, 3.0), [I(A2)], S,
        "torch.ops.aten.div.Scalar(x, 3.0)")
@@ -207,12 +207,12 @@ def register_op_zoo(add, ZooEntry, In):
        [I(A2, gen="normal"), I(A2, gen="nonzero")], HS,
        "torch.div(x, y, rounding_mode='trunc'): div.Tensor_mode")
     op("div_floor", lambda x, y: torch.div(x, y, rounding_mode="floor"),
-       [I(A3), I((7, 1), gen="nonzero")], HS,
-       "torch.div(x[3,7,67], y[7,1], rounding_mode='floor')")
+       [I(A3), I((5, 1), gen="nonzero")], HS,
+       "torch.div(x[2,5,67], y[5,1], rounding_mode='floor')")
     op("minimum", lambda x, y: torch.minimum(x, y), [I(A3), I((67,))], H, "torch.minimum (broadcast)")
     op("maximum", lambda x, y: torch.maximum(x, y), [I(A2), I(A2)], S, "torch.maximum")
     op("pow_tensor", lambda x, y: torch.pow(x, y), [I(A3, gen="positive"), I((67,))], H,
-       "torch.pow(x[3,7,67] > 0, y[67]): pow.Tensor_Tensor")
+       "torch.pow(x[2,5,67] > 0, y[67]): pow.Tensor_Tensor")
     for tag, e in (("2", 2), ("3", 3), ("0_5", 0.5), ("m0_5", -0.5), ("1_7", 1.7)):
         gen = "normal" if isinstance(e, int) else "positive"
         op(f"pow_{tag}", (lambda e: (lambda x: x ** e))(e), [I(A2, gen=gen)],
@@ -248,7 +248,7 @@ def register_op_zoo(add, ZooEntry, In):
     # ------------------------------------------------------ select / compare
     op("where", lambda c, x, y: torch.where(c, x, y),
        [I(A3, "bool", "bool:0.5", "cond"), I(A3, name="x"), I((67,), name="y")], H,
-       "torch.where(cond[3,7,67], x, y[67]): where.self")
+       "torch.where(cond[2,5,67], x, y[67]): where.self")
     op("where_scalar_other", lambda c, x: torch.where(c, x, 0.0),
        [I(A2, "bool", "bool:0.5", "cond"), I(A2, name="x")], H,
        "torch.where(cond, x, 0.0): where.ScalarOther (kept whole)")
@@ -265,8 +265,8 @@ def register_op_zoo(add, ZooEntry, In):
     for cmp in ("eq", "ne", "lt", "le", "gt", "ge"):
         f = getattr(torch, cmp)
         op(f"{cmp}", (lambda f: (lambda x, y: f(x, y)))(f),
-           [I(A3, gen="grid"), I((7, 67), gen="grid")], H,
-           f"torch.{cmp}(x[3,7,67], y[7,67]): {cmp}.Tensor (inputs on a 0.5 grid, so ties occur)")
+           [I(A3, gen="grid"), I((5, 67), gen="grid")], H,
+           f"torch.{cmp}(x[2,5,67], y[5,67]): {cmp}.Tensor (inputs on a 0.5 grid, so ties occur)")
         op(f"{cmp}_scalar", (lambda f: (lambda x: f(x, 0.5)))(f), [I(A2, gen="grid")], S,
            f"torch.{cmp}(x, 0.5): {cmp}.Scalar")
     op("logical_not", lambda x: torch.logical_not(x), [I(A2, "bool", "bool:0.5")], MIXED,
@@ -341,8 +341,8 @@ def register_op_zoo(add, ZooEntry, In):
     op("layer_norm", None, [I(A3)], HS, "nn.LayerNorm(67) (weight, bias): layer_norm.default",
        module=lambda: LayerNormOp(67))
     op("layer_norm_2d_noaffine", None, [I(A3)], S,
-       "nn.LayerNorm([7, 67], eps=1e-6, elementwise_affine=False)",
-       module=lambda: LayerNormOp([7, 67], eps=1e-6, affine=False))
+       "nn.LayerNorm([5, 67], eps=1e-6, elementwise_affine=False)",
+       module=lambda: LayerNormOp([5, 67], eps=1e-6, affine=False))
     op("native_layer_norm", None, [I(C3)], HS,
        "torch.native_layer_norm(x, [71], w, b, 1e-5): 3 outputs (out, mean, rstd)",
        module=lambda: NativeLayerNormOp(71))
@@ -368,7 +368,7 @@ def register_op_zoo(add, ZooEntry, In):
        reference_note="reference = F.batch_norm(training=False) of torch 1.13")
 
     # ------------------------------------------------------------- attention
-    q4, kv4 = (2, 4, 9, 40), (2, 4, 9, 40)
+    q4, kv4 = (2, 2, 9, 40), (2, 2, 9, 40)
     sdpa = keep_ops.scaled_dot_product_attention
     sdpa_note = ("torch 1.13 has no F.scaled_dot_product_attention: placeholder op with the "
                  "torch 2.9 schema")
@@ -380,7 +380,7 @@ def register_op_zoo(add, ZooEntry, In):
 
     att("sdpa", lambda q, k, v: sdpa(q, k, v),
         [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], HS,
-        "F.scaled_dot_product_attention(q, k, v) [2,4,9,40]")
+        "F.scaled_dot_product_attention(q, k, v) [2,2,9,40]")
     att("sdpa_causal", lambda q, k, v: sdpa(q, k, v, is_causal=True),
         [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], H, "sdpa(..., is_causal=True)")
     att("sdpa_float_mask", lambda q, k, v, m: sdpa(q, k, v, attn_mask=m),
@@ -393,32 +393,32 @@ def register_op_zoo(add, ZooEntry, In):
     att("sdpa_scale", lambda q, k, v: sdpa(q, k, v, scale=0.05),
         [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], S, "sdpa(..., scale=0.05)")
     att("sdpa_gqa", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
-        [I((1, 8, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
-        "sdpa(q[1,8,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")
+        [I((1, 4, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
+        "sdpa(q[1,4,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")
 
     # --------------------------------------------------- shape / data movement
-    op("view", lambda x: x.view(3, 469), [I(A3)], H, "x[3,7,67].view(3, 469)")
+    op("view", lambda x: x.view(2, 335), [I(A3)], H, "x[2,5,67].view(2, 335)")
     op("view_infer", lambda x: x.view(-1, 67), [I(A3)], S, "x.view(-1, 67) (-1 kept)")
-    op("reshape", lambda x: x.reshape(21, -1), [I(A3)], H,
-       "x.reshape(21, -1): aten.reshape kept whole (training IR)")
-    op("reshape_noncontig", lambda x: x.transpose(1, 2).reshape(3, -1), [I(A3)], H,
-       "x.transpose(1, 2).reshape(3, -1): reshape of a non-viewable input")
-    op("_unsafe_view", lambda x: torch.ops.aten._unsafe_view(x, [21, 67]), [I(A3)], H,
-       "torch.ops.aten._unsafe_view(x, [21, 67])")
+    op("reshape", lambda x: x.reshape(10, -1), [I(A3)], H,
+       "x.reshape(10, -1): aten.reshape kept whole (training IR)")
+    op("reshape_noncontig", lambda x: x.transpose(1, 2).reshape(2, -1), [I(A3)], H,
+       "x.transpose(1, 2).reshape(2, -1): reshape of a non-viewable input")
+    op("_unsafe_view", lambda x: torch.ops.aten._unsafe_view(x, [10, 67]), [I(A3)], H,
+       "torch.ops.aten._unsafe_view(x, [10, 67])")
     op("flatten", lambda x: x.flatten(1), [I(A3)], H, "x.flatten(1): flatten.using_ints")
     op("permute", lambda x: x.permute(2, 0, 1), [I(C3)], H, "x.permute(2, 0, 1)")
     op("transpose", lambda x: x.transpose(1, 2), [I(C3)], HS, "x.transpose(1, 2): transpose.int")
     op("t", lambda x: x.t(), [I(A2)], H, "x.t()")
     op("unsqueeze", lambda x: x.unsqueeze(1), [I(A2)], H, "x.unsqueeze(1)")
     op("squeeze", lambda x: x.squeeze(1), [I((7, 1, 67))], H, "x[7,1,67].squeeze(1): squeeze.dim")
-    op("expand", lambda x: x.expand(3, -1, -1), [I((1, 7, 67))], H, "x[1,7,67].expand(3, -1, -1)")
+    op("expand", lambda x: x.expand(2, -1, -1), [I((1, 5, 67))], H, "x[1,5,67].expand(2, -1, -1)")
     op("slice", lambda x: x[..., 2:60], [I(A3)], H, "x[..., 2:60]: slice.Tensor(x, 2, 2, 60)")
-    op("slice_step", lambda x: x[1:3, :, 1::2], [I(A3)], S,
-       "x[1:3, :, 1::2]: slice(dim 0) + slice(dim 2, step 2, end INT64_MAX)")
+    op("slice_step", lambda x: x[1:2, :, 1::2], [I(A3)], S,
+       "x[1:2, :, 1::2]: slice(dim 0) + slice(dim 2, step 2, end INT64_MAX)")
     op("select", lambda x: x.select(1, 3), [I(A3)], H, "x.select(1, 3): select.int")
     op("select_neg", lambda x: x[..., -1], [I(A3)], S, "x[..., -1]: select.int(x, 2, -1)")
     op("cat", lambda x, y, z: torch.cat([x, y, z], -1),
-       [I((3, 7, 9)), I((3, 7, 30)), I((3, 7, 28))], H, "torch.cat([x, y, z], -1) -> [3,7,67]")
+       [I((2, 5, 9)), I((2, 5, 30)), I((2, 5, 28))], H, "torch.cat([x, y, z], -1) -> [2,5,67]")
     op("cat_dim0", lambda x, y: torch.cat((x, y)), [I((2, 67)), I((5, 67))], S,
        "torch.cat((x[2,67], y[5,67])) (dim default 0)")
     op("split", lambda x: x.split(30, -1), [I(A3)], H,
@@ -426,17 +426,17 @@ def register_op_zoo(add, ZooEntry, In):
     op("split_with_sizes", lambda x: x.split([10, 57], -1), [I(A3)], H,
        "x.split([10, 57], -1): split_with_sizes")
     op("chunk", lambda x: x.chunk(3, 1), [I(A3)], H,
-       "x.chunk(3, 1): aten.chunk kept whole (7 rows -> 3, 3, 1)")
+       "x.chunk(3, 1): aten.chunk kept whole (5 rows -> 2, 2, 1)")
     op("index_select", lambda x, i: torch.index_select(x, 0, i),
        [I(A2, name="x"), I((5,), "int64", "int:0:7", "idx")], H,
        "torch.index_select(x[7,67], 0, idx: int64[5])")
     op("index_select_dim1", lambda x, i: x.index_select(1, i),
-       [I(A3, name="x"), I((9,), "int64", "int:0:7", "idx")], S, "x.index_select(1, idx[9]) (repeated indices)")
+       [I(A3, name="x"), I((9,), "int64", "int:0:5", "idx")], S, "x.index_select(1, idx[9]) (repeated indices)")
     op("embedding", None, [I((3, 7), "int64", "int:0:50", "idx")], HS,
        "nn.Embedding(50, 67)(idx: int64[3,7])", module=lambda: EmbeddingOp(50, 67))
     op("index", lambda x, i: x[i], [I(A2, name="x"), I((5,), "int64", "int:0:7", "idx")], H,
        "x[idx]: index.Tensor(x, [idx]); a list without None serializes as as_tensors")
-    op("index_dim1", lambda x, i: x[:, i], [I(A3, name="x"), I((4,), "int64", "int:0:7", "idx")],
+    op("index_dim1", lambda x, i: x[:, i], [I(A3, name="x"), I((4,), "int64", "int:0:5", "idx")],
        H, "x[:, idx]: slice.Tensor (full dim 0) + index.Tensor(slice, [None, idx]) "
        "(as_optional_tensors)")
     op("index_copy", lambda c, i, s: c.index_copy(2, i, s),
