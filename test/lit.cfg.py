@@ -18,6 +18,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%spyre_src", config.spyre_src_root))
+config.substitutions.append(("%spyre_obj", config.spyre_obj_root))
 config.substitutions.append(("%models", os.path.join(config.spyre_src_root,
                                                      "test", "e2e", "models")))
 

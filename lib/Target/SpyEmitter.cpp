@@ -78,7 +78,11 @@ public:
     std::string source = options.sourceModel;
     if (auto s = module->getAttrOfType<StringAttr>("spyre.source"); s && source.empty())
       source = s.getValue().str();
-    writer.setMetadata(source, SPYRE_VERSION_STRING, options.pipeline);
+    std::string pipeline = options.pipeline;
+    if (auto p = module->getAttrOfType<StringAttr>("spyre.pipeline");
+        p && pipeline.empty())
+      pipeline = p.getValue().str();
+    writer.setMetadata(source, SPYRE_VERSION_STRING, pipeline);
     if (auto ws = module->getAttrOfType<IntegerAttr>("spyre.workspace_bytes"))
       writer.setWorkspaceSize(ws.getInt());
     return success();

@@ -222,10 +222,13 @@ def trace(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
     """Traces `module(*args)`; returns the fx GraphModule plus bookkeeping."""
     keep_ops.keep_lib()
     _HANDLERS.update(keep_ops.handlers())
-    try:
-        params = list(module.named_parameters(remove_duplicate=False))
-    except TypeError:  # torch < 2.0
-        params = list(module.named_parameters())
+    # named_parameters(remove_duplicate=False) (torch 2.9 export keeps every
+    # FQN of a tied parameter; torch 1.13 has no remove_duplicate argument)
+    params = []
+    for mname, m in _named_modules(module):
+        for pname, p in m._parameters.items():
+            if p is not None:
+                params.append((f"{mname}.{pname}" if mname else pname, p))
     # named_buffers() order; persistent ones go to the weights, the others to
     # the constants (torch/export/_trace.py _move_non_persistent_buffers_to_tensor_constants)
     buffers = []

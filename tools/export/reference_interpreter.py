@@ -329,6 +329,7 @@ OPS = {
     "add.Tensor": lambda A, c: A["self"] + _alpha(A) * A["other"],
     "add.Scalar": lambda A, c: A["self"] + _alpha(A) * A["other"],
     "add_.Tensor": lambda A, c: A["self"] + _alpha(A) * A["other"],
+    "mul_.Tensor": lambda A, c: A["self"] * A["other"],
     "sub.Tensor": lambda A, c: A["self"] - _alpha(A) * A["other"],
     "sub.Scalar": lambda A, c: A["self"] - _alpha(A) * A["other"],
     "rsub.Scalar": lambda A, c: A["other"] - _alpha(A) * A["self"],
@@ -474,7 +475,7 @@ OPS = {
     "pad": lambda A, c: _pad(A["self"], A["pad"], 0.0 if A.get("value") is None else A["value"]),
 }
 NO_OUTPUT = {"_assert_tensor_metadata"}
-INPLACE_FIRST_ARG = {"add_.Tensor", "index_copy_"}
+INPLACE_FIRST_ARG = {"add_.Tensor", "mul_.Tensor", "index_copy_"}
 
 
 def _op_key(target):
@@ -603,7 +604,8 @@ def run(fixture_dir, round_values=True, verbose=False):
         else:
             ref = ref.astype(np.float64)
             same_inf = np.isinf(got) & np.isinf(ref) & (np.sign(got) == np.sign(ref))
-            diff = np.where(same_inf, 0.0, np.abs(got - ref))
+            with np.errstate(invalid="ignore"):
+                diff = np.where(same_inf, 0.0, np.abs(got - ref))
             err = float(np.max(diff)) if diff.size else 0.0
             good = bool(np.all(diff <= t["atol"] + t["rtol"] * np.where(same_inf, 0.0, np.abs(ref))))
         worst = max(worst, err)

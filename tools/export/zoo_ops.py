@@ -139,6 +139,49 @@ class KVCacheUpdate(nn.Module):
         return self.k_cache
 
 
+class AliasedWeights(nn.Module):
+    """Parameters that share storage: an embedding tied to the lm_head (two
+    FQNs, one tensor), q and k as row slices of one fused [2D, D] storage
+    (storage_offset 0 and D*D), and a transposed slice (strides (1, D+2),
+    storage_offset D+4).  The weights config maps several FQNs to one file."""
+
+    def __init__(self, V=16, D=8):
+        super().__init__()
+        self.embed = nn.Embedding(V, D)
+        self.lm_head = nn.Linear(D, V, bias=False)
+        self.lm_head.weight = self.embed.weight
+        qk = torch.randn(2 * D, D) / math.sqrt(D)
+        self.q = nn.Parameter(qk[0:D])
+        self.k = nn.Parameter(qk[D:2 * D])
+        base = torch.randn(D + 1, D + 2) / math.sqrt(D)
+        self.wt = nn.Parameter(base[1:, 2:].t())
+
+    def forward(self, ids):
+        h = self.embed(ids)
+        h = F.linear(h, self.q) + F.linear(h, self.k)
+        h = torch.matmul(h, self.wt)
+        return self.lm_head(h)
+
+
+class InplaceMutation(nn.Module):
+    """Buffer and user-input mutation, a non-persistent buffer and a lifted
+    tensor constant.  torch 2.9's training IR keeps the in-place ops
+    (add_.Tensor on b_count, mul_.Tensor on x) and has no mutation outputs;
+    ep.run_decompositions() would functionalize them (see
+    test/Target/Import/Inputs/mutation_aten_ir.pt2)."""
+
+    def __init__(self, n=67):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(7, n))
+        self.register_buffer("scale", torch.full((n,), 0.5), persistent=False)
+        self.offset = torch.linspace(-1.0, 1.0, n)
+
+    def forward(self, x):
+        self.count.add_(x)
+        x.mul_(2.0)
+        return torch.max(x * self.scale + self.offset, -1).values, self.count * 1.0
+
+
 def register_op_zoo(add, ZooEntry, In):
     def op(name, fn, inputs, dtypes=H, desc=None, reference="fp32", tol=None, notes="",
            module=None, reference_note=""):
@@ -472,5 +515,12 @@ def register_op_zoo(add, ZooEntry, In):
        "torch.constant_pad_nd(x, [1, 2, 0, 3], 0.5)")
     op("pad", lambda x: F.pad(x, (1, 2)), [I(A3)], H,
        "F.pad(x, (1, 2)): aten.pad kept whole (mode='constant', value=None omitted)")
+    op("weights_aliased", None, [I((2, 5), "int64", "int:0:16", "ids")], S,
+       "tied embedding/lm_head + q/k slices of one storage + a transposed slice parameter",
+       module=lambda: AliasedWeights())
+    op("mutation_inplace", None, [I(A2)], S,
+       "self.count.add_(x); x.mul_(2.0) (in place in the training IR), non-persistent buffer "
+       "`scale`, lifted tensor constant `offset`, max.dim with a dead indices getitem",
+       module=lambda: InplaceMutation())
     op("dropout_eval", lambda x: F.dropout(x, 0.1, False), [I(A2)], H,
        "F.dropout(x, 0.1, training=False): aten.dropout kept whole (export never decomposes it)")

@@ -123,6 +123,13 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return 1;
 
+  // Record how the program was made (the .spy metadata reads it).
+  std::string pipelineText;
+  llvm::raw_string_ostream pipeline(pipelineText);
+  pm.printAsTextualPipeline(pipeline);
+  (*module)->setAttr("spyre.pipeline",
+                     StringAttr::get(&ctx, pipelineText));
+
   if (emitMlir) {
     std::unique_ptr<ToolOutputFile> out = openOutputFile(outputFile, &error);
     if (!out)
@@ -133,9 +140,6 @@ int main(int argc, char **argv) {
   }
   TimingScope emitTiming = timing.nest("Emit .spy");
   spyre::SpyEmitOptions emitOptions;
-  emitOptions.sourceModel = inputFile;
-  llvm::raw_string_ostream pipeline(emitOptions.pipeline);
-  pm.printAsTextualPipeline(pipeline);
   if (failed(spyre::emitSpyFile(*module, outputFile, emitOptions)))
     return 1;
   return 0;

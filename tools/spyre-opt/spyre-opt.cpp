@@ -2,10 +2,12 @@
 //
 // The developer tool: runs spyre passes and pipelines on MLIR files
 // (MlirOptMain: --mlir-print-ir-after-all, --mlir-timing, reproducers...).
+// `spyre-opt --spyre-list-decompositions` prints docs/supported-ops.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
+#include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,6 +16,12 @@
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
+  // Writes docs/supported-ops.md from the decomposition registry (a lit
+  // test checks the committed file is up to date).
+  if (argc == 2 && llvm::StringRef(argv[1]) == "--spyre-list-decompositions") {
+    spyre::printSupportedOpsMarkdown(llvm::outs());
+    return 0;
+  }
   mlir::DialectRegistry registry;
   registry.insert<spyre::SpyreDialect, mlir::func::FuncDialect>();
   mlir::registerCanonicalizerPass();

@@ -10,7 +10,8 @@
 
 namespace spyre {
 
-/// Metadata recorded in the .spy.
+/// Metadata recorded in the .spy; empty fields come from the module's
+/// `spyre.source` and `spyre.pipeline` attributes.
 struct SpyEmitOptions {
   std::string sourceModel;
   std::string pipeline;

@@ -75,18 +75,21 @@ bool DecodedProgram::decode(const uint8_t *image, uint32_t numInsts,
       d.complexOp = isComplexSfpOp(inst);
       uint32_t widest = 1;
       unsigned used = 0;
+      // The operands streamed over rows x cols: a reduction's destination
+      // is one element per row (or column), a transpose moves src0's
+      // elements.
       switch (Opcode(inst.opcode)) {
       case Opcode::SfpUnary:
+        used = 3; // dst, src0
+        break;
       case Opcode::SfpReduce:
       case Opcode::SfpTranspose:
-        used = 3; // dst, src0
+        used = 2; // src0
         break;
       default:
         used = 7;
         break;
       }
-      if (Opcode(inst.opcode) == Opcode::SfpTranspose)
-        used = 2; // both sides have src0's element size
       for (unsigned o = 0; o < 3; ++o)
         if (used & (1u << o))
           widest = std::max(widest, isa::dtypeBytes(isa::DType(inst.dtype[o])));

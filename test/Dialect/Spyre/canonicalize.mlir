@@ -1,7 +1,7 @@
 // Folders and canonicalization patterns of the spyre dialect (SpyreFolds.cpp),
 // each with the cases where it must not apply.
 
-// RUN: spyre-opt %s -canonicalize -split-input-file -allow-unregistered-dialect | FileCheck %s
+// RUN: spyre-opt %s -canonicalize -split-input-file -allow-unregistered-dialect --mlir-print-local-scope | FileCheck %s
 
 //===----------------------------------------------------------------------===//
 // spyre.unary: splat folding

@@ -47,9 +47,12 @@ struct SimOptions {
   bool trace = false;
   /// Trace events kept at most (later ones are counted, not recorded).
   uint64_t traceMaxEvents = 2000000;
-  /// Dynamic instructions one step may execute before it is stopped as a
-  /// runaway program.
-  uint64_t maxInstructionsPerStep = 4000000000ull;
+  /// Dynamic instructions (and loop iterations) one step may execute, over
+  /// all its cores, before it is stopped as a runaway program. A kernel of a
+  /// real model runs far fewer (program size grows with kernels, not tiles,
+  /// but a whole step of a large matmul is ~10^4..10^6); a hostile file is
+  /// stopped in well under a minute.
+  uint64_t maxInstructionsPerStep = uint64_t(1) << 28;
 };
 
 /// Busy time of one core's units, in picoseconds.
