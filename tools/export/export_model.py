@@ -167,7 +167,7 @@ def reference_outputs(module, inputs, mode, out_dtypes):
     with torch.no_grad():
         if mode == "fp32":
             m = m.float()
-            xs = [x.float() if x.is_floating_point() else x for x in inputs]
+            xs = [x.float().clone() if x.is_floating_point() else x.clone() for x in inputs]
         else:
             xs = [x.clone() for x in inputs]
         out = m(*xs)

@@ -254,3 +254,54 @@ def read_archive(path_or_bytes) -> Tuple[str, Dict[str, bytes], List[str]]:
             out[n[len(root):]] = z.read(n)
             order.append(n[len(root):])
     return root, out, order
+
+
+def write_zip64_records(path: str, records: Iterable[Tuple[str, bytes]],
+                        root: Optional[str] = None) -> None:
+    """The PyTorchStreamWriter layout (root folder, stored entries, UTF-8
+    names, DOS time/date 0, data 64-byte aligned by an "FB" padding extra
+    field) with every size and offset in ZIP64 form, as an archive over
+    4 GiB has them: local headers carry 0xFFFFFFFF sizes plus a zip64 extra
+    field (0x0001: uncompressed, compressed size), central directory entries
+    0xFFFFFFFF sizes and offset plus a zip64 extra field (sizes, offset),
+    then the zip64 end-of-central-directory record and locator and an end
+    record whose counts/size/offset are 0xFFFF/0xFFFFFFFF.  No data
+    descriptors (bit 3 clear; CRC and sizes known up front).  Pure Python."""
+    import struct
+    import zlib
+
+    if root is None:
+        import os
+        root = os.path.splitext(os.path.basename(path))[0]
+    out = bytearray()
+    central = bytearray()
+    n = 0
+    for name, data in records:
+        fname = f"{root}/{name}".encode("utf-8")
+        crc = zlib.crc32(data) & 0xFFFFFFFF
+        size = len(data)
+        offset = len(out)
+        z64 = struct.pack("<HHQQ", 0x0001, 16, size, size)
+        base = offset + 30 + len(fname) + len(z64)
+        pad = (-(base + 4)) % 64  # "FB" extra header is 4 bytes
+        fb = struct.pack("<HH", 0x4246, pad) + b"Z" * pad
+        extra = z64 + fb
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0x0800, 0, 0, 0, crc,
+                           0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(extra))
+        out += fname + extra
+        assert len(out) % 64 == 0
+        out += data
+        cz64 = struct.pack("<HHQQQ", 0x0001, 24, size, size, offset)
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0x0800, 0, 0, 0,
+                               crc, 0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(cz64), 0, 0, 0, 0,
+                               0xFFFFFFFF)
+        central += fname + cz64
+        n += 1
+    cd_offset = len(out)
+    out += central
+    z64_eocd = len(out)
+    out += struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, n, n, len(central), cd_offset)
+    out += struct.pack("<IIQI", 0x07064B50, 0, z64_eocd, 1)
+    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    with open(path, "wb") as f:
+        f.write(bytes(out))

@@ -241,8 +241,9 @@ IterationSpace TransposeOp::getIterationSpace() {
 OpWork TransposeOp::getWork() {
   LayoutAttr in = getLayout(getInput().getType());
   LayoutAttr out = getLayout(getResult().getType());
-  bool movesStick =
-      in && out && getPermutation()[out.getStickDim()] != in.getStickDim();
+  // Rank 0 (stick_dim -1): one element, nothing moves.
+  bool movesStick = in && out && out.getStickDim() >= 0 &&
+                    getPermutation()[out.getStickDim()] != in.getStickDim();
   return {0, movesStick ? numElements(getResult()) : 0, false};
 }
 

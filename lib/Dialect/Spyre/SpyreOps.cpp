@@ -710,8 +710,12 @@ LogicalResult LoopOp::verify() {
     return emitOpError("count must not be negative");
   if (getLevel() >= 3)
     return emitOpError("hardware loops nest at most 3 deep");
-  if (auto p = getCountParam())
+  if (auto p = getCountParam()) {
+    // Unlike the -1 of address and clamp parameters, absence means none.
+    if (*p < 0)
+      return emitOpError("count_param must not be negative, got ") << *p;
     return verifyParamSlot(*this, *p, "count");
+  }
   return success();
 }
 
