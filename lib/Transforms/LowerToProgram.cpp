@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cctype>
+#include <cmath>
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYRELOWERTOPROGRAM
@@ -79,8 +80,10 @@ public:
     KernelOp kernel = plan.kernel;
     Location loc = kernel.getLoc();
     auto program = ProgramOp::create(
-        b, loc, name, kernel.getName(), plan.numCores(), 0,
-        b.getDenseI64ArrayAttr({}));
+        b, loc, b.getStringAttr(name), kernel.getNameAttr(),
+        b.getI64IntegerAttr(plan.numCores()), b.getI64IntegerAttr(0),
+        b.getDenseI64ArrayAttr({}), IntegerAttr(), IntegerAttr(),
+        IntegerAttr());
     Block *body = new Block();
     program.getBody().push_back(body);
     OpBuilder::InsertionGuard guard(b);
@@ -115,6 +118,9 @@ public:
 
     program.setNumParams(params.numParams());
     program.setParams(params.flatten());
+    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
+    program.setMacs(plan.totalMacs());
+    program.setMinBytes(plan.totalBytes());
     return success();
   }
 
@@ -427,7 +433,10 @@ struct LowerToProgramPass
         return func.emitError("output ")
                << j << " is not computed by a kernel (it is an input, a "
                << "weight or a constant); copying it is not supported yet";
+      // The caller sees the returned shape; a view shares its storage's
+      // bytes, so the kernel writes them through its own type.
       auto t = declare(store, "out" + std::to_string(j), TensorRole::output);
+      t.setType(v.getType());
       t.setIoIndex(j);
     }
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {

@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <set>
 #include <utility>
@@ -99,6 +100,14 @@ std::string hex64(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "0x%016" PRIx64, v);
   return buf;
+}
+
+/// Whether the elements of a verified vector are aligned for their type.
+/// The FlatBuffers verifier checks the alignment of a vector's length field
+/// only; reading misaligned 64-bit elements would be undefined behaviour.
+template <typename T> bool elementsAligned(const flatbuffers::Vector<T> *v) {
+  return !v || v->size() == 0 ||
+         reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
 }
 
 std::string str(const flatbuffers::String *s) {
@@ -353,6 +362,11 @@ Status Model::validate(const Arch *deviceArch) {
       info.role = t->role();
       info.dtype = isa::DType(t->dtype());
       info.ioIndex = t->io_index();
+      const spy::Layout *l = t->layout();
+      if (!elementsAligned(t->shape()) ||
+          (l && (!elementsAligned(l->padded_shape()) ||
+                 !elementsAligned(l->device_shape()))))
+        return invalidFile(label + ": misaligned 64-bit vector");
       if (const auto *shape = t->shape()) {
         if (shape->size() > spy::kMaxRank)
           return invalidFile(label + ": rank " +
@@ -360,7 +374,6 @@ Status Model::validate(const Arch *deviceArch) {
                              std::to_string(spy::kMaxRank));
         info.shape.assign(shape->begin(), shape->end());
       }
-      const spy::Layout *l = t->layout();
       if (!l)
         return invalidFile(label + ": missing layout");
       info.layout.stickDim = l->stick_dim();
@@ -520,6 +533,8 @@ Status Model::validate(const Arch *deviceArch) {
         return invalidFile(label + ": " + std::to_string(got) +
                            " parameters, expected num_cores * num_params = " +
                            std::to_string(expected));
+      if (!elementsAligned(p->params()))
+        return invalidFile(label + ": misaligned parameter table");
       if (p->params())
         info.params.assign(p->params()->begin(), p->params()->end());
       std::string error;
@@ -532,6 +547,9 @@ Status Model::validate(const Arch *deviceArch) {
 
   //===--- Relocations. ---------------------------------------------------===//
   if (const auto *rs = m->relocations()) {
+    if (rs->size() &&
+        reinterpret_cast<uintptr_t>(rs->Data()) % alignof(spy::Relocation))
+      return invalidFile("misaligned relocation table");
     std::set<std::pair<uint32_t, uint64_t>> patched;
     for (uint32_t i = 0; i < rs->size(); ++i) {
       const spy::Relocation *r = rs->Get(i);

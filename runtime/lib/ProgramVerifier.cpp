@@ -217,6 +217,25 @@ bool verifyProgram(const uint8_t *image, size_t numInsts, uint32_t numCores,
     }
     bool lxOp = op >= Opcode::PtMatmul && op <= Opcode::SfpTranspose &&
                 op != Opcode::RingSend && op != Opcode::RingRecv;
+    // No operand has more (logical) elements than the scratchpad has bytes:
+    // true of every real tile, and it bounds the work and memory of one
+    // instruction even when row pitches of 0 or overlapping rows make its
+    // footprint small.
+    auto checkElements = [&](uint64_t a, uint64_t b, const char *what) {
+      if (a * b > lxBytes) // a, b < 2^32: no overflow
+        return fail(std::string(what) + " of " + std::to_string(a) + " x " +
+                    std::to_string(b) + " elements exceeds the " +
+                    std::to_string(lxBytes) + "-byte scratchpad");
+      return true;
+    };
+    if (op == Opcode::PtMatmul &&
+        (!checkElements(inst.arg[0], inst.arg[1], "operand A") ||
+         !checkElements(inst.arg[1], inst.arg[2], "operand B") ||
+         !checkElements(inst.arg[0], inst.arg[2], "result C")))
+      return false;
+    if (lxOp && op != Opcode::PtMatmul &&
+        !checkElements(inst.arg[0], inst.arg[1], "an operand"))
+      return false;
     if (lxOp)
       for (unsigned o = 0; o < 3; ++o)
         if (inst.pitch[o] < 0)

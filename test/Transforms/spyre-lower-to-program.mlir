@@ -15,7 +15,8 @@
 //
 // Per-core parameters: [row offset of x in bytes, first row, row offset of
 // the result]; each core owns 32 rows.
-// CHECK: spyre.program @k0_matmul attributes {kernel = "k0_matmul", num_cores = 4 : i64, num_params = 3 : i64,
+// The cost model's estimate and the roofline inputs ride along.
+// CHECK: spyre.program @k0_matmul attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k0_matmul", macs = 3276800 : i64, min_bytes = 142592 : i64, num_cores = 4 : i64, num_params = 3 : i64,
 // CHECK-SAME: params = array<i64: 0, 0, 0, 16384, 32, 8192, 32768, 64, 16384, 49152, 96, 24576>}
 // The activation rows are clamped at the edge; the weight and the bias are
 // the same for every core: one multicast read each.
@@ -30,7 +31,7 @@
 // CHECK-NEXT: spyre.dma_store {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 32, total = 100, param = 1>, {{.*}}mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 2>
 // CHECK-NEXT: {{^ *\}$}}
 //
-// CHECK: spyre.program @k1_unary attributes {kernel = "k1_unary", num_cores = 4 : i64, num_params = 3 : i64,
+// CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 3 : i64,
 // CHECK-SAME: params = array<i64: 1, 0, 0, 2, 4096, 16, 2, 12288, 48, 2, 20480, 80>}
 // CHECK-NEXT: spyre.loop 1 attributes {count_param = 0 : i64} {
 // Input and result tiles rotate through two buffers (double buffering).

@@ -19,7 +19,13 @@ Python standard library (numpy for fixture directories).  Checks:
   file exists and is large enough for sizes/strides/storage_offset/dtype;
   non-persistent buffers and tensor constants likewise in the constants config
 * fixture: input_<i>.npy / output_<i>.npy match the user inputs/outputs
-  (shape and dtype)
+  (shape and dtype; bfloat16 stored as float32 when fixture.json says so)
+* symbolic shapes: SymInt values ({"as_expr": ...}) are well formed, every
+  as_sym_int / as_sym_ints name is defined (sym_int_values) before use
+* torch 2.6-2.8 layout (data/weights/model.pt pickles, no payload configs):
+  reported as a note, and every pickle in the archive (nested torch.save
+  zips included) is scanned with pickletools.genops -- never unpickled --
+  for GLOBAL / STACK_GLOBAL / INST names outside the weights-only allowlist
 
 Exit status 0 when everything passes; problems are printed one a line.
 """
@@ -40,6 +46,74 @@ NP_DTYPE_TO_SCALAR = {"float16": 6, "float32": 7, "float64": 8, "int64": 5,
                       "int32": 4, "int16": 3, "int8": 2, "uint8": 1, "bool": 12}
 
 
+NOTES = []
+
+# globals a weights-only unpickler of torch.save'd tensors needs (a subset of
+# torch/_weights_only_unpickler.py _get_allowed_globals)
+ALLOWED_GLOBALS = {
+    ("collections", "OrderedDict"), ("torch._utils", "_rebuild_tensor_v2"),
+    ("torch._utils", "_rebuild_parameter"), ("torch._utils", "_rebuild_parameter_with_state"),
+    ("torch._tensor", "_rebuild_from_type_v2"), ("torch", "Size"), ("torch", "device"),
+    ("torch.nn.parameter", "Parameter"), ("torch", "Tensor"), ("_codecs", "encode"),
+    ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "bytearray"),
+    ("torch.serialization", "_get_layout"),
+} | {("torch", f"{t}Storage") for t in (
+    "Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool",
+    "ComplexFloat", "ComplexDouble")} | {("torch.storage", "UntypedStorage")} | {
+    ("torch", d) for d in ("float16", "float32", "float64", "bfloat16", "int64", "int32",
+                           "int16", "int8", "uint8", "bool", "strided")}
+
+
+def pickle_globals(data):
+    """(module, name) of every GLOBAL / STACK_GLOBAL / INST in a pickle, read
+    with pickletools.genops (which decodes opcodes and never executes)."""
+    import pickletools
+    out, strings, memo = [], [], {}
+    for op, arg, _pos in pickletools.genops(data):
+        if op.name in ("GLOBAL", "INST"):
+            mod, _, name = arg.partition(" ")
+            out.append((mod, name))
+        elif op.name == "STACK_GLOBAL":
+            out.append((strings[-2], strings[-1]) if len(strings) >= 2 else ("?", "?"))
+        if isinstance(arg, str) and op.name.endswith(("UNICODE", "STRING", "BINSTRING")):
+            strings.append(arg)
+        elif op.name in ("MEMOIZE",) and strings:
+            memo[len(memo)] = strings[-1]
+        elif op.name in ("BINPUT", "LONG_BINPUT", "PUT") and strings:
+            memo[arg] = strings[-1]
+        elif op.name in ("BINGET", "LONG_BINGET", "GET") and arg in memo:
+            strings.append(memo[arg])
+    return out
+
+
+def scan_pickles(name, data):
+    """Problems with the pickles in one archive member: a nested torch.save
+    zip is opened and its data.pkl scanned; a bare pickle is scanned."""
+    import io
+    msgs = []
+    blobs = []
+    if data[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                for n in z.namelist():
+                    if n.endswith(".pkl"):
+                        blobs.append((f"{name}:{n}", z.read(n)))
+        except Exception as e:  # noqa: BLE001
+            return [f"{name}: not a readable zip: {e}"]
+    elif data[:1] == b"\x80":
+        blobs.append((name, data))
+    for where, blob in blobs:
+        try:
+            globs = pickle_globals(blob)
+        except Exception as e:  # noqa: BLE001
+            msgs.append(f"{where}: malformed pickle: {e}")
+            continue
+        for mod, gname in globs:
+            if (mod, gname) not in ALLOWED_GLOBALS:
+                msgs.append(f"{where}: pickle references disallowed global {mod}.{gname}")
+    return msgs
+
+
 class Problems(list):
     def add(self, where, msg):
         self.append(f"{where}: {msg}")
@@ -56,6 +130,21 @@ def _union(p, where, obj, tags):
     return tag, val
 
 
+def _check_sym_int(p, where, s):
+    tag, val = _union(p, where, s, ("as_expr", "as_int"))
+    if tag == "as_expr":
+        if not isinstance(val, dict) or not isinstance(val.get("expr_str"), str):
+            p.add(where, f"as_expr needs an expr_str string, got {val!r}"[:200])
+        elif val.get("hint") is not None:
+            _union(p, where + ".hint", val["hint"], ("as_int", "as_bool", "as_float"))
+    elif tag == "as_int" and not isinstance(val, int):
+        p.add(where, f"as_int is not an integer: {val!r}")
+
+
+def _int_or_none(s):
+    return s.get("as_int") if isinstance(s, dict) else None
+
+
 def _check_tensor_meta(p, where, tm):
     keys = ["dtype", "sizes", "requires_grad", "device", "strides",
             "storage_offset", "layout"]
@@ -67,8 +156,8 @@ def _check_tensor_meta(p, where, tm):
         p.add(where, f"unknown ScalarType {tm['dtype']}")
     if len(tm["sizes"]) != len(tm["strides"]):
         p.add(where, "sizes and strides differ in rank")
-    for s in tm["sizes"] + tm["strides"] + [tm["storage_offset"]]:
-        tag, _ = _union(p, where + ".sym_int", s, ("as_expr", "as_int"))
+    for v in tm["sizes"] + tm["strides"] + [tm["storage_offset"]]:
+        _check_sym_int(p, where + ".sym_int", v)
 
 
 def _arg_tensor_names(p, where, arg):
@@ -91,6 +180,24 @@ def _arg_tensor_names(p, where, arg):
     return []
 
 
+def _arg_sym_names(p, where, arg):
+    """SymInt/SymFloat/SymBool names an Argument reads ({"as_name": n})."""
+    if not isinstance(arg, dict) or len(arg) != 1:
+        return []
+    tag, val = next(iter(arg.items()))
+    items = []
+    if tag in ("as_sym_int", "as_sym_float", "as_sym_bool"):
+        items = [val]
+    elif tag in ("as_sym_ints", "as_sym_floats", "as_sym_bools"):
+        items = val
+    out = []
+    for v in items:
+        t, vv = _union(p, where, v, ("as_name", "as_int", "as_float", "as_bool"))
+        if t == "as_name":
+            out.append(vv)
+    return out
+
+
 def check_program(p, ep, where="model.json"):
     sv = ep.get("schema_version", {})
     if sv.get("major") != 8:
@@ -103,9 +210,15 @@ def check_program(p, ep, where="model.json"):
     tv = g.get("tensor_values", {})
     for name, tm in tv.items():
         _check_tensor_meta(p, f"{where}: tensor_values[{name}]", tm)
+    sym_values = g.get("sym_int_values", {}) or {}
+    for name, sv in sym_values.items():
+        _check_sym_int(p, f"{where}: sym_int_values[{name}]", sv)
     defined = []
+    sym_defined = set()
     for i, a in enumerate(g.get("inputs", [])):
         defined += _arg_tensor_names(p, f"{where}: graph.inputs[{i}]", a)
+        sym_defined.update(_arg_sym_names(p, f"{where}: graph.inputs[{i}]", a))
+    node_names = set()
     seen = set()
     for n in defined:
         if n in seen:
@@ -116,6 +229,10 @@ def check_program(p, ep, where="model.json"):
         for k in ("target", "inputs", "outputs", "metadata"):
             if k not in node:
                 p.add(nw, f"missing '{k}'")
+        if node.get("name") is not None:  # schema >= 8.15: the FX node name
+            if not isinstance(node["name"], str) or node["name"] in node_names:
+                p.add(nw, f"node name {node['name']!r} is not a unique string")
+            node_names.add(node["name"])
         for na in node.get("inputs", []):
             for k in ("name", "arg"):
                 if k not in na:
@@ -123,6 +240,9 @@ def check_program(p, ep, where="model.json"):
             for t in _arg_tensor_names(p, nw + f" input '{na.get('name')}'", na.get("arg")):
                 if t not in seen:
                     p.add(nw, f"reads tensor '{t}' that is not defined before this node")
+            for t in _arg_sym_names(p, nw + f" input '{na.get('name')}'", na.get("arg")):
+                if t not in sym_defined:
+                    p.add(nw, f"reads SymInt '{t}' that is not defined before this node")
         for o in node.get("outputs", []):
             for t in _arg_tensor_names(p, nw + " output", o):
                 if t in seen:
@@ -130,6 +250,12 @@ def check_program(p, ep, where="model.json"):
                 seen.add(t)
                 if t not in tv:
                     p.add(nw, f"output '{t}' has no tensor_values entry")
+            for t in _arg_sym_names(p, nw + " output", o):
+                if t in sym_defined:
+                    p.add(nw, f"SymInt output '{t}' defined twice")
+                sym_defined.add(t)
+                if t not in sym_values:
+                    p.add(nw, f"SymInt output '{t}' has no sym_int_values entry")
     for t in defined:
         if t not in tv:
             p.add(where, f"graph input '{t}' has no tensor_values entry")
@@ -205,8 +331,8 @@ def _check_payloads(p, files, config_name, directory, wanted, tv):
         if have % SCALAR_TYPE_ITEMSIZE.get(tm["dtype"], 1):
             p.add(fname, f"{have} bytes is not a whole number of elements")
         g = tv.get(arg_name)
-        if g is not None and ([s["as_int"] for s in g["sizes"]] != [s["as_int"] for s in tm["sizes"]]
-                              or g["dtype"] != tm["dtype"]):
+        if g is not None and ([_int_or_none(v) for v in g["sizes"]] !=
+                              [_int_or_none(v) for v in tm["sizes"]] or g["dtype"] != tm["dtype"]):
             p.add(config_name, f"'{fqn}' shape/dtype differ from graph value '{arg_name}'")
 
 
@@ -232,6 +358,10 @@ def check_archive(path):
                 files[n[len(root):]] = z.read(n)
             except Exception as e:  # noqa: BLE001
                 p.add(path, f"cannot read '{n}': {e}")
+    for name, data in files.items():
+        if name.endswith((".pt", ".pkl")) or data[:2] == b"PK" and name.endswith(".pt"):
+            for msg in scan_pickles(name, data):
+                p.add(path, msg)
     if files.get("archive_format") != b"pt2":
         p.add(path, f"archive_format is {files.get('archive_format')!r}, expected b'pt2'")
     if files.get("archive_version") != b"0":
@@ -258,10 +388,18 @@ def check_archive(path):
                     (val["buffer_name"], val["arg"]["name"]))
             elif tag == "tensor_constant":
                 consts.append((val["tensor_constant_name"], val["arg"]["name"]))
-        _check_payloads(p, files, f"data/weights/{model_name}_weights_config.json",
-                        "data/weights/", weights, tv)
-        _check_payloads(p, files, f"data/constants/{model_name}_constants_config.json",
-                        "data/constants/", consts, tv)
+        legacy_w = f"data/weights/{model_name}.pt"
+        if legacy_w in files and f"data/weights/{model_name}_weights_config.json" not in files:
+            NOTES.append(f"{path}: torch 2.6-2.8 layout: weights/constants are torch.save "
+                         f"pickles ({legacy_w}); payload checks skipped")
+            for name in (legacy_w, f"data/constants/{model_name}.pt"):
+                if name not in files:
+                    p.add(path, f"{name} missing")
+        else:
+            _check_payloads(p, files, f"data/weights/{model_name}_weights_config.json",
+                            "data/weights/", weights, tv)
+            _check_payloads(p, files, f"data/constants/{model_name}_constants_config.json",
+                            "data/constants/", consts, tv)
         if f"data/sample_inputs/{model_name}.pt" not in files:
             p.add(path, f"data/sample_inputs/{model_name}.pt missing (torch.export.load needs it)")
         result = (ep, spec_inputs, tv, outs)
@@ -335,6 +473,9 @@ def main(argv):
             p, _ = check_archive(path)
         for line in p:
             print(line)
+        for line in NOTES:
+            print("note:", line)
+        NOTES.clear()
         print(f"{'FAIL' if p else 'ok  '} {path}")
         bad += bool(p)
     return 1 if bad else 0

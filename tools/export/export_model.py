@@ -298,6 +298,16 @@ def export(name, dtype, seed, out_dir, tracer="auto"):
     if any(not torch.isfinite(y.double()).all() for y in outputs if y.is_floating_point()):
         fixture["nonfinite_outputs"] = True
     if entry.inputs is not None:
+        # the class test/e2e/fixture_format.py looks up in test/e2e/tolerances.json
+        # (only for the zoo entries added with it: keeps older fixture.json files)
+        if kind == "block":
+            fixture["tolerance_class"] = "block"
+        elif any(op in MATMUL_OPS for op in ops):
+            fixture["tolerance_class"] = "matmul"
+        elif kind == "matmul":
+            fixture["tolerance_class"] = "reduction"
+        else:
+            fixture["tolerance_class"] = "elementwise"
         fixture["input_generators"] = [s.gen for s in entry.inputs]
     if entry.notes:
         fixture["notes"] = entry.notes

@@ -31,7 +31,7 @@ fresh tensor with the view's strides and offset, so the TensorMeta matches).
 """
 
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict
 
 import torch
 import torch.nn.functional as F

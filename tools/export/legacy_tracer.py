@@ -39,7 +39,6 @@ import traceback
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
-import torch.nn.functional as F
 from torch.fx.experimental import proxy_tensor
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.overrides import TorchFunctionMode
@@ -48,7 +47,7 @@ from torch.utils import _pytree as pytree
 import keep_ops
 from pt2_format import (ARGUMENT_KIND_KEYWORD, ARGUMENT_KIND_POSITIONAL,
                         LAYOUT, MEMORY_FORMAT, SCHEMA_VERSION,
-                        TORCH_DTYPE_TO_SCALAR_TYPE, json_float, sym_int,
+                        TORCH_DTYPE_TO_SCALAR_TYPE, json_float,
                         tensor_meta, treespec_dumps, treespec_of)
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -524,7 +523,8 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
             input_specs.append({"user_input": {"arg": {"as_tensor": {"name": names[ph]}}}})
             requires_grad[ph] = bool(args[k].requires_grad)
     normalizations.append("placeholders renamed per torch.export placeholder_naming_pass "
-                          "(p_<fqn>, b_<fqn>, c_<fqn>, forward() argument names)")
+                          "(p_<fqn>, b_<fqn>, " + ("c_<fqn>, " if n_consts else "") +
+                          "forward() argument names)")
 
     # Node names: make_fx names (same scheme as torch 2.9: op packet name + _<n>)
     used = set(names.values())
@@ -609,11 +609,16 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
             "metadata": _serialize_metadata(node.meta.get("spyre_meta")),
             "is_hop_single_tensor_return": None,
         })
-    if kept:
+    missing = {t for t in kept if not _exists_in_this_torch(t)}
+    if kept - missing:
         normalizations.append(
-            "CompositeImplicitAutograd ops (and ops torch 1.13 lacks) recorded as single nodes "
-            "like torch 2.9 pre-dispatch export, through spyre_keep:: placeholder ops: "
-            f"{sorted(kept)}")
+            "CompositeImplicitAutograd ops kept as single nodes like torch>=2.9 pre-dispatch "
+            f"export (make_fx in torch {torch.__version__} would decompose them): "
+            f"{sorted(kept - missing)}")
+    if missing:
+        normalizations.append(
+            f"ops torch {torch.__version__} does not have, recorded through placeholder ops "
+            f"with their torch 2.9 schema: {sorted(missing)}")
 
     nodes_json = _insert_to_asserts(nodes_json, tensor_values, normalizations)
 
@@ -674,6 +679,16 @@ def export_program(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
     # (_move_non_persistent_buffers_to_tensor_constants runs last)
     constants = list(tconsts) + [(fqn, t) for fqn, t, persistent in buffers if not persistent]
     return ep, state, constants, normalizations
+
+
+def _exists_in_this_torch(target: str) -> bool:
+    _t, _o, _ns, op, overload = target.split(".")
+    packet = getattr(torch.ops.aten, op, None)
+    if packet is None:
+        return False
+    if op == "scaled_dot_product_attention":
+        return "enable_gqa" in str(getattr(packet, overload)._schema)
+    return hasattr(packet, overload)
 
 
 _TO_TARGETS = ("torch.ops.aten.to.dtype", "torch.ops.aten.to.dtype_layout",

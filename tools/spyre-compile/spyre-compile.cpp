@@ -10,6 +10,7 @@
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
 #include "spyre/Target/Pt2Importer.h"
+#include "spyre/Target/CompileReport.h"
 #include "spyre/Target/SpyEmitter.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -52,6 +53,11 @@ cl::opt<int64_t> depth("depth",
                        cl::desc("Rotating buffers per streamed input "
                                 "(2 = double buffering)"),
                        cl::init(2), cl::cat(category));
+cl::opt<std::string> reportFile(
+    "report",
+    cl::desc("Write a JSON report: per kernel the schedule, the cost "
+             "model's estimate, MACs, minimum bytes and roofline"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> emitMlir("emit-mlir",
                        cl::desc("Write the program-level MLIR instead of the "
                                 ".spy"),
@@ -129,6 +135,14 @@ int main(int argc, char **argv) {
   pm.printAsTextualPipeline(pipeline);
   (*module)->setAttr("spyre.pipeline",
                      StringAttr::get(&ctx, pipelineText));
+
+  if (!reportFile.empty()) {
+    std::unique_ptr<ToolOutputFile> out = openOutputFile(reportFile, &error);
+    if (!out)
+      return fail(error);
+    spyre::writeCompileReport(*module, out->os());
+    out->keep();
+  }
 
   if (emitMlir) {
     std::unique_ptr<ToolOutputFile> out = openOutputFile(outputFile, &error);

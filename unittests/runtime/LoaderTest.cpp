@@ -417,10 +417,16 @@ TEST(Loader, BadInstructions) {
                  "memParam parameter slot 0 out of range");
   expectRejected(inst(2, [](isa::Inst &i) { i.lx[0] = 1u << 30; }),
                  "outside the");
-  expectRejected(inst(2, [](isa::Inst &i) { i.arg[0] = 1u << 20; }),
+  expectRejected(inst(2, [](isa::Inst &i) { i.arg[0] = 1u << 14; }),
                  "outside the");
   expectRejected(inst(1, [](isa::Inst &i) { i.arg[0] = 0xffffffffu; }),
                  "outside the");
+  // Row pitches of 0 keep the footprint small, not the work.
+  expectRejected(inst(2, [](isa::Inst &i) {
+                   i.arg[0] = 1u << 30;
+                   i.pitch[0] = i.pitch[1] = 0;
+                 }),
+                 "operand A of 1073741824 x 32 elements exceeds");
   expectRejected(inst(2, [](isa::Inst &i) { i.arg[3] = 7; }),
                  "accumulate loop level");
   expectRejected(inst(2, [](isa::Inst &i) { i.pitch[1] = -128; }),

@@ -99,6 +99,17 @@ TEST(SimErrors, RingDeadlocksAndMismatches) {
                   "received");
   }
   {
+    // An endless stream of sends nobody receives.
+    SimHarness h;
+    Inst big = send;
+    big.memParam = isa::kNone;
+    big.arg[2] = uint32_t(arch().lxBytes / 2);
+    Inst only = loop(1, 0);
+    expectFailure(h.run({only, loop(100), big, endLoop(), endLoop()}, 2, 1,
+                        {1, 0}),
+                  "bytes of ring messages wait to be received");
+  }
+  {
     // Sizes differ.
     SimHarness h;
     send.memParam = recv.memParam = 0;

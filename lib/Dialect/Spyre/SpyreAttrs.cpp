@@ -54,6 +54,9 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "stick_dim must be a dimension or -1, got "
                        << stickDim;
   if (!dimOrder.empty()) {
+    // One spelling per layout: the identity order is written by omission.
+    if (llvm::equal(dimOrder, llvm::seq<int64_t>(0, dimOrder.size())))
+      return emitError() << "dim_order is the identity; omit it";
     SmallVector<bool> seen(dimOrder.size(), false);
     for (int64_t d : dimOrder) {
       if (d < 0 || d >= int64_t(dimOrder.size()) || seen[d])

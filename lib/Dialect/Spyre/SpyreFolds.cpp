@@ -82,7 +82,7 @@ OpFoldResult UnaryOp::fold(FoldAdaptor adaptor) {
   case UnaryKind::reciprocal:
     return x != 0 ? makeFloatSplat(getType(), 1.0 / x) : nullptr;
   case UnaryKind::relu:
-    return makeFloatSplat(getType(), x > 0 ? x : 0.0);
+    return std::isnan(x) ? nullptr : makeFloatSplat(getType(), x > 0 ? x : 0.0);
   default:
     return nullptr;
   }
@@ -123,10 +123,14 @@ OpFoldResult BinaryOp::fold(FoldAdaptor adaptor) {
     return makeFloatSplat(resultType, x * y);
   case BinaryKind::div:
     return y != 0 ? makeFloatSplat(resultType, x / y) : nullptr;
-  case BinaryKind::max:
-    return makeFloatSplat(resultType, std::max(x, y));
+  case BinaryKind::max: // NaN propagates in torch; leave those to run
+    return std::isnan(x) || std::isnan(y)
+               ? nullptr
+               : makeFloatSplat(resultType, std::max(x, y));
   case BinaryKind::min:
-    return makeFloatSplat(resultType, std::min(x, y));
+    return std::isnan(x) || std::isnan(y)
+               ? nullptr
+               : makeFloatSplat(resultType, std::min(x, y));
   default:
     return nullptr;
   }

@@ -737,6 +737,9 @@ LogicalResult PtMatmulOp::verify() {
     if (*level < 0 || *level >= loopDepth(*this))
       return emitOpError("init_level ") << *level
                                         << " is not an enclosing loop";
+  if (auto clamp = getClamp(); clamp && clamp->getArg() != 1)
+    return emitOpError("only k (argument 1) can be clamped, not argument ")
+           << clamp->getArg();
   return verifyClamp(*this, getClamp(), 1);
 }
 

@@ -37,6 +37,8 @@ struct Slot {
   uint32_t args[4] = {};
   uint32_t pc = 0;
   uint32_t pendingDeps = 0;
+  /// Loop nesting depth at this instruction (entries of iv in use).
+  uint8_t depth = 0;
   SlotState state = SlotState::Free;
   bool init = true;
   int64_t indexBase = 0;
@@ -87,6 +89,12 @@ struct Message {
   std::vector<uint8_t> data;
 };
 using MulticastKey = std::tuple<uint32_t, uint64_t, uint64_t, uint64_t>;
+struct Multicast {
+  uint64_t endPs;
+  uint32_t cores;
+};
+/// Multicast loads waiting for the rest of their cores, at most.
+constexpr size_t kMaxPendingMulticasts = size_t(1) << 20;
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -95,8 +103,7 @@ std::string hex(uint64_t v) {
 }
 
 uint64_t saturate(UInt128 v) {
-  return v > (UInt128)(UINT64_MAX / 4) ? UINT64_MAX / 4
-                                                 : uint64_t(v);
+  return v > UInt128(UINT64_MAX / 4) ? UINT64_MAX / 4 : uint64_t(v);
 }
 
 class StepEngine {
@@ -140,12 +147,12 @@ public:
         continue;
       if (c.waitingRecv) {
         const Slot &s = slot(c, c.waitingSeq);
-        fail(c, s.pc, s.iv,
+        fail(c, s.pc, s.iv, s.depth,
              "deadlock: waiting for a ring message from core " +
                  std::to_string(c.waitingSrc) + " with tag " +
                  std::to_string(c.waitingTag) + " that is never sent");
       } else {
-        fail(c, c.pc, nullptr, "deadlock: the core cannot make progress");
+        fail(c, c.pc, nullptr, 0, "deadlock: the core cannot make progress");
       }
       return deviceError(error_);
     }
@@ -174,16 +181,18 @@ private:
     return step_.params[size_t(core) * step_.numParams + index];
   }
 
-  bool fail(const Core &c, uint32_t pc, const uint64_t *iv,
+  /// Records an error at instruction `pc` of core `c`, at loop iteration
+  /// iv[0..depth-1]; returns false.
+  bool fail(const Core &c, uint32_t pc, const uint64_t *iv, unsigned depth,
             const std::string &message) {
     std::string where = "program '" + std::string(step_.name) + "' core " +
                         std::to_string(c.id);
     if (pc < prog_.insts.size()) {
       where += " instruction " + std::to_string(pc) + " (" +
                isa::opcodeName(prog_.insts[pc].inst.opcode) + ")";
-      if (iv && c.depth > 0) {
+      if (iv && depth > 0) {
         where += " at iteration [";
-        for (unsigned l = 0; l < c.depth; ++l)
+        for (unsigned l = 0; l < depth; ++l)
           where += (l ? ", " : "") + std::to_string(iv[l]);
         where += "]";
       }
@@ -216,11 +225,12 @@ private:
 
   /// The next dynamic instruction of the walker; false when the program is
   /// done (or on error, with error_ set).
-  bool walk(Core &c, uint32_t &pc, uint64_t iv[isa::kMaxLoopDepth]) {
+  bool walk(Core &c, uint32_t &pc, uint64_t iv[isa::kMaxLoopDepth],
+            unsigned &depth) {
     const auto &insts = prog_.insts;
     while (c.pc < insts.size()) {
       if (++dynamicCount_ > dev_.options.maxInstructionsPerStep) {
-        fail(c, c.pc, nullptr,
+        fail(c, c.pc, nullptr, 0,
              "exceeded the simulator's limit of " +
                  std::to_string(dev_.options.maxInstructionsPerStep) +
                  " dynamic instructions per step (runaway loop?)");
@@ -239,7 +249,7 @@ private:
           uint64_t cur[isa::kMaxLoopDepth];
           for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
             cur[l] = l < c.depth ? c.loops[l].iv : 0;
-          fail(c, c.pc, cur,
+          fail(c, c.pc, cur, c.depth,
                "negative loop trip count " + std::to_string(count));
           return false;
         }
@@ -263,6 +273,7 @@ private:
       }
       case DecodedInst::Kind::Exec:
         pc = c.pc++;
+        depth = c.depth;
         for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
           iv[l] = l < c.depth ? c.loops[l].iv : 0;
         return true;
@@ -275,7 +286,8 @@ private:
     while (!c.walkDone && c.tail - c.head < kIssueWindow) {
       uint32_t pc;
       uint64_t iv[isa::kMaxLoopDepth];
-      if (!walk(c, pc, iv)) {
+      unsigned depth = 0;
+      if (!walk(c, pc, iv, depth)) {
         if (!error_.empty())
           return false;
         c.walkDone = true;
@@ -284,6 +296,7 @@ private:
       uint64_t seq = c.tail;
       Slot &s = slot(c, seq);
       s.pc = pc;
+      s.depth = uint8_t(depth);
       std::copy(iv, iv + isa::kMaxLoopDepth, s.iv);
       s.state = SlotState::Queued;
       s.pendingDeps = 0;
@@ -364,7 +377,7 @@ private:
                                 : s.access.writes[r - s.access.numReads];
       if (!detail::regionInside(reg, lxBytes_)) {
         Int128 end = reg.end();
-        return fail(c, s.pc, s.iv,
+        return fail(c, s.pc, s.iv, s.depth,
                     "LX access [" + std::to_string(reg.base) + ", " +
                         (end > Int128(INT64_MAX)
                              ? std::string("overflow")
@@ -385,7 +398,7 @@ private:
     for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
       base += Int128(s.iv[l]) * inst.memLoopStride[l];
     if (base < 0 || base > Int128(UINT64_MAX))
-      return fail(c, s.pc, s.iv, "device address out of range");
+      return fail(c, s.pc, s.iv, s.depth, "device address out of range");
     s.mem = uint64_t(base);
     Int128 lo = base, hi = base;
     bool touches = true;
@@ -413,7 +426,7 @@ private:
           lo < 0 || hi > Int128(UINT64_MAX)
               ? std::string("beyond the address space")
               : "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")";
-      return fail(c, s.pc, s.iv,
+      return fail(c, s.pc, s.iv, s.depth,
                   "device memory access " + range +
                       " is not inside one allocation");
     }
@@ -464,10 +477,16 @@ private:
         auto it = multicast_.find(key);
         if (it != multicast_.end()) {
           // Delivered by the first issuer's read.
-          end = std::max(it->second, now + dev_.timing.linkPs(bytes));
+          end = std::max(it->second.endPs, now + dev_.timing.linkPs(bytes));
+          if (++it->second.cores == step_.numCores)
+            multicast_.erase(it); // everyone has it
         } else {
           end = memoryRequest(now, bytes);
-          multicast_[key] = end;
+          // Bound the bookkeeping of loads some cores never join.
+          if (multicast_.size() >= kMaxPendingMulticasts)
+            multicast_.clear();
+          if (step_.numCores > 1)
+            multicast_[key] = Multicast{end, 1};
           stats.bytesRead += bytes;
         }
       } else {
@@ -482,7 +501,7 @@ private:
         } else {
           std::string error;
           if (!execDmaGather(v, dev_.memory, c.lx, error))
-            return fail(c, s.pc, s.iv, error);
+            return fail(c, s.pc, s.iv, s.depth, error);
         }
       }
       break;
@@ -542,13 +561,13 @@ private:
     const isa::Inst &inst = prog_.insts[s.pc].inst;
     Int128 p = Int128(s.args[0]) + param(c.id, inst.memParam);
     if (p < 0 || p >= Int128(step_.numCores))
-      return fail(c, s.pc, s.iv,
+      return fail(c, s.pc, s.iv, s.depth,
                   "ring peer core " + std::to_string(int64_t(p)) +
                       " out of range (the step runs on " +
                       std::to_string(step_.numCores) + " cores)");
     peer = uint32_t(p);
     if (peer == c.id)
-      return fail(c, s.pc, s.iv, "ring transfer with its own core");
+      return fail(c, s.pc, s.iv, s.depth, "ring transfer with its own core");
     return true;
   }
 
@@ -581,6 +600,15 @@ private:
     Core &r = cores_[peer];
     if (r.waitingRecv && r.waitingSrc == c.id && r.waitingTag == tag)
       return deliver(r, msg);
+    // Messages wait in (modelled) ring buffers; more than all the LX of the
+    // step's cores cannot be in flight.
+    mailboxBytes_ += bytes;
+    if (mailboxBytes_ > uint64_t(step_.numCores) * lxBytes_)
+      return fail(c, s.pc, s.iv, s.depth,
+                  "more than " +
+                      std::to_string(uint64_t(step_.numCores) * lxBytes_) +
+                      " bytes of ring messages wait to be received (a "
+                      "missing receive?)");
     mailbox_[MessageKey{c.id, peer, tag}].push_back(std::move(msg));
     return true;
   }
@@ -604,6 +632,7 @@ private:
       return true; // the unit stays busy until the message comes
     Message msg = std::move(it->second.front());
     it->second.pop_front();
+    mailboxBytes_ -= msg.bytes;
     if (it->second.empty())
       mailbox_.erase(it);
     return deliver(c, msg);
@@ -614,7 +643,7 @@ private:
     r.waitingRecv = false;
     Slot &s = slot(r, r.waitingSeq);
     if (msg.bytes != s.args[2])
-      return fail(r, s.pc, s.iv,
+      return fail(r, s.pc, s.iv, s.depth,
                   "ring message of " + std::to_string(msg.bytes) +
                       " bytes from core " + std::to_string(r.waitingSrc) +
                       " does not match the " + std::to_string(s.args[2]) +
@@ -682,7 +711,9 @@ private:
   uint64_t memFreePs_ = 0;
   std::vector<uint64_t> linkFree_;
   std::map<MessageKey, std::deque<Message>> mailbox_;
-  std::map<MulticastKey, uint64_t> multicast_;
+  std::map<MulticastKey, Multicast> multicast_;
+  /// Payload bytes of ring messages sent but not yet received.
+  uint64_t mailboxBytes_ = 0;
   uint64_t dynamicCount_ = 0;
   std::string error_;
 };

@@ -233,6 +233,86 @@ module attributes {spyre.arch = #spyre.arch<{
 
 // -----
 
+// expected-error @+1 {{invalid machine description: latencies and overheads must not be negative}}
+module attributes {spyre.arch = #spyre.arch<{
+    name = "spyre-v1-default", cores = 32 : i64,
+    corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
+    pt_simd = 8 : i64, sfp_lanes_per_core = 128 : i64,
+    sfp_complex_op_passes = 1 : i64, core_clock_hz = 1100000000 : i64,
+    lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
+    lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
+    ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
+    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
+    memory_efficiency = 0.86 : f64, memory_latency_ns = -1 : i64,
+    memory_ring_position = 32 : i64,
+    max_span_per_core_bytes = 268435456 : i64,
+    launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    fp16_storage = "dl16"}>} {
+}
+
+// -----
+
+// expected-error @+1 {{invalid machine description: clocks must be positive}}
+module attributes {spyre.arch = #spyre.arch<{
+    name = "spyre-v1-default", cores = 32 : i64,
+    corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
+    pt_simd = 8 : i64, sfp_lanes_per_core = 128 : i64,
+    sfp_complex_op_passes = 1 : i64, core_clock_hz = 1100000000 : i64,
+    lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
+    lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
+    ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 0.0 : f64,
+    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
+    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_ring_position = 32 : i64,
+    max_span_per_core_bytes = 268435456 : i64,
+    launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    fp16_storage = "dl16"}>} {
+}
+
+// -----
+
+// expected-error @+1 {{invalid machine description: lx_reserved_fraction must be in [0, 1)}}
+module attributes {spyre.arch = #spyre.arch<{
+    name = "spyre-v1-default", cores = 32 : i64,
+    corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
+    pt_simd = 8 : i64, sfp_lanes_per_core = 128 : i64,
+    sfp_complex_op_passes = 1 : i64, core_clock_hz = 1100000000 : i64,
+    lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
+    lx_reserved_fraction = 1.0 : f64, stick_bytes = 128 : i64,
+    ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
+    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
+    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_ring_position = 32 : i64,
+    max_span_per_core_bytes = 268435456 : i64,
+    launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    fp16_storage = "dl16"}>} {
+}
+
+// -----
+
+// expected-error @+1 {{invalid machine description: lx_alignment and stick_bytes must divide one another}}
+module attributes {spyre.arch = #spyre.arch<{
+    name = "spyre-v1-default", cores = 32 : i64,
+    corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
+    pt_simd = 8 : i64, sfp_lanes_per_core = 128 : i64,
+    sfp_complex_op_passes = 1 : i64, core_clock_hz = 1100000000 : i64,
+    lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
+    lx_reserved_fraction = 0.0 : f64, stick_bytes = 48 : i64,
+    ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
+    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
+    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_ring_position = 32 : i64,
+    max_span_per_core_bytes = 268435456 : i64,
+    launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    fp16_storage = "dl16"}>} {
+}
+
+// -----
+
 // expected-error @+1 {{invalid machine description: fp16_storage must be "dl16" or "ieee"}}
 module attributes {spyre.arch = #spyre.arch<{
     name = "spyre-v1-default", cores = 32 : i64,
@@ -1441,6 +1521,15 @@ spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 1 :
 
 // -----
 
+// An absent count_param means none; a negative one is an error (not -1).
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 1 : i64, params = array<i64: 4, 3>} {
+  // expected-error @+1 {{'spyre.loop' op count_param must not be negative, got -1}}
+  spyre.loop 4 attributes {count_param = -1 : i64} {
+  }
+}
+
+// -----
+
 func.func @loop_parent() {
   // expected-error @+1 {{'spyre.loop' op expects parent op to be one of 'spyre.program, spyre.loop'}}
   spyre.loop 2 {
@@ -1706,7 +1795,7 @@ spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 :
 
 spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
   spyre.loop 2 {
-    // expected-error @+1 {{'spyre.pt_matmul' op clamp argument 2 cannot be clamped}}
+    // expected-error @+1 {{'spyre.pt_matmul' op only k (argument 1) can be clamped, not argument 2}}
     spyre.pt_matmul {dst = #spyre.lx<offset = 0>, lhs = #spyre.lx<offset = 8192>, rhs = #spyre.lx<offset = 16384>, m = 8 : i64, k = 64 : i64, n = 64 : i64, pitch = array<i64: 256, 128, 128>, dst_type = f32, lhs_type = f16, rhs_type = f16, clamp = #spyre.clamp<level = 0, arg = 2, step = 64, total = 100>}
   }
 }
@@ -1829,3 +1918,9 @@ func.func @sfp_parent() {
   spyre.sfp_unary "exp" {dst = #spyre.lx<offset = 0>, src0 = #spyre.lx<offset = 128>, rows = 1 : i64, cols = 64 : i64, pitch = array<i64: 128, 128, 0>, dst_type = f16, src0_type = f16}
   return
 }
+
+// -----
+
+// The identity order has one spelling: none.
+// expected-error @+1 {{dim_order is the identity; omit it}}
+func.func private @identity_order(tensor<4x8xf32, #spyre.layout<stick_dim = 1, stick_elems = 32, dim_order = [0, 1]>>)

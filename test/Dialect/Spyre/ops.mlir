@@ -345,11 +345,11 @@ func.func @layouts(%x: tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_ele
   %1 = spyre.binary mul %0, %s : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>,
                                  tensor<f16, #spyre.layout<stick_dim = -1, stick_elems = 64>>
                               -> tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
-  // Sticks move from dim 1 to dim 0, the dims stay row-major (dim_order
-  // spelled out).
-  // CHECK: spyre.restickify %[[X]] : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [0, 1]>>
+  // Sticks move from dim 1 to dim 0, the dims stay row-major (the identity
+  // dim_order is written by omission).
+  // CHECK: spyre.restickify %[[X]] : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
   %2 = spyre.restickify %x : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
-                          -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [0, 1]>>
+                          -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
   // Sticks along dim 0 stored column-major.
   // CHECK: %[[T:.*]] = spyre.restickify %[[X]] : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>>
   %3 = spyre.restickify %x : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>

@@ -385,10 +385,16 @@ def Spyre_ProgramOp : Spyre_Op<"program", [Symbol, IsolatedFromAbove,
     (core-major): instructions name a parameter slot instead of holding a
     core-specific value, so the program's size does not grow with the
     number of cores or tiles. `kernel` names the kernel it came from.
+    `estimate_ns` is the cost model's estimate of the kernel, `macs` and
+    `min_bytes` its multiply-accumulates and the device bytes it must move
+    at least (each input read and each result written once): its roofline.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$kernel,
                        Spyre_I64Attr:$num_cores, Spyre_I64Attr:$num_params,
-                       DenseI64ArrayAttr:$params);
+                       DenseI64ArrayAttr:$params,
+                       OptionalAttr<Spyre_I64Attr>:$estimate_ns,
+                       OptionalAttr<Spyre_I64Attr>:$macs,
+                       OptionalAttr<Spyre_I64Attr>:$min_bytes);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;

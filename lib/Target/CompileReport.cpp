@@ -1,0 +1,60 @@
+//===- CompileReport.cpp - What the compiler decided, as JSON -------------===//
+
+#include "spyre/Target/CompileReport.h"
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+#include "spyre/Transforms/CostModel.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+
+namespace spyre {
+
+void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
+  Arch arch = getArch(module);
+  llvm::json::Array kernels;
+  int64_t estimate = 0, macs = 0, kernelBytes = 0;
+  double kernelRoofline = 0;
+  for (ProgramOp p : module.getOps<ProgramOp>()) {
+    int64_t e = p.getEstimateNs().value_or(0);
+    int64_t m = p.getMacs().value_or(0);
+    int64_t b = p.getMinBytes().value_or(0);
+    double roof = rooflineNs(arch, m, b);
+    int64_t insts = 0;
+    p.walk([&](Operation *op) {
+      if (op != p.getOperation())
+        ++insts;
+    });
+    kernels.push_back(llvm::json::Object{{"name", p.getSymName()},
+                                         {"cores", p.getNumCores()},
+                                         {"instructions", insts},
+                                         {"estimate_ns", e},
+                                         {"macs", m},
+                                         {"min_bytes", b},
+                                         {"roofline_ns", roof}});
+    estimate += e;
+    macs += m;
+    kernelBytes += b;
+    kernelRoofline += roof;
+  }
+  // Model level: only weights, constants, inputs and outputs must move.
+  int64_t modelBytes = 0;
+  for (TensorOp t : module.getOps<TensorOp>())
+    if (t.getRole() != TensorRole::workspace)
+      modelBytes += t.getDeviceBytes();
+  llvm::json::Object report{
+      {"arch", arch.name},
+      {"kernels", std::move(kernels)},
+      {"estimate_ns", estimate},
+      {"macs", macs},
+      {"kernel_min_bytes", kernelBytes},
+      {"kernel_roofline_ns", kernelRoofline},
+      {"model_min_bytes", modelBytes},
+      {"model_roofline_ns", rooflineNs(arch, macs, modelBytes)},
+      {"launch_overhead_ns", arch.launchOverheadNs},
+      {"barrier_latency_ns", arch.barrierLatencyNs}};
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
+}
+
+} // namespace spyre
