@@ -15,7 +15,7 @@ const char *opcodeName(uint16_t opcode) {
   static const char *const names[] = {
       "nop",        "loop",       "endloop",     "dma_load",  "dma_store",
       "pt_matmul",  "sfp_unary",  "sfp_binary",  "sfp_select", "sfp_reduce",
-      "ring_send",  "ring_recv",  "sfp_transpose", "dma_gather"};
+      "ring_send",  "ring_recv",  "sfp_transpose", "dma_gather", "dma_scatter"};
   static_assert(sizeof(names) / sizeof(names[0]) ==
                     unsigned(Opcode::LastOpcode) + 1,
                 "every opcode has a name");

@@ -62,9 +62,21 @@ void printInst(llvm::raw_ostream &os, const isa::Inst &inst,
     else
       os << " count=" << inst.arg[0];
     break;
+  case isa::Opcode::DmaGather:
+  case isa::Opcode::DmaScatter: {
+    bool gather = op == isa::Opcode::DmaGather;
+    os << " mem=" << reloc;
+    if (inst.memParam != isa::kNone)
+      os << "+p" << unsigned(inst.memParam);
+    printLx(os, inst, gather ? 0 : 1, "lx");
+    printLx(os, inst, gather ? 1 : 2, "indices");
+    os << " index_type=" << isa::dtypeName(inst.dtype[gather ? 1 : 2])
+       << " rows=" << inst.arg[0] << " table_rows=" << inst.arg[1]
+       << " row_pitch=" << inst.pitch[0] << " run=" << inst.arg[3];
+    break;
+  }
   case isa::Opcode::DmaLoad:
-  case isa::Opcode::DmaStore:
-  case isa::Opcode::DmaGather: {
+  case isa::Opcode::DmaStore: {
     os << " mem=" << reloc;
     if (inst.memAddr)
       os << "+" << inst.memAddr;
@@ -77,6 +89,8 @@ void printInst(llvm::raw_ostream &os, const isa::Inst &inst,
     os << " box=[" << inst.arg[0] << ", " << inst.arg[1] << ", "
        << inst.arg[2] << "] pitch=[" << inst.pitch[0] << ", " << inst.pitch[1]
        << ", " << inst.pitch[2] << "] run=" << inst.arg[3];
+    if (inst.lx[2])
+      os << " lx_pitch=" << inst.lx[2];
     if (inst.flags & isa::kFlagMulticast)
       os << " multicast";
     break;

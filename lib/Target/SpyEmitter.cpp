@@ -294,6 +294,30 @@ private:
       return failure();
     if (op.getMulticast())
       inst.flags |= isa::kFlagMulticast;
+    if (auto pitch = op.getLxPitch())
+      if (failed(fits(op, *pitch, inst.lx[2], "LX row pitch")))
+        return failure();
+    return success();
+  }
+
+  /// Encodes a gather or scatter of table rows.
+  template <typename RowsOp>
+  LogicalResult encodeRows(RowsOp op, isa::Inst &inst, unsigned lxSlot,
+                           unsigned indexSlot, MemAddressAttr &mem) {
+    mem = op.getMem();
+    for (auto [l, s] : llvm::enumerate(mem.getStrides()))
+      if (failed(fits(op, s, inst.memLoopStride[l], "memory stride")))
+        return failure();
+    inst.memParam = mem.getParam() < 0 ? isa::kNone : uint8_t(mem.getParam());
+    if (failed(fits(op, op.getRows(), inst.arg[0], "rows")) ||
+        failed(fits(op, op.getTableRows(), inst.arg[1], "table rows")) ||
+        failed(fits(op, op.getRun(), inst.arg[3], "run")) ||
+        failed(fits(op, op.getRowPitch(), inst.pitch[0], "row pitch")) ||
+        failed(setLx(op, inst, lxSlot, op.getLx())) ||
+        failed(setLx(op, inst, indexSlot, op.getIndices())) ||
+        failed(setDType(op, inst, indexSlot, op.getIndexType())) ||
+        failed(setClamp(op, inst, op.getClamp())))
+      return failure();
     return success();
   }
 
@@ -354,6 +378,22 @@ private:
       isa::Inst inst = isa::makeInst(isa::Opcode::DmaStore);
       MemAddressAttr mem;
       if (failed(encodeDma(dma, inst, 1, mem)))
+        return failure();
+      relocs.push_back({push(inst), mem});
+      return success();
+    }
+    if (auto g = dyn_cast<DmaGatherOp>(op)) {
+      isa::Inst inst = isa::makeInst(isa::Opcode::DmaGather);
+      MemAddressAttr mem;
+      if (failed(encodeRows(g, inst, 0, 1, mem)))
+        return failure();
+      relocs.push_back({push(inst), mem});
+      return success();
+    }
+    if (auto sc = dyn_cast<DmaScatterOp>(op)) {
+      isa::Inst inst = isa::makeInst(isa::Opcode::DmaScatter);
+      MemAddressAttr mem;
+      if (failed(encodeRows(sc, inst, 1, 2, mem)))
         return failure();
       relocs.push_back({push(inst), mem});
       return success();

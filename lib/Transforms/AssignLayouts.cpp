@@ -25,11 +25,16 @@ using namespace spyre;
 
 namespace {
 
-/// The layout a use needs, or null when any will do.
-LayoutAttr requiredLayout(OpOperand &use, const Arch &arch) {
+/// The layout a use needs, or null when any will do. `free` says whether
+/// the value's layout is its users' choice (a flexible op's preference
+/// counts only then).
+LayoutAttr requiredLayout(OpOperand &use, const Arch &arch, bool free) {
   Operation *owner = use.getOwner();
-  if (auto compute = dyn_cast<ComputeOpInterface>(owner))
+  if (auto compute = dyn_cast<ComputeOpInterface>(owner)) {
+    if (!free && compute.isLayoutFlexible(use.getOperandNumber()))
+      return nullptr;
     return compute.getRequiredLayout(use.getOperandNumber(), arch.stickBytes);
+  }
   // Reshapes are views of the canonical layout.
   if (isa<ReshapeOp>(owner))
     return LayoutAttr::getCanonical(
@@ -92,8 +97,9 @@ struct AssignLayoutsPass
           return a->getOperandNumber() < b->getOperandNumber();
         return a->getOwner()->isBeforeInBlock(b->getOwner());
       });
+      bool free = hasFreeLayout(v);
       for (OpOperand *use : uses)
-        demands[requiredLayout(*use, arch)].push_back(use);
+        demands[requiredLayout(*use, arch, free)].push_back(use);
       demands.erase(LayoutAttr()); // uses without a requirement
 
       LayoutAttr supplied = LayoutAttr::getCanonical(type, arch.stickBytes);

@@ -1,16 +1,26 @@
 //===- FormKernels.cpp - spyre-form-kernels -------------------------------===//
 //
-// Wraps compute ops into `spyre.kernel`s and fuses elementwise consumers into
-// their producer's kernel so that the intermediate never leaves LX: the tail
-// of a matmul (bias, activation, residual) and chains of elementwise ops.
+// Wraps compute ops into `spyre.kernel`s and fuses consumers into the kernel
+// producing one of their operands, so that intermediates stay in LX: the
+// elementwise tail of a matmul (bias, activation, residual), chains of
+// elementwise ops, and reductions with what surrounds them (softmax, layer
+// and RMS norms become one kernel each).
+//
+// An op joins kernel K when its loops embed in K's: its result has the
+// shape of K's loop space, or that shape with reduced dims of size 1 (an op
+// on reduced values), or, for a matmul kernel, the shape of K's result.
+// Whether the fused body can run is decided by KernelPlan itself (a trial
+// plan of the fused kernel), so the rules live in one place. A fused
+// operand that is used outside K stays a result of K; results nobody uses
+// any more are pruned at the end.
 //
 //===----------------------------------------------------------------------===//
 
+#include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace spyre {
@@ -23,25 +33,13 @@ using namespace spyre;
 
 namespace {
 
-/// Fused bodies stay small enough that their buffers fit LX at any tile.
-constexpr size_t kMaxFusedOps = 16;
+/// Fused bodies stay small enough that their buffers fit LX at small tiles.
+constexpr size_t kMaxFusedOps = 32;
 
-bool isElementwise(const IterationSpace &space) {
-  if (llvm::any_of(space.iterators,
-                   [](IteratorKind k) { return k != IteratorKind::parallel; }))
-    return false;
-  return space.resultMaps.size() == 1 && space.resultMaps[0].isIdentity();
-}
-
-/// Whether the kernel's body can take an elementwise epilogue: its root is a
-/// matmul or an elementwise op (data movement kernels stay alone).
-bool acceptsEpilogue(KernelOp kernel) {
-  Operation *root = &kernel.getBodyBlock().front();
-  if (isa<MatmulOp>(root))
-    return true;
-  auto compute = dyn_cast<ComputeOpInterface>(root);
-  return compute && !isa<TransposeOp, RestickifyOp, BroadcastOp>(root) &&
-         isElementwise(compute.getIterationSpace());
+/// Ops that may join an existing kernel.
+bool isFusable(Operation *op) {
+  return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, BroadcastOp,
+             ReduceOp>(op);
 }
 
 /// A readable, unique kernel name: "k<n>_<op>[_<node name>]".
@@ -60,7 +58,47 @@ std::string kernelName(Operation *op, unsigned index) {
   return name;
 }
 
-struct FormKernelsPass : public spyre::impl::SpyreFormKernelsBase<FormKernelsPass> {
+SmallVector<AffineMap> mapsOf(KernelOp kernel) {
+  return llvm::to_vector(
+      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+}
+
+void setLoops(KernelOp kernel, ArrayRef<int64_t> sizes,
+              ArrayRef<IteratorKind> iterators, ArrayRef<AffineMap> maps) {
+  Builder b(kernel.getContext());
+  kernel.setSpace(sizes);
+  SmallVector<StringRef> iters;
+  for (IteratorKind k : iterators)
+    iters.push_back(stringifyIteratorKind(k));
+  kernel.setIteratorsAttr(b.getStrArrayAttr(iters));
+  kernel.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+}
+
+/// A schedule every supported kernel accepts: one core, the whole of every
+/// loop that is some tensor's stick (or must be whole), 1 elsewhere.
+ScheduleAttr validationSchedule(KernelOp kernel,
+                                const KernelPlan::Roles &roles) {
+  ArrayRef<int64_t> space = kernel.getSpace();
+  SmallVector<int64_t> tiles(space.size(), 1);
+  for (auto [l, size] : llvm::enumerate(space))
+    if (int64_t(l) == roles.stickLoop || int64_t(l) == roles.accLoop ||
+        llvm::is_contained(roles.wholeLoops, int64_t(l)) ||
+        (roles.kind == KernelKind::Transpose && int64_t(l) == roles.rowLoop))
+      tiles[l] = size;
+  return ScheduleAttr::get(kernel.getContext(),
+                           SmallVector<int64_t>(space.size(), 1), tiles, 1, 0);
+}
+
+/// How an op embeds in a kernel's loops: the maps of its operands and of
+/// its result over the kernel's loops, and the kernel's new iterators.
+struct Embedding {
+  SmallVector<AffineMap> operandMaps;
+  AffineMap resultMap;
+  SmallVector<IteratorKind> iterators;
+};
+
+struct FormKernelsPass
+    : public spyre::impl::SpyreFormKernelsBase<FormKernelsPass> {
   unsigned counter = 0;
 
   void runOnOperation() override {
@@ -77,9 +115,13 @@ struct FormKernelsPass : public spyre::impl::SpyreFormKernelsBase<FormKernelsPas
         auto compute = dyn_cast<ComputeOpInterface>(op);
         if (!compute)
           continue;
-        if (!tryFuse(compute))
+        if (!isFusable(op) || !tryFuse(compute))
           wrap(compute);
       }
+      SmallVector<KernelOp> kernels;
+      func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+      for (KernelOp kernel : kernels)
+        pruneResults(kernel);
     }
   }
 
@@ -106,7 +148,6 @@ struct FormKernelsPass : public spyre::impl::SpyreFormKernelsBase<FormKernelsPas
     Operation *raw = op.getOperation();
     IterationSpace space = op.getIterationSpace();
     OpBuilder b(raw);
-    // Inputs: operands, deduplicated when read through the same map.
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     SmallVector<unsigned> operandToInput;
@@ -124,7 +165,7 @@ struct FormKernelsPass : public spyre::impl::SpyreFormKernelsBase<FormKernelsPas
     llvm::append_range(maps, space.resultMaps);
     auto kernel = KernelOp::create(b, raw->getLoc(), raw->getResultTypes(),
                                    kernelName(raw, counter++), inputs);
-    setSpace(kernel, space, maps);
+    setLoops(kernel, space.sizes, space.iterators, maps);
     Block &body = kernel.getBodyBlock();
     OpBuilder inner = OpBuilder::atBlockEnd(&body);
     IRMapping mapping;
@@ -136,90 +177,172 @@ struct FormKernelsPass : public spyre::impl::SpyreFormKernelsBase<FormKernelsPas
     raw->erase();
   }
 
-  void setSpace(KernelOp kernel, const IterationSpace &space,
-                ArrayRef<AffineMap> maps) {
-    Builder b(kernel.getContext());
-    kernel.setSpace(space.sizes);
-    SmallVector<StringRef> iters;
-    for (IteratorKind k : space.iterators)
-      iters.push_back(stringifyIteratorKind(k));
-    kernel.setIteratorsAttr(b.getStrArrayAttr(iters));
-    kernel.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+  /// How `op` embeds in `kernel`, whose result `fused` it reads; nullopt
+  /// when its loops do not map onto the kernel's.
+  std::optional<Embedding> embed(KernelOp kernel, Value fused,
+                                 ComputeOpInterface op) {
+    IterationSpace space = op.getIterationSpace();
+    MLIRContext *ctx = kernel.getContext();
+    ArrayRef<int64_t> loops = kernel.getSpace();
+    SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
+    bool isMatmulKernel = isa<MatmulOp>(&kernel.getBodyBlock().front());
+    Embedding e;
+    e.iterators = iters;
+
+    if (isMatmulKernel) {
+      // Through the matmul's result map: the op must cover that result.
+      if (isa<ReduceOp>(op))
+        return std::nullopt;
+      unsigned r = cast<OpResult>(fused).getResultNumber();
+      AffineMap resultMap =
+          mapsOf(kernel)[kernel.getInputs().size() + r];
+      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+      if (cast<RankedTensorType>(fused.getType()).getShape() !=
+              resultType.getShape() ||
+          !resultMap.isProjectedPermutation())
+        return std::nullopt;
+      for (AffineMap m : space.operandMaps)
+        e.operandMaps.push_back(m.compose(resultMap));
+      e.resultMap = resultMap;
+      return e;
+    }
+
+    // Other kernels: the op's loops are the kernel's loops.
+    if (space.sizes.size() != loops.size())
+      return std::nullopt;
+    SmallVector<int64_t> reducedLoops;
+    for (auto [l, it] : llvm::enumerate(iters))
+      if (it == IteratorKind::reduction)
+        reducedLoops.push_back(l);
+    for (auto [l, size] : llvm::enumerate(space.sizes)) {
+      if (size == loops[l])
+        continue;
+      // A dim of size 1 over a reduced loop: an op on reduced values.
+      if (size != 1 || !llvm::is_contained(reducedLoops, int64_t(l)))
+        return std::nullopt;
+    }
+    auto reduce = dyn_cast<ReduceOp>(op.getOperation());
+    if (reduce) {
+      int64_t d = reduce.getDim();
+      // One reduced loop per kernel.
+      if (!reducedLoops.empty() && reducedLoops != SmallVector<int64_t>{d})
+        return std::nullopt;
+      e.iterators[d] = IteratorKind::reduction;
+    }
+    for (AffineMap m : space.operandMaps)
+      e.operandMaps.push_back(m);
+    AffineMap resultMap = space.resultMaps[0];
+    // The op's own size-1 dims over the kernel's reduced loops read 0.
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, expr] : llvm::enumerate(resultMap.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (dim && space.sizes[dim.getPosition()] == 1 &&
+          loops[dim.getPosition()] != 1)
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+      else
+        exprs.push_back(expr);
+    }
+    e.resultMap = AffineMap::get(loops.size(), 0, exprs, ctx);
+    // Operands likewise.
+    for (auto [i, m] : llvm::enumerate(e.operandMaps)) {
+      SmallVector<AffineExpr> ex;
+      for (AffineExpr expr : m.getResults()) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (dim && space.sizes[dim.getPosition()] == 1 &&
+            loops[dim.getPosition()] != 1)
+          ex.push_back(getAffineConstantExpr(0, ctx));
+        else
+          ex.push_back(expr);
+      }
+      e.operandMaps[i] = AffineMap::get(loops.size(), 0, ex, ctx);
+    }
+    return e;
   }
 
-  /// Fuses an elementwise `op` into the kernel producing one of its
-  /// operands, if one qualifies.
+  /// Fuses `op` into the kernel producing one of its operands, if one
+  /// qualifies (the most recent first).
   bool tryFuse(ComputeOpInterface op) {
     Operation *raw = op.getOperation();
-    IterationSpace space = op.getIterationSpace();
-    if (!isElementwise(space) ||
-        isa<TransposeOp, RestickifyOp, BroadcastOp>(raw))
-      return false;
-    auto resultType = cast<RankedTensorType>(raw->getResult(0).getType());
-    for (OpOperand &operand : raw->getOpOperands()) {
-      auto producer = dyn_cast_or_null<KernelOp>(operand.get().getDefiningOp());
-      if (!producer || !operand.get().hasOneUse() || !acceptsEpilogue(producer))
+    SmallVector<std::pair<KernelOp, unsigned>> candidates;
+    for (OpOperand &operand : raw->getOpOperands())
+      if (auto k = dyn_cast_or_null<KernelOp>(operand.get().getDefiningOp()))
+        candidates.push_back({k, operand.getOperandNumber()});
+    llvm::sort(candidates, [](auto &a, auto &b) {
+      return b.first->isBeforeInBlock(a.first);
+    });
+    for (auto [kernel, operandIdx] : candidates) {
+      if (kernel.getBodyBlock().getOperations().size() > kMaxFusedOps)
         continue;
-      if (cast<RankedTensorType>(operand.get().getType()).getShape() !=
-          resultType.getShape())
+      Value fused = raw->getOperand(operandIdx);
+      std::optional<Embedding> e = embed(kernel, fused, op);
+      if (!e || !placeable(kernel, raw) || !trial(kernel, raw, *e))
         continue;
-      if (producer.getBodyBlock().getOperations().size() > kMaxFusedOps)
-        continue;
-      unsigned resultIdx = cast<OpResult>(operand.get()).getResultNumber();
-      AffineMap resultMap =
-          cast<AffineMapAttr>(
-              producer.getIndexingMapsAttr()
-                  .getValue()[producer.getInputs().size() + resultIdx])
-              .getValue();
-      if (!resultMap.isProjectedPermutation())
-        continue;
-      if (!placeBefore(producer, raw))
-        continue;
-      fuse(producer, resultIdx, resultMap, op, space, operand.getOperandNumber());
+      placeBefore(kernel, raw);
+      fuse(kernel, raw, *e, kernel);
       return true;
     }
     return false;
   }
 
-  /// Makes every operand of `op` available at `kernel` (moving the kernel
-  /// down to just before `op` when needed). False when impossible.
-  bool placeBefore(KernelOp kernel, Operation *op) {
-    bool allDominate = llvm::all_of(op->getOperands(), [&](Value v) {
-      if (v.getDefiningOp() == kernel)
-        return true;
-      if (auto arg = dyn_cast<BlockArgument>(v))
-        return true;
-      return v.getDefiningOp()->isBeforeInBlock(kernel);
+  /// Whether every operand of `op` is available at `kernel`, or the kernel
+  /// can move down to `op` (none of its results used before `op`).
+  bool placeable(KernelOp kernel, Operation *op) {
+    bool dominated = llvm::all_of(op->getOperands(), [&](Value v) {
+      return v.getDefiningOp() == kernel || isa<BlockArgument>(v) ||
+             v.getDefiningOp()->isBeforeInBlock(kernel);
     });
-    if (allDominate)
+    if (dominated)
       return true;
-    // Moving the kernel to `op` is legal when none of its results is used
-    // before `op`.
     for (Value r : kernel.getResults())
       for (Operation *user : r.getUsers())
         if (user != op && user->isBeforeInBlock(op))
           return false;
-    kernel->moveBefore(op);
     return true;
   }
 
-  void fuse(KernelOp kernel, unsigned resultIdx, AffineMap resultMap,
-            ComputeOpInterface op, const IterationSpace &space,
-            unsigned fusedOperand) {
-    Operation *raw = op.getOperation();
+  void placeBefore(KernelOp kernel, Operation *op) {
+    bool dominated = llvm::all_of(op->getOperands(), [&](Value v) {
+      return v.getDefiningOp() == kernel || isa<BlockArgument>(v) ||
+             v.getDefiningOp()->isBeforeInBlock(kernel);
+    });
+    if (!dominated)
+      kernel->moveBefore(op);
+  }
+
+  /// Whether the kernel with `op` fused in is one KernelPlan supports: a
+  /// plan of a fused copy of the kernel.
+  bool trial(KernelOp kernel, Operation *op, const Embedding &e) {
+    OpBuilder b(kernel);
+    auto copy = cast<KernelOp>(b.clone(*kernel));
+    KernelOp grown = fuse(copy, op, e, kernel, /*moveOp=*/false);
+    bool ok = false;
+    FailureOr<KernelPlan::Roles> roles =
+        KernelPlan::roles(grown, /*emitErrors=*/false);
+    if (succeeded(roles))
+      ok = succeeded(KernelPlan::build(grown, validationSchedule(grown, *roles),
+                                       getArch(grown), /*emitErrors=*/false));
+    grown.erase();
+    return ok;
+  }
+
+  /// Moves (or, for a trial, clones) `op` into `kernel`: its result becomes
+  /// a new kernel result; operands that `source` (the kernel the op reads,
+  /// `kernel` itself or the original of a trial copy) produces read the
+  /// yielded values, others become inputs. Returns the grown kernel.
+  KernelOp fuse(KernelOp kernel, Operation *op, const Embedding &e,
+                KernelOp source, bool moveOp = true) {
     Block &body = kernel.getBodyBlock();
     YieldOp yield = kernel.getYield();
-    SmallVector<AffineMap> maps = llvm::to_vector(
-        kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+    SmallVector<AffineMap> maps = mapsOf(kernel);
     unsigned numInputs = kernel.getInputs().size();
-
     IRMapping mapping;
-    mapping.map(raw->getOperand(fusedOperand), yield.getOperand(resultIdx));
-    for (auto [i, operand] : llvm::enumerate(raw->getOperands())) {
-      if (i == fusedOperand)
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (operand.getDefiningOp() == source.getOperation()) {
+        mapping.map(operand,
+                    yield.getOperand(cast<OpResult>(operand).getResultNumber()));
         continue;
-      // The operand read through the op's map, seen from the kernel loops.
-      AffineMap map = space.operandMaps[i].compose(resultMap);
+      }
+      AffineMap map = e.operandMaps[i];
       BlockArgument arg;
       for (unsigned j = 0; j < kernel.getInputs().size(); ++j)
         if (kernel.getInputs()[j] == operand && maps[j] == map)
@@ -233,14 +356,78 @@ struct FormKernelsPass : public spyre::impl::SpyreFormKernelsBase<FormKernelsPas
       mapping.map(operand, arg);
     }
     OpBuilder inner(yield);
-    Operation *clone = inner.clone(*raw, mapping);
-    yield->setOperand(resultIdx, clone->getResult(0));
-    Value result = kernel.getResult(resultIdx);
-    result.setType(clone->getResult(0).getType());
-    raw->getResult(0).replaceAllUsesWith(result);
-    raw->erase();
-    kernel.setIndexingMapsAttr(
-        Builder(kernel.getContext()).getAffineMapArrayAttr(maps));
+    Operation *clone = inner.clone(*op, mapping);
+    // The new value leaves the kernel as one more result.
+    SmallVector<Value> yielded(yield.getValues());
+    yielded.push_back(clone->getResult(0));
+    yield->setOperands(yielded);
+    maps.push_back(e.resultMap);
+    OpBuilder outer(kernel);
+    SmallVector<Type> types(kernel.getResultTypes());
+    types.push_back(clone->getResult(0).getType());
+    auto grown = KernelOp::create(outer, kernel.getLoc(), types,
+                                  kernel.getName(), kernel.getInputs());
+    grown.getBody().takeBody(kernel.getBody());
+    for (NamedAttribute attr : kernel->getAttrs())
+      grown->setAttr(attr.getName(), attr.getValue());
+    setLoops(grown, kernel.getSpace(), e.iterators, maps);
+    for (auto [from, to] : llvm::zip(kernel.getResults(), grown.getResults()))
+      from.replaceAllUsesWith(to);
+    if (moveOp) {
+      op->getResult(0).replaceAllUsesWith(grown.getResults().back());
+      op->erase();
+    }
+    kernel.erase();
+    return grown;
+  }
+
+  /// Drops results nobody reads any more (their values were fused into
+  /// their consumers).
+  void pruneResults(KernelOp kernel) {
+    SmallVector<unsigned> keep;
+    for (auto [i, r] : llvm::enumerate(kernel.getResults()))
+      if (!r.use_empty())
+        keep.push_back(i);
+    if (keep.size() == kernel.getNumResults())
+      return;
+    YieldOp yield = kernel.getYield();
+    SmallVector<AffineMap> maps = mapsOf(kernel);
+    unsigned numInputs = kernel.getInputs().size();
+    SmallVector<Value> values;
+    SmallVector<Type> types;
+    SmallVector<AffineMap> newMaps(maps.begin(), maps.begin() + numInputs);
+    for (unsigned i : keep) {
+      values.push_back(yield.getOperand(i));
+      types.push_back(kernel.getResult(i).getType());
+      newMaps.push_back(maps[numInputs + i]);
+    }
+    yield->setOperands(values);
+    OpBuilder b(kernel);
+    auto pruned = KernelOp::create(b, kernel.getLoc(), types, kernel.getName(),
+                                   kernel.getInputs());
+    pruned.getBody().takeBody(kernel.getBody());
+    for (NamedAttribute attr : kernel->getAttrs())
+      pruned->setAttr(attr.getName(), attr.getValue());
+    pruned.setIndexingMapsAttr(b.getAffineMapArrayAttr(newMaps));
+    for (auto [k, i] : llvm::enumerate(keep))
+      kernel.getResult(i).replaceAllUsesWith(pruned.getResult(k));
+    kernel.erase();
+    // Body values no result needs any more are dead code (users first).
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::reverse(pruned.getBodyBlock().without_terminator())))
+      if (op.use_empty())
+        op.erase();
+    // And inputs nothing reads.
+    Block &body = pruned.getBodyBlock();
+    SmallVector<AffineMap> allMaps = mapsOf(pruned);
+    for (int64_t i = int64_t(body.getNumArguments()) - 1; i >= 0; --i) {
+      if (!body.getArgument(i).use_empty())
+        continue;
+      pruned.getInputsMutable().erase(i);
+      body.eraseArgument(i);
+      allMaps.erase(allMaps.begin() + i);
+    }
+    pruned.setIndexingMapsAttr(b.getAffineMapArrayAttr(allMaps));
   }
 };
 

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <numeric>
 
@@ -16,8 +17,26 @@ int64_t elementsPerStick(Type elementType, const Arch &arch) {
   return arch.stickBytes / getElementBytes(elementType);
 }
 
+StringRef kernelKindName(KernelKind kind) {
+  switch (kind) {
+  case KernelKind::Matmul:
+    return "matmul";
+  case KernelKind::Elementwise:
+    return "elementwise";
+  case KernelKind::Reduction:
+    return "reduction";
+  case KernelKind::Transpose:
+    return "transpose";
+  case KernelKind::Copy:
+    return "copy";
+  case KernelKind::Gather:
+    return "gather";
+  }
+  return "?";
+}
+
 int64_t PlanTensor::offsetOf(ArrayRef<int64_t> starts) const {
-  int64_t offset = 0;
+  int64_t offset = baseOffset;
   for (auto [l, bytes] : llvm::enumerate(loopBytes)) {
     if (!bytes)
       continue;
@@ -31,12 +50,27 @@ namespace {
 
 int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
-bool isElementwiseBodyOp(Operation *op) {
-  return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp>(op);
+/// Ops an elementwise tile computes with one SFP instruction (or two for a
+/// select).
+bool isPointwise(Operation *op) {
+  return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, BroadcastOp>(op);
 }
 
-/// Describes kernel tensor `value` read through `map`; fills in the parts
-/// that do not depend on the tile sizes.
+/// For data movement ops: whether the stick dim of the result is read from
+/// the stick dim of the input (the tile moves as it is).
+bool keepsStick(Operation *op) {
+  auto in = getLayout(op->getOperand(0).getType());
+  auto out = getLayout(op->getResult(0).getType());
+  if (!in || !out)
+    return true;
+  if (auto t = dyn_cast<TransposeOp>(op))
+    return out.getStickDim() < 0 ||
+           t.getPermutation()[out.getStickDim()] == in.getStickDim();
+  return in.getStickDim() == out.getStickDim();
+}
+
+/// Describes kernel tensor `value` read through `map`; fills in what does
+/// not depend on the tile sizes.
 FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
                                      AffineMap map, const KernelPlan &plan,
                                      bool isResult, unsigned index,
@@ -46,6 +80,7 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
       kernel.emitError(msg);
     return failure();
   };
+  Twine what = Twine(isResult ? "result " : "input ") + Twine(index);
   PlanTensor t;
   t.value = value;
   t.isResult = isResult;
@@ -53,8 +88,7 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
   t.type = cast<RankedTensorType>(value.getType());
   LayoutAttr layout = getLayout(t.type);
   if (!layout)
-    return fail("kernel tensor of type " + Twine(index) +
-                " has no layout; run spyre-assign-layouts first");
+    return fail(what + " has no layout; run spyre-assign-layouts first");
   t.elementBytes = getElementBytes(t.type.getElementType());
   t.elementsPerStick = layout.getStickElems();
   t.loopBytes.assign(plan.loops.size(), 0);
@@ -72,30 +106,144 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
       continue;
     }
     t.loopBytes[l] = stride;
-    if (plan.loops[l].tile > 1 || l == plan.rowLoop ||
-        (plan.isMatmul && l == plan.kLoop)) {
-      if (t.rowLoop >= 0)
-        return fail(Twine(isResult ? "result " : "input ") + Twine(index) +
-                    " is tiled along two non-stick dims");
-      t.rowLoop = l;
-      t.rowPitch = stride;
-    }
+    bool tiledRows = plan.loops[l].tile > 1 || l == plan.rowLoop ||
+                     l == plan.accLoop ||
+                     (plan.kind == KernelKind::Transpose &&
+                      l == plan.stickLoop);
+    if (!tiledRows)
+      continue;
+    if (t.rowLoop >= 0)
+      return fail(what + " is tiled along two non-stick dims");
+    t.rowLoop = l;
+    t.rowPitch = stride;
   }
   // A tensor broadcast along the sticks still occupies one stick per row.
   if (layout.getStickDim() >= 0 && t.stickPitch == 0)
     t.stickPitch = layout.getDimStride(shape, layout.getStickDim()) *
                    t.elementBytes;
-  bool stickOk = t.stickLoop < 0 || t.stickLoop == plan.stickLoop ||
-                 (plan.isMatmul && !isResult && index == 0 &&
-                  t.stickLoop == plan.kLoop);
+  bool stickOk = t.stickLoop < 0 || t.stickLoop == plan.stickLoop;
+  if (plan.isMatmul() && !isResult && index == 0)
+    stickOk |= t.stickLoop == plan.accLoop;
+  if (plan.kind == KernelKind::Transpose && !isResult)
+    stickOk = t.stickLoop == plan.rowLoop;
   if (!stickOk)
-    return fail(Twine(isResult ? "result " : "input ") + Twine(index) +
-                " has its sticks along loop " + Twine(t.stickLoop) +
-                ", not along the kernel's stick loop " + Twine(plan.stickLoop));
+    return fail(what + " has its sticks along loop " + Twine(t.stickLoop) +
+                ", not along the kernel's stick loop " +
+                Twine(plan.stickLoop));
   return t;
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Classification and roles
+//===----------------------------------------------------------------------===//
+
+FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
+  Block &body = kernel.getBodyBlock();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  auto unsupported = [&](Operation *op) -> FailureOr<KernelKind> {
+    if (emitErrors)
+      kernel.emitError("the program lowering does not support '")
+          << op->getName() << "' in a " << "kernel body of this form";
+    return failure();
+  };
+  if (ops.empty())
+    return unsupported(kernel);
+  if (isa<MatmulOp>(ops.front())) {
+    for (Operation *op : llvm::drop_begin(ops))
+      if (!isPointwise(op))
+        return unsupported(op);
+    return KernelKind::Matmul;
+  }
+  if (ops.size() == 1 && isa<TransposeOp, RestickifyOp>(ops.front()) &&
+      !keepsStick(ops.front()))
+    return KernelKind::Transpose;
+  bool reduces = false;
+  for (Operation *op : ops) {
+    if (isa<ReduceOp>(op)) {
+      reduces = true;
+      continue;
+    }
+    if (isPointwise(op) || (isa<TransposeOp, RestickifyOp>(op) && keepsStick(op)))
+      continue;
+    return unsupported(op);
+  }
+  return reduces ? KernelKind::Reduction : KernelKind::Elementwise;
+}
+
+FailureOr<KernelPlan::Roles> KernelPlan::roles(KernelOp kernel,
+                                               bool emitErrors) {
+  FailureOr<KernelKind> kind = classify(kernel, emitErrors);
+  if (failed(kind))
+    return failure();
+  Roles r;
+  r.kind = *kind;
+  int64_t n = kernel.getSpace().size();
+  SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
+  switch (*kind) {
+  case KernelKind::Matmul:
+    r.rowLoop = n - 3;
+    r.stickLoop = n - 2;
+    r.accLoop = n - 1;
+    break;
+  case KernelKind::Transpose: {
+    // Rows of the result are the input's sticks and vice versa.
+    Operation *op = &kernel.getBodyBlock().front();
+    LayoutAttr in = getLayout(op->getOperand(0).getType());
+    LayoutAttr out = getLayout(op->getResult(0).getType());
+    AffineMap inMap = cast<AffineMapAttr>(kernel.getIndexingMaps()[0]).getValue();
+    r.stickLoop = out.getStickDim();
+    r.rowLoop =
+        cast<AffineDimExpr>(inMap.getResult(in.getStickDim())).getPosition();
+    break;
+  }
+  case KernelKind::Reduction: {
+    int64_t reduced = -1;
+    for (int64_t l = 0; l < n; ++l)
+      if (iters[l] == IteratorKind::reduction) {
+        if (reduced >= 0) {
+          if (emitErrors)
+            kernel.emitError("a reduction kernel may reduce one loop, this "
+                             "one reduces loops ")
+                << reduced << " and " << l;
+          return failure();
+        }
+        reduced = l;
+      }
+    r.stickLoop = n - 1;
+    if (reduced == n - 1) {
+      // Reductions along the stick: whole rows in every tile.
+      r.rowLoop = n - 2;
+      r.wholeLoops.push_back(reduced);
+    } else {
+      // Along another dim: its tiles are rows, accumulated into the result.
+      r.rowLoop = reduced;
+      r.accLoop = reduced;
+      // Arg-reductions keep no running index across tiles.
+      for (Operation &op : kernel.getBodyBlock().without_terminator())
+        if (auto red = dyn_cast<ReduceOp>(op))
+          if (red.getKind() == ReduceKind::argmax ||
+              red.getKind() == ReduceKind::argmin)
+            r.wholeLoops.push_back(reduced);
+    }
+    break;
+  }
+  default:
+    if (n >= 1)
+      r.stickLoop = n - 1;
+    if (n >= 2)
+      r.rowLoop = n - 2;
+    break;
+  }
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Building a plan
+//===----------------------------------------------------------------------===//
 
 FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
                                         const Arch &arch, bool emitErrors) {
@@ -104,26 +252,19 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
       kernel.emitError(msg);
     return failure();
   };
+  FailureOr<Roles> roleInfo = roles(kernel, emitErrors);
+  if (failed(roleInfo))
+    return failure();
   KernelPlan plan;
   plan.kernel = kernel;
   plan.arch = arch;
   plan.schedule = schedule;
+  plan.kind = roleInfo->kind;
+  plan.rowLoop = roleInfo->rowLoop;
+  plan.stickLoop = roleInfo->stickLoop;
+  plan.accLoop = roleInfo->accLoop;
 
-  // Body shape.
-  Block &body = kernel.getBodyBlock();
-  Operation *root = &body.front();
-  plan.isMatmul = isa<MatmulOp>(root);
-  for (Operation &op : body.without_terminator()) {
-    if (&op == root && plan.isMatmul)
-      continue;
-    if (!isElementwiseBodyOp(&op))
-      return fail("the program lowering does not support '" +
-                  op.getName().getStringRef() +
-                  "' in a kernel body yet (supported: a matmul with an "
-                  "elementwise epilogue, or elementwise ops)");
-  }
-
-  // Loops and their roles.
+  // Loops.
   ArrayRef<int64_t> space = kernel.getSpace();
   int64_t n = space.size();
   if (int64_t(schedule.getSplit().size()) != n ||
@@ -135,31 +276,25 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
     loop.size = space[l];
     loop.tile = schedule.getTile()[l];
     loop.split = schedule.getSplit()[l];
-    plan.loops.push_back(loop);
-  }
-  if (plan.isMatmul) {
-    plan.rowLoop = n - 3;
-    plan.stickLoop = n - 2;
-    plan.kLoop = n - 1;
-  } else {
-    if (n >= 1)
-      plan.stickLoop = n - 1;
-    if (n >= 2)
-      plan.rowLoop = n - 2;
-  }
-  for (int64_t l = 0; l < n; ++l) {
-    PlanLoop &loop = plan.loops[l];
+    loop.reduction = iters[l] == IteratorKind::reduction;
     if (l == plan.rowLoop)
       loop.role = LoopRole::Row;
     else if (l == plan.stickLoop)
       loop.role = LoopRole::Stick;
-    else if (l == plan.kLoop)
+    else if (l == plan.accLoop)
       loop.role = LoopRole::Reduction;
-    if (iters[l] == IteratorKind::reduction && loop.split != 1)
+    plan.loops.push_back(loop);
+  }
+  for (int64_t l = 0; l < n; ++l) {
+    const PlanLoop &loop = plan.loops[l];
+    if (loop.reduction && loop.split != 1)
       return fail("reduction loop " + Twine(l) + " cannot be split over cores");
     if (loop.role == LoopRole::Outer && loop.tile != 1)
       return fail("outer loop " + Twine(l) + " must have tile 1, got " +
                   Twine(loop.tile));
+    if (llvm::is_contained(roleInfo->wholeLoops, l) && loop.tile != loop.size)
+      return fail("loop " + Twine(l) + " must be one tile of " +
+                  Twine(loop.size));
     if (loop.split > loop.numTiles())
       return fail("loop " + Twine(l) + " is split over " + Twine(loop.split) +
                   " cores but has only " + Twine(loop.numTiles()) + " tiles");
@@ -184,42 +319,46 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
     plan.tensors.push_back(*t);
   }
 
-  // Whole-stick tiles: a tile along the stick loop (and k) must be a
-  // multiple of every touching tensor's stick, or the whole loop.
-  auto checkStickTile = [&](int64_t l) -> LogicalResult {
-    if (l < 0)
-      return success();
+  for (const PlanTensor &t : plan.tensors)
+    if (t.isResult && plan.accLoop >= 0 &&
+        (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop))
+      return fail("result " + Twine(t.index) +
+                  " changes along the accumulation loop; only values that "
+                  "are complete after it can leave the kernel");
+
+  // Whole-stick tiles: a tile along a loop that is some tensor's stick dim
+  // is a multiple of that tensor's stick and divides its padded stick
+  // count, or is the whole loop; so no tile reaches past the padding.
+  auto checkStickTile = [&](const PlanTensor &t, int64_t l) -> LogicalResult {
     const PlanLoop &loop = plan.loops[l];
     if (loop.tile == loop.size)
       return success();
-    // Tiles are whole sticks and divide the padded stick count, so no tile
-    // reaches past the tensor's padding.
-    for (const PlanTensor &t : plan.tensors) {
-      if (t.stickLoop != l)
-        continue;
-      int64_t e = t.elementsPerStick;
-      if (loop.tile % e != 0 ||
-          llvm::divideCeil(loop.size, e) % (loop.tile / e) != 0) {
-        if (emitErrors)
-          kernel.emitError("tile ")
-              << loop.tile << " of loop " << l << " is not a whole number of "
-              << e << "-element sticks dividing the loop's "
-              << llvm::divideCeil(loop.size, e) << " sticks";
-        return failure();
-      }
-    }
-    // The accumulator is f32.
-    if (plan.isMatmul && l == plan.stickLoop &&
-        loop.tile % elementsPerStick(Float32Type::get(kernel.getContext()),
-                                     arch) != 0)
-      return failure();
-    return success();
-  };
-  if (failed(checkStickTile(plan.stickLoop)) ||
-      failed(checkStickTile(plan.kLoop)))
+    int64_t e = t.elementsPerStick;
+    if (loop.tile % e == 0 &&
+        llvm::divideCeil(loop.size, e) % (loop.tile / e) == 0)
+      return success();
+    if (emitErrors)
+      kernel.emitError("tile ")
+          << loop.tile << " of loop " << l << " is not a whole number of "
+          << e << "-element sticks dividing the loop's "
+          << llvm::divideCeil(loop.size, e) << " sticks";
     return failure();
+  };
+  for (const PlanTensor &t : plan.tensors)
+    if (t.stickLoop >= 0 && failed(checkStickTile(t, t.stickLoop)))
+      return failure();
+  // The transposed tensor's rows are the result's sticks.
+  if (plan.kind == KernelKind::Transpose &&
+      failed(checkStickTile(plan.tensors.back(), plan.stickLoop)))
+    return failure();
+  if (plan.isMatmul()) {
+    PlanTensor acc;
+    acc.elementsPerStick = elementsPerStick(Float32Type::get(kernel.getContext()), arch);
+    if (failed(checkStickTile(acc, plan.stickLoop)))
+      return failure();
+  }
 
-  // Tile shapes and hoisting.
+  // Tile shapes, hoisting, multicast.
   SmallVector<int64_t> maxTiles(n, 0);
   for (int64_t c = 0; c < plan.numCores(); ++c) {
     CoreShare s = plan.share(c);
@@ -238,15 +377,17 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
       if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
         t.hoisted = false;
     t.copies = t.hoisted ? 1 : depth;
+    t.variesInAccLoop = plan.accLoop >= 0 &&
+                        (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop);
     for (int64_t l = 0; l < n; ++l)
       if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
         t.sharers *= plan.loops[l].split;
   }
 
-  // Body values and LX buffers.
+  // Body values.
   auto addBuffer = [&](std::string name, int64_t bytes, int64_t copies) {
-    plan.buffers.push_back(
-        {std::move(name), alignTo(bytes, arch.lxAlignment), copies, -1, {}});
+    plan.buffers.push_back({std::move(name), alignTo(bytes, arch.lxAlignment),
+                            copies, -1, {}});
     return int64_t(plan.buffers.size() - 1);
   };
   for (PlanTensor &t : plan.tensors)
@@ -254,39 +395,112 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
       plan.tensorBuffer.push_back(addBuffer("in" + std::to_string(t.index),
                                             t.tileBytes(arch.stickBytes),
                                             t.copies));
-  int64_t rowTile = plan.rowLoop >= 0 ? plan.loops[plan.rowLoop].tile : 1;
-  int64_t stickTile = plan.stickLoop >= 0 ? plan.loops[plan.stickLoop].tile : 1;
+  Block &body = kernel.getBodyBlock();
   YieldOp yield = kernel.getYield();
+  int64_t rowTile = plan.rowTile(), stickTile = plan.stickTile();
+  auto shapeOfOperand = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      const PlanTensor &t = plan.tensors[arg.getArgNumber()];
+      if (t.stickLoop < 0 && stickTile > 1)
+        return TileShape::RowReduced;
+      if (t.rows == 1 && rowTile > 1)
+        return TileShape::ColReduced;
+      return TileShape::Full;
+    }
+    return plan.values.lookup(v).shape;
+  };
+  auto isAccResult = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return plan.accLoop >= 0 && isa_and_nonnull<MatmulOp, ReduceOp>(def);
+  };
   unsigned tmp = 0;
   for (Operation &op : body.without_terminator()) {
+    Value result = op.getResult(0);
     PlanValue pv;
     pv.op = &op;
-    Type et = cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
+    Type et = cast<RankedTensorType>(result.getType()).getElementType();
     pv.lxElementType = isa<MatmulOp>(op) ? Float32Type::get(op.getContext()) : et;
-    pv.rows = rowTile;
-    pv.sticks = llvm::divideCeil(stickTile, elementsPerStick(pv.lxElementType, arch));
-    for (OpOperand &use : op.getResult(0).getUses())
+    if (auto red = dyn_cast<ReduceOp>(op)) {
+      AffineMap inMap = cast<ComputeOpInterface>(op).getIterationSpace().operandMaps[0];
+      (void)inMap;
+      pv.shape = plan.accLoop >= 0 ? TileShape::ColReduced
+                                   : TileShape::RowReduced;
+    } else if (!isa<MatmulOp>(op)) {
+      bool row = false, col = false, full = false;
+      for (Value v : op.getOperands()) {
+        TileShape s = shapeOfOperand(v);
+        full |= s == TileShape::Full;
+        row |= s == TileShape::RowReduced;
+        col |= s == TileShape::ColReduced;
+      }
+      pv.shape = full || (row && col) ? TileShape::Full
+                 : row              ? TileShape::RowReduced
+                 : col              ? TileShape::ColReduced
+                                    : TileShape::Full;
+    }
+    // In a kernel with an accumulation loop, what uses an accumulated value
+    // runs after the loop; it may not read anything that varies in it.
+    if (plan.accLoop >= 0 && !isa<MatmulOp, ReduceOp>(op)) {
+      bool afterAcc = llvm::any_of(op.getOperands(), [&](Value v) {
+        return isAccResult(v) || (plan.values.count(v) &&
+                                  !plan.values.lookup(v).inner);
+      });
+      if (afterAcc) {
+        pv.inner = false;
+        for (Value v : op.getOperands()) {
+          bool varies =
+              isa<BlockArgument>(v)
+                  ? plan.tensors[cast<BlockArgument>(v).getArgNumber()]
+                        .variesInAccLoop
+                  : plan.values.lookup(v).inner && !isAccResult(v);
+          if (varies)
+            return fail("'" + op.getName().getStringRef() +
+                        "' uses the accumulated result and a value that "
+                        "changes with the accumulation loop; they cannot "
+                        "be in one kernel");
+        }
+      }
+    }
+    pv.alias = isa<TransposeOp, RestickifyOp>(op) && keepsStick(&op);
+    if (pv.alias)
+      pv.shape = shapeOfOperand(op.getOperand(0));
+    pv.rows = pv.shape == TileShape::ColReduced ? 1 : rowTile;
+    pv.sticks = pv.shape == TileShape::RowReduced
+                    ? 1
+                    : llvm::divideCeil(stickTile,
+                                       elementsPerStick(pv.lxElementType, arch));
+    for (OpOperand &use : result.getUses())
       if (use.getOwner() == yield.getOperation()) {
-        const PlanTensor &r = plan.tensors[numInputs + use.getOperandNumber()];
-        if (r.type.getElementType() == pv.lxElementType) {
-          pv.storedAs = numInputs + use.getOperandNumber();
+        unsigned ti = numInputs + use.getOperandNumber();
+        const PlanTensor &r = plan.tensors[ti];
+        if (r.type.getElementType() == pv.lxElementType &&
+            r.rows == pv.rows && r.sticks == pv.sticks && !pv.alias) {
+          pv.storedAs = ti;
           pv.copies = r.copies;
         }
       }
-    plan.values[op.getResult(0)] = pv;
+    plan.values[result] = pv;
+    if (pv.alias) {
+      Value src = op.getOperand(0);
+      plan.valueBuffer[result] =
+          isa<BlockArgument>(src)
+              ? plan.tensorBuffer[cast<BlockArgument>(src).getArgNumber()]
+              : plan.valueBuffer.lookup(src);
+      continue;
+    }
     std::string name = isa<MatmulOp>(op) ? "acc" : "t" + std::to_string(tmp++);
-    plan.valueBuffer[op.getResult(0)] = addBuffer(
-        name, pv.rows * pv.sticks * arch.stickBytes, pv.copies);
+    plan.valueBuffer[result] =
+        addBuffer(name, pv.rows * pv.sticks * arch.stickBytes, pv.copies);
   }
-  // Results: the value's own buffer, or a staging buffer for the cast.
+  // Results: the value's own buffer, or a staging buffer for a conversion.
   for (auto [j, v] : llvm::enumerate(yield.getValues())) {
     unsigned ti = numInputs + j;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<BlockArgument>(v))
       return fail("kernel result " + Twine(j) +
                   " is an input passed through; nothing computes it");
-    }
     const PlanValue &pv = plan.values[v];
-    if (pv.storedAs == int64_t(ti)) {
+    if (pv.storedAs == int64_t(ti) ||
+        (pv.alias && plan.tensors[ti].rows == pv.rows)) {
       plan.tensorBuffer.push_back(plan.valueBuffer[v]);
       continue;
     }
@@ -297,6 +511,10 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
   }
   return plan;
 }
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
 
 CoreShare KernelPlan::share(int64_t core) const {
   CoreShare s;
@@ -334,9 +552,11 @@ SmallVector<int64_t> KernelPlan::hardwareLoops() const {
   for (size_t l = 0; l < loops.size(); ++l)
     if (loops[l].role == LoopRole::Outer)
       order.push_back(l);
-  for (int64_t l : {rowLoop, stickLoop, kLoop})
-    if (l >= 0)
+  for (int64_t l : {rowLoop, stickLoop})
+    if (l >= 0 && l != accLoop)
       order.push_back(l);
+  if (accLoop >= 0)
+    order.push_back(accLoop);
   SmallVector<int64_t> hw;
   for (int64_t l : order)
     if (maxTiles[l] > 1)
@@ -353,9 +573,11 @@ ArrayAttr KernelPlan::getBufferAttrs(MLIRContext *ctx) const {
 }
 
 int64_t KernelPlan::totalMacs() const {
-  if (!isMatmul)
-    return 0;
-  return cast<MatmulOp>(&kernel.getBodyBlock().front()).getWork().macs;
+  int64_t macs = 0;
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    if (auto compute = dyn_cast<ComputeOpInterface>(op))
+      macs += compute.getWork().macs;
+  return macs;
 }
 
 int64_t KernelPlan::totalBytes() const {
@@ -372,54 +594,62 @@ double KernelPlan::estimateNs() const {
   // of the balanced split).
   CoreShare s = share(0);
   int64_t cores = numCores();
-  int64_t kTiles = kLoop >= 0 ? s.tiles[kLoop] : 1;
+  int64_t accTiles = accLoop >= 0 ? s.tiles[accLoop] : 1;
   int64_t outerTiles = 1;
   for (size_t l = 0; l < loops.size(); ++l)
-    if (int64_t(l) != kLoop)
+    if (int64_t(l) != accLoop)
       outerTiles *= s.tiles[l];
-  if (outerTiles == 0)
+  if (outerTiles == 0 || accTiles == 0)
     return 0;
 
-  // Transfers per inner (k) step, per output tile, and once (hoisted).
+  // Transfers per accumulation step, per tile, and once (hoisted).
   SmallVector<std::pair<int64_t, int64_t>> inner, perTileIo, once;
   for (const PlanTensor &t : tensors) {
     std::pair<int64_t, int64_t> transfer = {t.tileBytes(arch.stickBytes),
                                             t.sharers};
     if (t.hoisted)
       once.push_back(transfer);
-    else if (isMatmul && !t.isResult && t.index < 2)
+    else if (t.variesInAccLoop)
       inner.push_back(transfer);
     else
       perTileIo.push_back(transfer);
   }
-  int64_t rowTile = rowLoop >= 0 ? loops[rowLoop].tile : 1;
-  int64_t stickTile = stickLoop >= 0 ? loops[stickLoop].tile : 1;
-  double sfp = 0;
+  int64_t rows = rowTile(), cols = stickTile();
+  double innerCompute = 0, epilogue = 0;
   for (auto &[v, pv] : values) {
-    if (isa<MatmulOp>(pv.op))
+    if (pv.alias)
       continue;
-    OpWork w = cast<ComputeOpInterface>(pv.op).getWork();
-    sfp += sfpNs(arch, rowTile, stickTile, 4, w.complex);
+    double ns;
+    if (auto mm = dyn_cast<MatmulOp>(pv.op)) {
+      ns = ptMatmulNs(arch, rows, loops[accLoop].tile, cols);
+    } else if (kind == KernelKind::Transpose) {
+      ns = sfpNs(arch, cols, rows, getElementBytes(pv.lxElementType), false);
+    } else {
+      OpWork w = cast<ComputeOpInterface>(pv.op).getWork();
+      int64_t r = pv.shape == TileShape::ColReduced ? 1 : rows;
+      int64_t c = pv.shape == TileShape::RowReduced && !isa<ReduceOp>(pv.op)
+                      ? 1
+                      : cols;
+      ns = sfpNs(arch, r, c, 4, w.complex);
+      if (isa<SelectOp>(pv.op))
+        ns *= 2; // copy, then select
+    }
+    (pv.inner && accLoop >= 0 ? innerCompute : epilogue) += ns;
   }
-  // Staging copies (casts before stores).
+  // Staging conversions before stores.
   for (size_t j = 0; j < tensors.size(); ++j)
-    if (tensors[j].isResult && tensorBuffer[j] >= 0 &&
+    if (tensors[j].isResult &&
         buffers[tensorBuffer[j]].name.rfind("out", 0) == 0)
-      sfp += sfpNs(arch, rowTile, stickTile, 4, false);
+      epilogue += sfpNs(arch, rows, cols, 4, false);
 
-  double pt = 0, innerDma = 0;
-  if (isMatmul) {
-    int64_t kTile = loops[kLoop].tile;
-    pt = ptMatmulNs(arch, rowTile, kTile, stickTile);
-    innerDma = dmaStepNs(arch, inner, cores);
-  }
+  double innerDma = dmaStepNs(arch, inner, cores);
   double tileDma = dmaStepNs(arch, perTileIo, cores);
   bool pipelined = schedule.getDepth() > 1;
-  double perTile;
-  if (pipelined)
-    perTile = double(kTiles) * std::max(innerDma, pt) + std::max(tileDma, sfp);
-  else
-    perTile = double(kTiles) * (innerDma + pt) + tileDma + sfp;
+  double perTile =
+      pipelined
+          ? double(accTiles) * std::max(innerDma, innerCompute) +
+                std::max(tileDma, epilogue)
+          : double(accTiles) * (innerDma + innerCompute) + tileDma + epilogue;
   double fill = pipelined ? innerDma : 0;
   return double(outerTiles) * perTile + fill + dmaStepNs(arch, once, cores);
 }

@@ -64,8 +64,17 @@ int64_t stickElementsAlong(KernelOp kernel, int64_t loop, const Arch &arch) {
       e = std::lcm(e, layout.getStickElems());
   }
   // Matmul accumulators are f32.
-  if (isa<MatmulOp>(&kernel.getBodyBlock().front()))
+  FailureOr<KernelPlan::Roles> roles =
+      KernelPlan::roles(kernel, /*emitErrors=*/false);
+  if (succeeded(roles) && roles->kind == KernelKind::Matmul &&
+      loop == roles->stickLoop)
     e = std::lcm(e, arch.stickBytes / 4);
+  // The transposed input's rows are the result's sticks and vice versa.
+  if (succeeded(roles) && roles->kind == KernelKind::Transpose &&
+      loop == roles->stickLoop) {
+    auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
+    e = std::lcm(e, elementsPerStick(out.getElementType(), arch));
+  }
   return e;
 }
 
@@ -97,19 +106,22 @@ struct ScheduleCoresPass
     MLIRContext *ctx = kernel.getContext();
     ArrayRef<int64_t> space = kernel.getSpace();
     int64_t n = space.size();
-    bool isMatmul = isa<MatmulOp>(&kernel.getBodyBlock().front());
-    int64_t rowLoop = isMatmul ? n - 3 : n - 2;
-    int64_t stickLoop = isMatmul ? n - 2 : n - 1;
-    int64_t kLoop = isMatmul ? n - 1 : -1;
+    FailureOr<KernelPlan::Roles> roles = KernelPlan::roles(kernel);
+    if (failed(roles))
+      return failure();
 
-    // Candidate tiles and splits per loop.
-    SmallVector<SmallVector<int64_t>> tileChoices(n), splitChoices(n);
+    // Candidate tiles per loop: whole loops; whole sticks along a loop that
+    // is some tensor's stick; powers of two along the row and accumulation
+    // loops; 1 for outer loops.
+    SmallVector<SmallVector<int64_t>> tileChoices(n);
     for (int64_t l = 0; l < n; ++l) {
-      if (l == rowLoop)
+      int64_t e = stickElementsAlong(kernel, l, arch);
+      if (llvm::is_contained(roles->wholeLoops, l))
+        tileChoices[l] = {space[l]};
+      else if (e > 1)
+        tileChoices[l] = stickTiles(space[l], e);
+      else if (l == roles->rowLoop || l == roles->accLoop)
         tileChoices[l] = powersUpTo(space[l]);
-      else if (l == stickLoop || l == kLoop)
-        tileChoices[l] =
-            stickTiles(space[l], stickElementsAlong(kernel, l, arch));
       else
         tileChoices[l] = {1};
     }

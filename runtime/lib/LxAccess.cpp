@@ -75,6 +75,8 @@ unsigned lxOperandsUsed(const isa::Inst &inst) {
   case Opcode::SfpUnary:
   case Opcode::SfpTranspose:
     return (1u << 0) | (1u << 1);
+  case Opcode::DmaScatter:
+    return (1u << 1) | (1u << 2);
   case Opcode::SfpReduce: {
     bool argAcc = (inst.op == uint16_t(isa::ReduceOp::ArgMax) ||
                    inst.op == uint16_t(isa::ReduceOp::ArgMin)) &&
@@ -117,23 +119,39 @@ void computeLxAccess(const isa::Inst &inst, const uint32_t args[4],
   case Opcode::DmaStore: {
     if (!a0 || !a1 || !a2 || !a3)
       break;
-    // Packed with the unclamped counts: the last byte of the box.
     uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
-    UInt128 last =
-        ((UInt128)((a0 - 1) * n1 + (a1 - 1)) * n2 + (a2 - 1)) * n3 +
-        a3;
-    uint64_t bytes = last > (UInt128)(UINT64_MAX / 2)
-                         ? UINT64_MAX / 2
-                         : uint64_t(last);
+    LxRegion touched;
+    if (inst.lx[2]) {
+      // Rows lx[2] bytes apart, each the packed (i1, i2) part.
+      UInt128 row = (UInt128)((a1 - 1) * n2 + (a2 - 1)) * n3 + a3;
+      touched = region(Opcode(inst.opcode) == Opcode::DmaLoad ? lx[0] : lx[1],
+                       a0,
+                       row > (UInt128)(UINT64_MAX / 2) ? UINT64_MAX / 2
+                                                      : uint64_t(row),
+                       inst.lx[2]);
+    } else {
+      // Packed with the unclamped counts: the last byte of the box.
+      UInt128 last =
+          ((UInt128)((a0 - 1) * n1 + (a1 - 1)) * n2 + (a2 - 1)) * n3 + a3;
+      uint64_t bytes = last > (UInt128)(UINT64_MAX / 2)
+                           ? UINT64_MAX / 2
+                           : uint64_t(last);
+      touched = contiguous(
+          Opcode(inst.opcode) == Opcode::DmaLoad ? lx[0] : lx[1], bytes);
+    }
     if (Opcode(inst.opcode) == Opcode::DmaLoad)
-      write(contiguous(lx[0], bytes));
+      write(touched);
     else
-      read(contiguous(lx[1], bytes));
+      read(touched);
     break;
   }
   case Opcode::DmaGather:
     write(region(lx[0], a0, a3, inst.arg[3]));
     read(contiguous(lx[1], a0 * e1));
+    break;
+  case Opcode::DmaScatter:
+    read(region(lx[1], a0, a3, inst.arg[3]));
+    read(contiguous(lx[2], a0 * e2));
     break;
   case Opcode::PtMatmul:
     read(region(lx[1], a0, a1 * e1, p1));

@@ -43,6 +43,7 @@ unsigned clampableArgs(Opcode op) {
   case Opcode::DmaStore:
     return 0xf;
   case Opcode::DmaGather:
+  case Opcode::DmaScatter:
     return 0x9; // rows and bytes per row
   case Opcode::PtMatmul:
     return 0x7; // m, k, n
@@ -81,7 +82,8 @@ bool isFloat(uint8_t dtype) {
 bool usesDeviceAddress(uint16_t opcode) {
   return opcode == uint16_t(Opcode::DmaLoad) ||
          opcode == uint16_t(Opcode::DmaStore) ||
-         opcode == uint16_t(Opcode::DmaGather);
+         opcode == uint16_t(Opcode::DmaGather) ||
+         opcode == uint16_t(Opcode::DmaScatter);
 }
 
 bool isComplexSfpOp(const isa::Inst &inst) {
@@ -183,6 +185,11 @@ bool verifyProgram(const uint8_t *image, size_t numInsts, uint32_t numCores,
       if (inst.dtype[1] != uint8_t(isa::DType::I32) &&
           inst.dtype[1] != uint8_t(isa::DType::I64))
         return fail("gather indices must be i32 or i64");
+      break;
+    case Opcode::DmaScatter:
+      if (inst.dtype[2] != uint8_t(isa::DType::I32) &&
+          inst.dtype[2] != uint8_t(isa::DType::I64))
+        return fail("scatter indices must be i32 or i64");
       break;
     case Opcode::RingSend:
     case Opcode::RingRecv:

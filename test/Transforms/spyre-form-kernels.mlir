@@ -32,20 +32,21 @@ func.func @matmul_epilogue(%x: tensor<64x256xf16, #row>, %w: tensor<1024x256xf16
 
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 
-// An intermediate with two users must reach device memory: the chain splits
-// there. The second kernel reads it twice through one input.
-// CHECK-LABEL: func.func @two_users
-// CHECK: %[[K0:.*]] = spyre.kernel "k0_unary"(%arg0)
-// CHECK: spyre.unary exp
-// CHECK: %[[K1:.*]] = spyre.kernel "k1_binary"(%[[K0]])
-// CHECK-NEXT: ^bb0(%[[E:.*]]: {{.*}}):
+// An intermediate with two users stays in LX when both users join the
+// kernel; one that is also returned stays a result of the kernel too.
+// CHECK-LABEL: func.func @multi_use
+// CHECK: %[[K:.*]]:2 = spyre.kernel "k0_unary"(%arg0)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: {{.*}}):
+// CHECK-NEXT: %[[E:.*]] = spyre.unary exp %[[X]]
 // CHECK-NEXT: %[[M:.*]] = spyre.binary mul %[[E]], %[[E]]
-// CHECK-NEXT: spyre.unary relu %[[M]]
-func.func @two_users(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
+// CHECK-NEXT: %[[R:.*]] = spyre.unary relu %[[M]]
+// CHECK-NEXT: spyre.yield %[[E]], %[[R]]
+// CHECK: return %[[K]]#1, %[[K]]#0
+func.func @multi_use(%x: tensor<63x65xf32, #row>) -> (tensor<63x65xf32, #row>, tensor<63x65xf32, #row>) {
   %e = spyre.unary exp %x : tensor<63x65xf32, #row> -> tensor<63x65xf32, #row>
   %m = spyre.binary mul %e, %e : tensor<63x65xf32, #row>, tensor<63x65xf32, #row> -> tensor<63x65xf32, #row>
   %r = spyre.unary relu %m : tensor<63x65xf32, #row> -> tensor<63x65xf32, #row>
-  return %r : tensor<63x65xf32, #row>
+  return %r, %e : tensor<63x65xf32, #row>, tensor<63x65xf32, #row>
 }
 
 // -----
@@ -90,4 +91,78 @@ func.func @stick_reshape(%x: tensor<6x32xf32, #r2>) -> tensor<192xf32, #r1> {
   // expected-error @+1 {{reshape from 'tensor<6x32xf32, #spyre.layout<stick_dim = 1, stick_elems = 32>>' to 'tensor<192xf32, #spyre.layout<stick_dim = 0, stick_elems = 32>>' changes the innermost (stick) dimension; only reshapes of the outer dims are supported}}
   %v = spyre.reshape %x : tensor<6x32xf32, #r2> -> tensor<192xf32, #r1>
   return %v : tensor<192xf32, #r1>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#col = #spyre.layout<stick_dim = 1, stick_elems = 32>
+
+// Softmax along the stick dim: both reductions and the elementwise ops
+// around them form one kernel; the reduced loop becomes a reduction
+// iterator and the reduced values are read along it at 0.
+// CHECK-DAG: #[[FULL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[K:.*]] = spyre.kernel "k0_reduce"(%arg0)
+// CHECK-SAME: indexing_maps = [#[[FULL]], #[[FULL]]]
+// CHECK-SAME: iterators = ["parallel", "reduction"]
+// CHECK: spyre.reduce max
+// CHECK: spyre.binary sub
+// CHECK: spyre.unary exp
+// CHECK: spyre.reduce sum
+// CHECK: spyre.binary div
+// CHECK-NEXT: spyre.yield
+// CHECK-NOT: spyre.kernel
+func.func @softmax(%x: tensor<8x40xf32, #row>) -> tensor<8x40xf32, #row> {
+  %m = spyre.reduce max %x dim 1 : tensor<8x40xf32, #row> -> tensor<8x1xf32, #col>
+  %s = spyre.binary sub %x, %m : tensor<8x40xf32, #row>, tensor<8x1xf32, #col> -> tensor<8x40xf32, #row>
+  %e = spyre.unary exp %s : tensor<8x40xf32, #row> -> tensor<8x40xf32, #row>
+  %z = spyre.reduce sum %e dim 1 : tensor<8x40xf32, #row> -> tensor<8x1xf32, #col>
+  %o = spyre.binary div %e, %z : tensor<8x40xf32, #row>, tensor<8x1xf32, #col> -> tensor<8x40xf32, #row>
+  return %o : tensor<8x40xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#vec = #spyre.layout<stick_dim = -1, stick_elems = 32>
+
+// RMSNorm: x * rsqrt(mean(x * x) + eps) * w in one kernel; the ops on the
+// reduced [8, 1] values run on the reduced loop's index 0; the splat
+// constants are rank-0 inputs.
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @rms_norm
+// CHECK: spyre.kernel "k0_binary"(%arg0, %{{.*}}, %{{.*}}, %arg1)
+// CHECK-SAME: #[[SCALAR]], #[[SCALAR]]
+// CHECK-SAME: iterators = ["parallel", "reduction"]
+// CHECK: spyre.reduce sum
+// CHECK: spyre.unary rsqrt
+// CHECK-NOT: spyre.kernel
+func.func @rms_norm(%x: tensor<8x40xf32, #row>, %w: tensor<40xf32, #spyre.layout<stick_dim = 0, stick_elems = 32>>) -> tensor<8x40xf32, #row> {
+  %sq = spyre.binary mul %x, %x : tensor<8x40xf32, #row>, tensor<8x40xf32, #row> -> tensor<8x40xf32, #row>
+  %s = spyre.reduce sum %sq dim 1 : tensor<8x40xf32, #row> -> tensor<8x1xf32, #row>
+  %n = spyre.constant dense<0.025> : tensor<f32> : tensor<f32, #vec>
+  %mean = spyre.binary mul %s, %n : tensor<8x1xf32, #row>, tensor<f32, #vec> -> tensor<8x1xf32, #row>
+  %eps = spyre.constant dense<1.0e-6> : tensor<f32> : tensor<f32, #vec>
+  %v = spyre.binary add %mean, %eps : tensor<8x1xf32, #row>, tensor<f32, #vec> -> tensor<8x1xf32, #row>
+  %r = spyre.unary rsqrt %v : tensor<8x1xf32, #row> -> tensor<8x1xf32, #row>
+  %y = spyre.binary mul %x, %r : tensor<8x40xf32, #row>, tensor<8x1xf32, #row> -> tensor<8x40xf32, #row>
+  %o = spyre.binary mul %y, %w : tensor<8x40xf32, #row>, tensor<40xf32, #spyre.layout<stick_dim = 0, stick_elems = 32>> -> tensor<8x40xf32, #row>
+  return %o : tensor<8x40xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+
+// A sum over rows accumulates over row tiles; subtracting it from x would
+// need every row again after the loop, so that op starts a new kernel.
+// CHECK-LABEL: func.func @column_sum
+// CHECK: %[[K:.*]] = spyre.kernel "k0_reduce"(%arg0)
+// CHECK-SAME: iterators = ["reduction", "parallel"]
+// CHECK: spyre.kernel "k1_binary"(%arg0, %[[K]])
+func.func @column_sum(%x: tensor<100x40xf32, #row>) -> tensor<100x40xf32, #row> {
+  %s = spyre.reduce sum %x dim 0 : tensor<100x40xf32, #row> -> tensor<1x40xf32, #row>
+  %d = spyre.binary sub %x, %s : tensor<100x40xf32, #row>, tensor<1x40xf32, #row> -> tensor<100x40xf32, #row>
+  return %d : tensor<100x40xf32, #row>
 }

@@ -58,7 +58,10 @@ enum class Opcode : uint16_t {
   /// Gather rows: for r < rows, dst row r = table row index[r] where the
   /// table is in device memory (see docs/isa.md).
   DmaGather = 13,
-  LastOpcode = DmaGather,
+  /// Scatter rows: for r < rows, table row index[r] in device memory =
+  /// LX row r (the inverse of DmaGather; see docs/isa.md).
+  DmaScatter = 14,
+  LastOpcode = DmaScatter,
 };
 
 /// Element types of operands (dtype[] fields).
@@ -190,7 +193,9 @@ struct Inst {
   int32_t memLoopStride[3];  //  16 bytes added per iteration of loop 0..2
   int32_t pitch[3];          //  28 DMA: device strides of box dims 0..2;
                              //     PT/SFP: row pitches of [dst, src0, src1]
-  uint32_t lx[3];            //  40 LX offsets of [dst, src0, src1]
+  uint32_t lx[3];            //  40 LX offsets of [dst, src0, src1]; for
+                             //     DmaLoad/DmaStore lx[2] is the LX row
+                             //     pitch of box dim 0 (0: packed)
   int32_t lxLoopStride[3][3];//  52 [operand][loop level] bytes per iteration
   uint32_t lxWrap[3];        //  88 per operand: loop offset taken modulo this
                              //     (rotating buffers); 0 = no wrap

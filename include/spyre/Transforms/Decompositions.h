@@ -11,6 +11,7 @@
 #define SPYRE_TRANSFORMS_DECOMPOSITIONS_H
 
 #include "spyre/Dialect/Spyre/AtenSchema.h"
+#include "spyre/Dialect/Spyre/ShapeUtils.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -89,6 +90,9 @@ const DecompositionRegistry &getDecompositionRegistry();
 void registerMatmulDecompositions(DecompositionRegistry &registry);
 void registerPointwiseDecompositions(DecompositionRegistry &registry);
 void registerShapeDecompositions(DecompositionRegistry &registry);
+void registerReductionDecompositions(DecompositionRegistry &registry);
+void registerNormalizationDecompositions(DecompositionRegistry &registry);
+void registerAttentionDecompositions(DecompositionRegistry &registry);
 
 /// Writes docs/supported-ops.md's content (Markdown) from the registry.
 void printSupportedOpsMarkdown(llvm::raw_ostream &os);
@@ -116,6 +120,23 @@ mlir::FailureOr<mlir::Value> tensorOrScalar(const AtenArgs &args,
                                             mlir::OpBuilder &b);
 /// The result type of result `i` of the aten op.
 mlir::RankedTensorType resultType(AtenOp op, unsigned i = 0);
+/// `v` reshaped to `shape` (no-op when it has it).
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                      llvm::ArrayRef<int64_t> shape);
+/// `kind` of `x` along `dim`, the dim kept with size 1 (argmax/argmin give
+/// i64 indices).
+mlir::Value reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                        int64_t dim, ReduceKind kind);
+/// The dims of an aten `dim` argument (int, int[], or None/[] meaning all),
+/// normalized and sorted; emits an error on an out-of-range dim.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+reductionDims(const AtenArgs &args, llvm::StringRef name, int64_t rank);
+/// softmax (or log_softmax) of `x` along `dim`, in x's element type.
+mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value x, int64_t dim, bool log = false);
+/// Element type reductions and normalizations compute in: f32 for f16 and
+/// bf16 (as PyTorch accumulates), the input's otherwise.
+mlir::Type accumulationType(mlir::Type elementType);
 
 } // namespace spyre
 

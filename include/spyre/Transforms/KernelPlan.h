@@ -1,22 +1,29 @@
 //===- KernelPlan.h - How a scheduled kernel runs ---------------*- C++ -*-===//
 //
 // A KernelPlan is everything about one kernel that follows from its IR (loop
-// nest, body, layouts), a schedule and the machine: its loops and their
-// roles, the tile of every tensor it reads or writes, the LX buffers, each
-// core's share and the per-tile work. spyre-schedule-cores evaluates plans of
-// candidate schedules, spyre-allocate-scratchpad places a plan's buffers and
+// nest, body, layouts), a schedule and the machine: the kind of kernel, its
+// loops and their roles, the tile of every tensor it reads or writes, the
+// body values kept in LX, the buffers, each core's share and the per-tile
+// work. spyre-schedule-cores evaluates plans of candidate schedules,
+// spyre-allocate-scratchpad places a plan's buffers and
 // spyre-lower-to-program emits instructions from it, so the three always
 // agree.
 //
-// Supported kernel shapes (what the plan builder accepts; anything else is a
-// diagnostic at the kernel):
-//   * matmul kernels: a `spyre.matmul` root with an elementwise epilogue;
-//     loops (batch..., m, n, k);
-//   * elementwise kernels: unary/binary/compare/select/cast bodies over the
-//     result's dims.
-// In both, one loop is the *stick loop* (the innermost dim of every tensor
-// that depends on it), one is the *row loop* (tiles of several rows), and
-// the other parallel loops are *outer* loops with tiles of 1.
+// Kernel kinds (docs/passes.md has the details and limits):
+//   * Matmul: a `spyre.matmul` root with an elementwise epilogue; loops
+//     (batch..., m, n, k), k accumulated on the PT unit;
+//   * Elementwise: unary/binary/compare/select/cast ops and data movement
+//     that keeps the stick dim innermost (transpose, broadcast, restickify);
+//   * Reduction: elementwise ops and `spyre.reduce`s along one loop: the
+//     stick loop (whole rows in a tile: softmax, norms) or another loop
+//     (accumulated over its tiles: column sums);
+//   * Transpose: a transpose/restickify that moves the stick dim (SFP
+//     transposes of tiles);
+//   * Copy: slices, concatenations and reshapes that move bytes by DMA only;
+//   * Gather: rows of a table picked by an index tensor (embedding).
+// In every kind one loop is the *stick loop* (the innermost dim of the
+// results), one the *row loop* (tiles of several rows), and the other
+// parallel loops are *outer* loops with tiles of 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +36,11 @@
 
 namespace spyre {
 
+enum class KernelKind { Matmul, Elementwise, Reduction, Transpose, Copy, Gather };
+
+/// Name of a kernel kind for messages.
+llvm::StringRef kernelKindName(KernelKind kind);
+
 enum class LoopRole { Outer, Row, Stick, Reduction };
 
 struct PlanLoop {
@@ -36,12 +48,13 @@ struct PlanLoop {
   int64_t tile = 1;
   int64_t split = 1;
   LoopRole role = LoopRole::Outer;
+  bool reduction = false;
   int64_t numTiles() const { return (size + tile - 1) / tile; }
   bool hasEdge() const { return size % tile != 0; }
 };
 
 /// A kernel input or result as the kernel moves it between device memory
-/// and LX, tile by tile. Tiles are `rows` rows of `sticks` sticks, packed.
+/// and LX, tile by tile. Tiles are `rows` rows of `sticks` sticks.
 struct PlanTensor {
   mlir::Value value; // kernel operand or result (outside the kernel)
   bool isResult = false;
@@ -61,6 +74,8 @@ struct PlanTensor {
   /// Device bytes per element of each loop (0: independent of it). For the
   /// stick loop this is per stick of elements (starts are whole sticks).
   llvm::SmallVector<int64_t> loopBytes;
+  /// Bytes from the tensor's base to the kernel's first element (slices).
+  int64_t baseOffset = 0;
   /// Rotating copies in LX.
   int64_t copies = 1;
   /// Depends on no loop that has more than one tile: moved once.
@@ -69,6 +84,8 @@ struct PlanTensor {
   /// splits of loops the tensor does not depend on): an input read by
   /// several is multicast over the ring, one memory read for all.
   int64_t sharers = 1;
+  /// Varies along the kernel's accumulation loop (k, or a reduced loop).
+  bool variesInAccLoop = false;
 
   int64_t rowBytes(int64_t stickBytes) const { return sticks * stickBytes; }
   int64_t tileBytes(int64_t stickBytes) const {
@@ -79,16 +96,31 @@ struct PlanTensor {
   int64_t offsetOf(llvm::ArrayRef<int64_t> starts) const;
 };
 
+/// The shape of a body value's tile, relative to the kernel's tile.
+enum class TileShape {
+  Full,       // rows x sticks of the kernel tile
+  RowReduced, // one element per row (reduced along the stick loop)
+  ColReduced, // one row (reduced along the row loop)
+};
+
 /// A value computed inside the kernel body, kept in LX.
 struct PlanValue {
   mlir::Operation *op = nullptr; // the body op producing it
   mlir::Type lxElementType;      // f32 for matmul accumulators
+  TileShape shape = TileShape::Full;
   int64_t rows = 1;
   int64_t sticks = 1;
   int64_t copies = 1;
-  /// Index in PlanTensor list when the value is stored as a kernel result
-  /// directly from this buffer (-1 otherwise).
+  /// Computed inside the accumulation loop (the matmul, a reduction's
+  /// inputs and the reduction itself); otherwise after it.
+  bool inner = true;
+  /// Index in the tensor list when the value is stored as a kernel result
+  /// directly from its buffer (-1 otherwise).
   int64_t storedAs = -1;
+  /// Data movement that leaves the tile as it is (a transpose keeping the
+  /// stick dim, a restickify changing only the dim order): the value is
+  /// its operand's buffer, no instruction runs.
+  bool alias = false;
 };
 
 /// One LX buffer (a tensor tile, a body value or a staging copy).
@@ -119,12 +151,30 @@ public:
                                            const Arch &arch,
                                            bool emitErrors = true);
 
+  /// The kind of `kernel`, or a diagnostic when its body is not one the
+  /// program lowering supports.
+  static mlir::FailureOr<KernelKind> classify(KernelOp kernel,
+                                              bool emitErrors = true);
+
+  /// The loop roles of `kernel` (the same for every schedule): row, stick
+  /// and accumulation loops, -1 when absent.
+  struct Roles {
+    KernelKind kind = KernelKind::Elementwise;
+    int64_t rowLoop = -1, stickLoop = -1, accLoop = -1;
+    /// Loops whose tile must be the whole loop (a reduced stick loop).
+    llvm::SmallVector<int64_t> wholeLoops;
+  };
+  static mlir::FailureOr<Roles> roles(KernelOp kernel, bool emitErrors = true);
+
   mutable KernelOp kernel;
   Arch arch;
   ScheduleAttr schedule;
-  bool isMatmul = false;
+  KernelKind kind = KernelKind::Elementwise;
   llvm::SmallVector<PlanLoop> loops;
-  int64_t rowLoop = -1, stickLoop = -1, kLoop = -1;
+  int64_t rowLoop = -1, stickLoop = -1;
+  /// The loop accumulated into the results: k of a matmul, the reduced
+  /// loop of a column reduction; -1 when none.
+  int64_t accLoop = -1;
   llvm::SmallVector<PlanTensor> tensors; // inputs, then results
   llvm::MapVector<mlir::Value, PlanValue> values; // body values, in order
   llvm::SmallVector<PlanBuffer> buffers;
@@ -132,21 +182,28 @@ public:
   llvm::SmallVector<int64_t> tensorBuffer;
   llvm::DenseMap<mlir::Value, int64_t> valueBuffer;
 
+  bool isMatmul() const { return kind == KernelKind::Matmul; }
   int64_t numCores() const { return schedule.getNumCores(); }
   /// The share of core `core` (mixed radix over splits, last loop fastest).
   CoreShare share(int64_t core) const;
   /// LX bytes one core needs (buffers aligned and summed).
   int64_t lxBytes() const;
   /// Loops that need a hardware loop (more than one tile on some core), in
-  /// nest order: outer loops, row, stick, then k.
+  /// nest order: outer loops, row, stick, then the accumulation loop.
   llvm::SmallVector<int64_t> hardwareLoops() const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
   /// Estimated nanoseconds of the kernel (without launch overheads).
   double estimateNs() const;
-  /// Total multiply-accumulates and device bytes (for rooflines).
+  /// Total multiply-accumulates and minimum device bytes (for rooflines).
   int64_t totalMacs() const;
   int64_t totalBytes() const;
+  /// Elements of the tile along the stick loop (1 without one).
+  int64_t stickTile() const {
+    return stickLoop >= 0 ? loops[stickLoop].tile : 1;
+  }
+  /// Rows of the tile along the row loop (1 without one).
+  int64_t rowTile() const { return rowLoop >= 0 ? loops[rowLoop].tile : 1; }
 };
 
 /// Elements per stick of `type`'s element type on `arch`.

@@ -266,3 +266,101 @@ LayoutAttr MatmulOp::getRequiredLayout(unsigned index, int64_t stickBytes) {
 LayoutAttr RestickifyOp::getRequiredLayout(unsigned, int64_t) {
   return nullptr; // converts from any layout
 }
+
+LayoutAttr TransposeOp::getRequiredLayout(unsigned, int64_t stickBytes) {
+  // Sticks along the input dim that becomes the result's innermost: the
+  // transpose then moves whole sticks (DMA only).
+  auto type = cast<RankedTensorType>(getInput().getType());
+  if (type.getRank() == 0)
+    return LayoutAttr::getCanonical(type, stickBytes);
+  return LayoutAttr::getStickInnermost(type, getPermutation().back(),
+                                       stickBytes);
+}
+
+bool TransposeOp::isLayoutFlexible(unsigned) { return true; }
+
+//===----------------------------------------------------------------------===//
+// Data movement by DMA
+//===----------------------------------------------------------------------===//
+
+IterationSpace SliceOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(out.getShape());
+  space.iterators.assign(out.getRank(), IteratorKind::parallel);
+  SmallVector<AffineExpr> in;
+  for (int64_t d = 0; d < out.getRank(); ++d)
+    in.push_back(getAffineDimExpr(d, ctx) * getStrides()[d] +
+                 getOffsets()[d]);
+  space.operandMaps.push_back(AffineMap::get(out.getRank(), 0, in, ctx));
+  space.resultMaps.push_back(
+      AffineMap::getMultiDimIdentityMap(out.getRank(), ctx));
+  return space;
+}
+OpWork SliceOp::getWork() { return {}; }
+
+/// The result's loops; an input map names its region's offset along `dim`.
+IterationSpace ConcatOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(out.getShape());
+  space.iterators.assign(out.getRank(), IteratorKind::parallel);
+  int64_t offset = 0;
+  for (Value v : getInputs()) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      exprs.push_back(d == getDim() ? getAffineDimExpr(d, ctx) - offset
+                                    : getAffineDimExpr(d, ctx));
+    space.operandMaps.push_back(AffineMap::get(out.getRank(), 0, exprs, ctx));
+    offset += cast<RankedTensorType>(v.getType()).getDimSize(getDim());
+  }
+  space.resultMaps.push_back(
+      AffineMap::getMultiDimIdentityMap(out.getRank(), ctx));
+  return space;
+}
+OpWork ConcatOp::getWork() { return {}; }
+
+/// Loops over the result; the table's rows are data-dependent (read at 0).
+IterationSpace GatherOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t rank = out.getRank();
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(out.getShape());
+  space.iterators.assign(rank, IteratorKind::parallel);
+  space.operandMaps.push_back(AffineMap::get(
+      rank, 0,
+      {getAffineConstantExpr(0, ctx), getAffineDimExpr(rank - 1, ctx)}, ctx));
+  SmallVector<AffineExpr> idx;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    idx.push_back(getAffineDimExpr(d, ctx));
+  space.operandMaps.push_back(AffineMap::get(rank, 0, idx, ctx));
+  space.resultMaps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  return space;
+}
+OpWork GatherOp::getWork() { return {}; }
+
+/// Loops over dest; the source and indices run along `dim` (read at 0 here:
+/// the scatter is data-dependent).
+IterationSpace ScatterOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto dest = cast<RankedTensorType>(getDest().getType());
+  int64_t rank = dest.getRank();
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(dest.getShape());
+  space.iterators.assign(rank, IteratorKind::parallel);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  space.operandMaps.push_back(id);
+  space.operandMaps.push_back(
+      AffineMap::get(rank, 0, {getAffineConstantExpr(0, ctx)}, ctx));
+  SmallVector<AffineExpr> src;
+  for (int64_t d = 0; d < rank; ++d)
+    src.push_back(d == getDim() ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(d, ctx));
+  space.operandMaps.push_back(AffineMap::get(rank, 0, src, ctx));
+  space.resultMaps.push_back(id);
+  return space;
+}
+OpWork ScatterOp::getWork() { return {}; }

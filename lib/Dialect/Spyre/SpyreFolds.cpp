@@ -164,6 +164,20 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   return reshapeSplat(adaptor.getInput(), getResult().getType());
 }
 
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getResult().getType() &&
+      llvm::all_of(getOffsets(), [](int64_t o) { return o == 0; }))
+    return getInput();
+  return reshapeSplat(adaptor.getInput(), getResult().getType());
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 &&
+      getInputs().front().getType() == getResult().getType())
+    return getInputs().front();
+  return nullptr;
+}
+
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType())
     return getInput();

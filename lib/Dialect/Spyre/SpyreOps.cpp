@@ -344,6 +344,98 @@ LogicalResult BroadcastOp::verify() {
   return verifyOperandsAndResultsSticks(*this);
 }
 
+LogicalResult SliceOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank || int64_t(getOffsets().size()) != rank ||
+      int64_t(getStrides().size()) != rank)
+    return emitOpError("needs one offset and stride per dim of the rank-")
+           << rank << " input, and a result of that rank";
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("must keep the element type");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t off = getOffsets()[d], st = getStrides()[d], n = out.getDimSize(d);
+    if (off < 0 || st < 1)
+      return emitOpError("offsets must be >= 0 and strides >= 1");
+    if (n > 0 && off + (n - 1) * st >= in.getDimSize(d))
+      return emitOpError("dim ") << d << " window ends at "
+                                 << off + (n - 1) * st << ", past the size "
+                                 << in.getDimSize(d);
+  }
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult ConcatOp::verify() {
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t dim = getDim();
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  if (dim < 0 || dim >= out.getRank())
+    return emitOpError("dim ") << dim << " is out of range for rank "
+                               << out.getRank();
+  int64_t total = 0;
+  for (Value v : getInputs()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getRank() != out.getRank() ||
+        t.getElementType() != out.getElementType())
+      return emitOpError("inputs must have the result's rank and element "
+                         "type");
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (d != dim && t.getDimSize(d) != out.getDimSize(d))
+        return emitOpError("inputs differ from the result in dim ") << d;
+    total += t.getDimSize(dim);
+  }
+  if (total != out.getDimSize(dim))
+    return emitOpError("inputs add up to ")
+           << total << " along dim " << dim << ", the result has "
+           << out.getDimSize(dim);
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult GatherOp::verify() {
+  auto table = cast<RankedTensorType>(getTable().getType());
+  auto idx = cast<RankedTensorType>(getIndices().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (table.getRank() != 2)
+    return emitOpError("table must have rank 2, got ") << table.getRank();
+  if (!idx.getElementType().isInteger(32) && !idx.getElementType().isInteger(64))
+    return emitOpError("indices must be i32 or i64, got ")
+           << idx.getElementType();
+  SmallVector<int64_t> expected(idx.getShape());
+  expected.push_back(table.getDimSize(1));
+  if (ArrayRef<int64_t>(expected) != out.getShape() ||
+      out.getElementType() != table.getElementType())
+    return emitOpError("result must be the indices' shape plus the table "
+                       "row, got ")
+           << out;
+  return verifyOperandsAndResultsSticks(*this);
+}
+
+LogicalResult ScatterOp::verify() {
+  auto dest = cast<RankedTensorType>(getDest().getType());
+  auto src = cast<RankedTensorType>(getSource().getType());
+  auto idx = cast<RankedTensorType>(getIndices().getType());
+  int64_t dim = getDim();
+  if (getResult().getType() != getDest().getType())
+    return emitOpError("result must have the type of dest");
+  if (dim < 0 || dim >= dest.getRank() - 1)
+    return emitOpError("dim ") << dim << " must be an outer dim of dest";
+  if (idx.getRank() != 1 || (!idx.getElementType().isInteger(32) &&
+                             !idx.getElementType().isInteger(64)))
+    return emitOpError("indices must be a 1-D i32 or i64 tensor");
+  if (src.getRank() != dest.getRank() ||
+      src.getElementType() != dest.getElementType())
+    return emitOpError("source must have dest's rank and element type");
+  for (int64_t d = 0; d < dest.getRank(); ++d)
+    if (d == dim ? src.getDimSize(d) != idx.getDimSize(0)
+                 : src.getDimSize(d) != dest.getDimSize(d))
+      return emitOpError("source shape does not match dest and indices in "
+                         "dim ")
+             << d;
+  return verifyOperandsAndResultsSticks(*this);
+}
+
 LogicalResult RestickifyOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getResult().getType());
@@ -686,6 +778,16 @@ template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
   for (int64_t b : op.getBox())
     if (bytes)
       bytes = llvm::checkedMul(*bytes, b);
+  if (auto pitch = op.getLxPitch()) {
+    // Rows lx_pitch bytes apart instead of packed.
+    std::optional<int64_t> row = llvm::checkedMul(
+        op.getRun(), op.getBox()[1] * op.getBox()[2]);
+    if (!row || *pitch < *row)
+      return op.emitOpError("lx_pitch ")
+             << *pitch << " is smaller than a row of the box";
+    std::optional<int64_t> rows = llvm::checkedMul(*pitch, op.getBox()[0] - 1);
+    bytes = rows ? llvm::checkedAdd(*rows, *row) : std::nullopt;
+  }
   int64_t offset = op.getLx().getOffset();
   std::optional<int64_t> end =
       bytes ? llvm::checkedAdd(offset, *bytes) : std::nullopt;
@@ -718,6 +820,28 @@ LogicalResult LoopOp::verify() {
   }
   return success();
 }
+
+namespace {
+template <typename RowsOp> LogicalResult verifyDmaRows(RowsOp op) {
+  if (!op.getIndexType().isInteger(32) && !op.getIndexType().isInteger(64))
+    return op.emitOpError("indices must be i32 or i64, got ")
+           << op.getIndexType();
+  if (op.getRows() < 1 || op.getTableRows() < 1 || op.getRun() < 1)
+    return op.emitOpError("rows, table_rows and run must be positive");
+  if (!SymbolTable::lookupNearestSymbolFrom<TensorOp>(op,
+                                                      op.getMem().getTensor()))
+    return op.emitOpError("refers to unknown tensor ")
+           << op.getMem().getTensor();
+  if (failed(verifyParamSlot(op, op.getMem().getParam(), "memory")) ||
+      failed(verifyLx(op, op.getLx(), "lx")) ||
+      failed(verifyLx(op, op.getIndices(), "indices")))
+    return failure();
+  return verifyClamp(op, op.getClamp(), 0);
+}
+} // namespace
+
+LogicalResult DmaGatherOp::verify() { return verifyDmaRows(*this); }
+LogicalResult DmaScatterOp::verify() { return verifyDmaRows(*this); }
 
 LogicalResult DmaLoadOp::verify() { return verifyDma(*this); }
 LogicalResult DmaStoreOp::verify() { return verifyDma(*this); }

@@ -47,15 +47,6 @@ Value addBroadcast(RewriterBase &rw, Location loc, Value a, Value b) {
   return BinaryOp::create(rw, loc, a.getType(), BinaryKind::add, a, b);
 }
 
-/// Reshape `v` to `shape` (same element type).
-Value reshapeTo(RewriterBase &rw, Location loc, Value v,
-                ArrayRef<int64_t> shape) {
-  if (shapeOf(v) == shape)
-    return v;
-  return ReshapeOp::create(rw, loc,
-                           RankedTensorType::get(shape, elementTypeOf(v)), v);
-}
-
 LogicalResult decomposeLinear(AtenOp op, const AtenArgs &args,
                               RewriterBase &rw) {
   FailureOr<Value> input = args.tensor("input");

@@ -1,9 +1,10 @@
 //===- Pointwise.cpp - Elementwise aten ops --------------------------------===//
 //
-// Elementwise ops map onto `spyre.unary` / `spyre.binary`. Operands are
-// converted to the result's element type first (PyTorch's type promotion has
-// already decided it: the exported node's output dtype), and scalar operands
-// become rank-0 splat constants, since the hardware has no immediates.
+// Elementwise ops map onto `spyre.unary` / `spyre.binary` / `spyre.compare`
+// / `spyre.select` / `spyre.cast`. Operands are converted to the dtype
+// PyTorch computes in (the exported node's output dtype for arithmetic, the
+// promoted operand dtype for comparisons), and scalar operands become
+// rank-0 splat constants: the hardware has no immediates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,18 +12,34 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace spyre {
 namespace {
 
+Value unaryOf(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
+  return UnaryOp::create(b, loc, x.getType(), kind, x);
+}
+
+Value binaryOf(OpBuilder &b, Location loc, BinaryKind kind, Value x, Value y,
+               RankedTensorType type) {
+  return BinaryOp::create(b, loc, type, kind, x, y);
+}
+
 /// A unary aten op that is exactly one SFP function.
 DecomposeFn unary(UnaryKind kind) {
-  return [kind](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+  return [kind](AtenOp op, const AtenArgs &args,
+                RewriterBase &rw) -> LogicalResult {
     FailureOr<Value> x = args.tensor("self");
     if (failed(x))
       return failure();
     RankedTensorType type = resultType(op);
+    if (!isa<FloatType>(type.getElementType()))
+      return op.emitError("'") << op.getTarget()
+                               << "' needs a floating-point result, got "
+                               << type.getElementType();
     Value in = castTo(rw, op.getLoc(), *x, type.getElementType());
     rw.replaceOpWithNewOp<UnaryOp>(op, type, kind, in);
     return success();
@@ -30,8 +47,8 @@ DecomposeFn unary(UnaryKind kind) {
 }
 
 /// `self kind (other * alpha)`, `other` a tensor or a scalar.
-DecomposeFn binary(BinaryKind kind, bool hasAlpha) {
-  return [kind, hasAlpha](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+DecomposeFn binary(BinaryKind kind, bool hasAlpha, bool reversed = false) {
+  return [=](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
     RankedTensorType type = resultType(op);
     Type et = type.getElementType();
     Location loc = op.getLoc();
@@ -39,16 +56,20 @@ DecomposeFn binary(BinaryKind kind, bool hasAlpha) {
     FailureOr<Value> rhs = tensorOrScalar(args, "other", et, rw);
     if (failed(lhs) || failed(rhs))
       return failure();
-    Value other = *rhs;
+    Value self = *lhs, other = *rhs;
     if (hasAlpha) {
       FailureOr<double> alpha = args.getDouble("alpha");
       if (failed(alpha))
         return failure();
+      // rsub scales self; add and sub scale other.
+      Value &scaled = reversed ? self : other;
       if (*alpha != 1.0)
-        other = BinaryOp::create(rw, loc, other.getType(), BinaryKind::mul,
-                                 other, createSplat(rw, loc, et, *alpha));
+        scaled = BinaryOp::create(rw, loc, scaled.getType(), BinaryKind::mul,
+                                  scaled, createSplat(rw, loc, et, *alpha));
     }
-    rw.replaceOpWithNewOp<BinaryOp>(op, type, kind, *lhs, other);
+    if (reversed)
+      std::swap(self, other);
+    rw.replaceOpWithNewOp<BinaryOp>(op, type, kind, self, other);
     return success();
   };
 }
@@ -73,23 +94,396 @@ LogicalResult decomposeGelu(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// div with an optional rounding mode (None, "trunc", "floor").
+LogicalResult decomposeDiv(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Type et = type.getElementType();
+  // Integer division with rounding computes in floats, as PyTorch does for
+  // true division, then rounds.
+  Type ct = isa<FloatType>(et) ? et : rw.getF32Type();
+  FailureOr<Value> x = tensorOrScalar(args, "self", ct, rw);
+  FailureOr<Value> y = tensorOrScalar(args, "other", ct, rw);
+  if (failed(x) || failed(y))
+    return failure();
+  RankedTensorType ctype = RankedTensorType::get(type.getShape(), ct);
+  Value q = binaryOf(rw, loc, BinaryKind::div, *x, *y, ctype);
+  std::string mode = "none";
+  if (!args.isNone("rounding_mode")) {
+    FailureOr<std::string> m = args.getString("rounding_mode");
+    if (failed(m))
+      return failure();
+    mode = *m;
+  }
+  if (mode == "floor") {
+    q = unaryOf(rw, loc, UnaryKind::floor, q);
+  } else if (mode == "trunc") {
+    // trunc(q) = sign(q) * floor(|q|): the SFP has no trunc.
+    Value mag = unaryOf(rw, loc, UnaryKind::floor,
+                        unaryOf(rw, loc, UnaryKind::abs, q));
+    q = binaryOf(rw, loc, BinaryKind::mul, unaryOf(rw, loc, UnaryKind::sign, q),
+                 mag, ctype);
+  } else if (mode != "none") {
+    return op.emitError("div rounding_mode '")
+           << mode << "' is not one of None, 'trunc', 'floor'";
+  }
+  rw.replaceOp(op, castTo(rw, loc, q, et));
+  return success();
+}
+
+/// x ** e for a constant exponent: repeated multiplication for small
+/// integers (the adapter `pow(x, 3) -> x*x*x`), sqrt/rsqrt/reciprocal for
+/// +-0.5 and -1, exp(e * log(x)) otherwise (defined for x > 0, as
+/// documented in docs/supported-ops.md).
+Value powByConstant(OpBuilder &b, Location loc, Value x, double e) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type et = type.getElementType();
+  auto mul = [&](Value a, Value c) {
+    return binaryOf(b, loc, BinaryKind::mul, a, c, type);
+  };
+  if (e == 0.5)
+    return unaryOf(b, loc, UnaryKind::sqrt, x);
+  if (e == -0.5)
+    return unaryOf(b, loc, UnaryKind::rsqrt, x);
+  if (e == std::floor(e) && std::fabs(e) <= 8) {
+    int64_t n = int64_t(std::fabs(e));
+    if (n == 0)
+      return createSplat(b, loc, et, 1.0, type.getShape());
+    // Square-and-multiply: at most 2 log2(n) multiplies.
+    Value result, base = x;
+    for (int64_t k = n; k; k >>= 1) {
+      if (k & 1)
+        result = result ? mul(result, base) : base;
+      if (k > 1)
+        base = mul(base, base);
+    }
+    return e < 0 ? unaryOf(b, loc, UnaryKind::reciprocal, result) : result;
+  }
+  Value logx = unaryOf(b, loc, UnaryKind::log, x);
+  return unaryOf(b, loc, UnaryKind::exp,
+                 mul(logx, createSplat(b, loc, et, e)));
+}
+
+LogicalResult decomposePow(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Type et = type.getElementType();
+  if (!isa<FloatType>(et))
+    return op.emitError("integer pow is not supported; only floating point");
+  Value base = args.optionalTensor("self");
+  Value exponent = args.optionalTensor("exponent");
+  if (base && !exponent) {
+    FailureOr<double> e = args.getDouble("exponent");
+    if (failed(e))
+      return failure();
+    rw.replaceOp(op, powByConstant(rw, loc, castTo(rw, loc, base, et), *e));
+    return success();
+  }
+  // A tensor exponent: exp(e * log(x)), for x > 0.
+  FailureOr<Value> x = tensorOrScalar(args, "self", et, rw);
+  FailureOr<Value> y = tensorOrScalar(args, "exponent", et, rw);
+  if (failed(x) || failed(y))
+    return failure();
+  Value logx = unaryOf(rw, loc, UnaryKind::log, *x);
+  Value prod = binaryOf(rw, loc, BinaryKind::mul, logx, *y, type);
+  rw.replaceOpWithNewOp<UnaryOp>(op, type, UnaryKind::exp, prod);
+  return success();
+}
+
+/// The dtype PyTorch compares two operands in (torch.result_type, for the
+/// dtypes Spyre has): the wider float, else the wider integer; a scalar
+/// takes the tensor's.
+Type compareType(Value a, Value b) {
+  Type x = elementTypeOf(a), y = b ? elementTypeOf(b) : x;
+  bool fx = isa<FloatType>(x), fy = isa<FloatType>(y);
+  if (fx != fy)
+    return fx ? x : y;
+  return x.getIntOrFloatBitWidth() >= y.getIntOrFloatBitWidth() ? x : y;
+}
+
+DecomposeFn compare(ComparePredicate pred) {
+  return [pred](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+    FailureOr<Value> self = args.tensor("self");
+    if (failed(self))
+      return failure();
+    Type ct = compareType(*self, args.optionalTensor("other"));
+    FailureOr<Value> x = tensorOrScalar(args, "self", ct, rw);
+    FailureOr<Value> y = tensorOrScalar(args, "other", ct, rw);
+    if (failed(x) || failed(y))
+      return failure();
+    RankedTensorType type = resultType(op);
+    Value c = CompareOp::create(
+        rw, op.getLoc(), RankedTensorType::get(type.getShape(), rw.getI1Type()),
+        pred, *x, *y);
+    rw.replaceOp(op, castTo(rw, op.getLoc(), c, type.getElementType()));
+    return success();
+  };
+}
+
+LogicalResult decomposeLogicalNot(AtenOp op, const AtenArgs &args,
+                                  RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  Location loc = op.getLoc();
+  Type et = elementTypeOf(*x);
+  Value zero = createSplat(rw, loc, et, 0.0);
+  RankedTensorType type = resultType(op);
+  Value c = CompareOp::create(
+      rw, loc, RankedTensorType::get(type.getShape(), rw.getI1Type()),
+      ComparePredicate::eq, *x, zero);
+  rw.replaceOp(op, castTo(rw, loc, c, type.getElementType()));
+  return success();
+}
+
+/// clamp(x, min, max) = min(max(x, lo), hi); either bound may be None.
+LogicalResult decomposeClamp(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw, StringRef loName,
+                             StringRef hiName) {
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  Location loc = op.getLoc();
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  Value y = castTo(rw, loc, *x, et);
+  for (auto [name, kind] : {std::pair{loName, BinaryKind::max},
+                            std::pair{hiName, BinaryKind::min}}) {
+    if (name.empty() || args.isNone(name))
+      continue;
+    FailureOr<Value> bound = tensorOrScalar(args, name, et, rw);
+    if (failed(bound))
+      return failure();
+    y = binaryOf(rw, loc, kind, y, *bound, type);
+  }
+  rw.replaceOp(op, y);
+  return success();
+}
+
+/// where(cond, self, other), with tensor or scalar branches.
+LogicalResult decomposeWhere(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  Location loc = op.getLoc();
+  FailureOr<Value> cond = args.tensor("condition");
+  FailureOr<Value> a = tensorOrScalar(args, "self", et, rw);
+  FailureOr<Value> b = tensorOrScalar(args, "other", et, rw);
+  if (failed(cond) || failed(a) || failed(b))
+    return failure();
+  Value c = *cond;
+  if (!elementTypeOf(c).isInteger(1))
+    c = CompareOp::create(
+        rw, loc, RankedTensorType::get(shapeOf(c), rw.getI1Type()),
+        ComparePredicate::ne, c, createSplat(rw, loc, elementTypeOf(c), 0.0));
+  rw.replaceOpWithNewOp<SelectOp>(op, type, c, *a, *b);
+  return success();
+}
+
+/// masked_fill(self, mask, value) = where(mask, value, self).
+LogicalResult decomposeMaskedFill(AtenOp op, const AtenArgs &args,
+                                  RewriterBase &rw) {
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> mask = args.tensor("mask");
+  FailureOr<Value> value = tensorOrScalar(args, "value", et, rw);
+  if (failed(self) || failed(mask) || failed(value))
+    return failure();
+  rw.replaceOpWithNewOp<SelectOp>(op, type, *mask, *value,
+                                  castTo(rw, op.getLoc(), *self, et));
+  return success();
+}
+
+/// softplus(x) = x * beta > threshold ? x : log(1 + exp(beta * x)) / beta.
+LogicalResult decomposeSoftplus(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw) {
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  Location loc = op.getLoc();
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<double> beta = args.getDouble("beta");
+  FailureOr<double> threshold = args.getDouble("threshold");
+  if (failed(x) || failed(beta) || failed(threshold))
+    return failure();
+  Value in = castTo(rw, loc, *x, et);
+  Value bx = *beta == 1.0 ? in
+                          : binaryOf(rw, loc, BinaryKind::mul, in,
+                                     createSplat(rw, loc, et, *beta), type);
+  Value soft = unaryOf(rw, loc, UnaryKind::softplus, bx);
+  if (*beta != 1.0)
+    soft = binaryOf(rw, loc, BinaryKind::div, soft,
+                    createSplat(rw, loc, et, *beta), type);
+  Value over = CompareOp::create(
+      rw, loc, RankedTensorType::get(type.getShape(), rw.getI1Type()),
+      ComparePredicate::gt, bx, createSplat(rw, loc, et, *threshold));
+  rw.replaceOpWithNewOp<SelectOp>(op, type, over, in, soft);
+  return success();
+}
+
+/// Casts: _to_copy, to.dtype and friends; the result type says the dtype.
+LogicalResult decomposeCast(AtenOp op, const AtenArgs &args,
+                            RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  rw.replaceOp(op, castTo(rw, op.getLoc(), *x, resultType(op).getElementType()));
+  return success();
+}
+
+/// Ops that return their input (on Spyre's memory: copies, views and
+/// inference-time no-ops).
+LogicalResult decomposeIdentity(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor(op.getTensorArgs().empty()
+                                       ? "self"
+                                       : cast<StringAttr>(op.getTensorArgs()[0])
+                                             .getValue());
+  if (failed(x))
+    return failure();
+  rw.replaceOp(op, castTo(rw, op.getLoc(), *x, resultType(op).getElementType()));
+  return success();
+}
+
+/// dropout in inference (train = False or p = 0) is the identity.
+LogicalResult decomposeDropout(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw) {
+  FailureOr<bool> train = args.getBool("train");
+  FailureOr<double> p = args.getDouble("p");
+  if (failed(train) || failed(p))
+    return failure();
+  if (*train && *p > 0)
+    return op.emitError("dropout in training mode is not supported (Spyre "
+                        "compiles inference graphs)");
+  return decomposeIdentity(op, args, rw);
+}
+
 } // namespace
 
 void registerPointwiseDecompositions(DecompositionRegistry &r) {
   const char *floats = "f16, bf16, f32";
-  r.add({"aten.add.Tensor", "pointwise", floats,
-         "`alpha` as a multiply of `other`; scalar `other` as a splat",
-         binary(BinaryKind::add, true)});
-  r.add({"aten.add.Scalar", "pointwise", floats, "", binary(BinaryKind::add, true)});
-  r.add({"aten.sub.Tensor", "pointwise", floats, "`alpha` as for add",
-         binary(BinaryKind::sub, true)});
-  r.add({"aten.sub.Scalar", "pointwise", floats, "", binary(BinaryKind::sub, true)});
-  r.add({"aten.mul.Tensor", "pointwise", floats, "scalar `other` as a splat",
-         binary(BinaryKind::mul, false)});
-  r.add({"aten.mul.Scalar", "pointwise", floats, "", binary(BinaryKind::mul, false)});
-  r.add({"aten.relu.default", "pointwise", floats, "", unary(UnaryKind::relu)});
+  const char *all = "f16, bf16, f32, i32, i64, bool";
+  auto addBinary = [&](StringRef name, BinaryKind kind, bool alpha,
+                       const char *notes, bool reversed = false) {
+    r.add({name.str(), "pointwise", floats, notes,
+           binary(kind, alpha, reversed)});
+  };
+  addBinary("aten.add.Tensor", BinaryKind::add, true,
+            "`alpha` as a multiply of `other`; scalar `other` as a splat");
+  addBinary("aten.add.Scalar", BinaryKind::add, true, "");
+  addBinary("aten.sub.Tensor", BinaryKind::sub, true, "`alpha` as for add");
+  addBinary("aten.sub.Scalar", BinaryKind::sub, true, "");
+  addBinary("aten.rsub.Tensor", BinaryKind::sub, true, "`other - alpha * self`",
+            true);
+  addBinary("aten.rsub.Scalar", BinaryKind::sub, true, "", true);
+  addBinary("aten.mul.Tensor", BinaryKind::mul, false,
+            "scalar `other` as a splat");
+  addBinary("aten.mul.Scalar", BinaryKind::mul, false, "");
+  addBinary("aten.maximum.default", BinaryKind::max, false, "");
+  addBinary("aten.minimum.default", BinaryKind::min, false, "");
+  r.add({"aten.div.Tensor", "pointwise", floats, "true division",
+         decomposeDiv});
+  r.add({"aten.div.Scalar", "pointwise", floats, "", decomposeDiv});
+  r.add({"aten.div.Tensor_mode", "pointwise", floats,
+         "`rounding_mode` 'floor' as floor(x / y), 'trunc' as "
+         "sign(q) * floor(|q|)",
+         decomposeDiv});
+  r.add({"aten.div.Scalar_mode", "pointwise", floats, "as div.Tensor_mode",
+         decomposeDiv});
+  r.add({"aten.pow.Tensor_Scalar", "pointwise", floats,
+         "integer exponents |e| <= 8 by repeated multiplication (adapter "
+         "`pow(x, 3) -> x*x*x`); 0.5, -0.5, -1 as sqrt, rsqrt, reciprocal; "
+         "other exponents as exp(e * log(x)), defined for x > 0",
+         decomposePow});
+  r.add({"aten.pow.Tensor_Tensor", "pointwise", floats,
+         "exp(e * log(x)), defined for x > 0", decomposePow});
+  r.add({"aten.pow.Scalar", "pointwise", floats,
+         "exp(e * log(base)), defined for base > 0", decomposePow});
+
+  struct Unary {
+    const char *name;
+    UnaryKind kind;
+  };
+  for (Unary u : {Unary{"aten.neg.default", UnaryKind::neg},
+                  Unary{"aten.abs.default", UnaryKind::abs},
+                  Unary{"aten.exp.default", UnaryKind::exp},
+                  Unary{"aten.log.default", UnaryKind::log},
+                  Unary{"aten.sqrt.default", UnaryKind::sqrt},
+                  Unary{"aten.rsqrt.default", UnaryKind::rsqrt},
+                  Unary{"aten.reciprocal.default", UnaryKind::reciprocal},
+                  Unary{"aten.tanh.default", UnaryKind::tanh},
+                  Unary{"aten.sigmoid.default", UnaryKind::sigmoid},
+                  Unary{"aten.relu.default", UnaryKind::relu},
+                  Unary{"aten.silu.default", UnaryKind::silu},
+                  Unary{"aten.sin.default", UnaryKind::sin},
+                  Unary{"aten.cos.default", UnaryKind::cos},
+                  Unary{"aten.floor.default", UnaryKind::floor},
+                  Unary{"aten.ceil.default", UnaryKind::ceil},
+                  Unary{"aten.erf.default", UnaryKind::erf},
+                  Unary{"aten.round.default", UnaryKind::round},
+                  Unary{"aten.sign.default", UnaryKind::sign}})
+    r.add({u.name, "pointwise", floats, "", unary(u.kind)});
   r.add({"aten.gelu.default", "pointwise", floats,
          "`approximate` = 'none' (erf) or 'tanh'", decomposeGelu});
+  r.add({"aten.softplus.default", "pointwise", floats,
+         "`beta` and `threshold` as PyTorch defines them", decomposeSoftplus});
+  r.add({"aten.logical_not.default", "pointwise", all, "x == 0",
+         decomposeLogicalNot});
+
+  struct Cmp {
+    const char *op;
+    ComparePredicate pred;
+  };
+  for (Cmp c : {Cmp{"eq", ComparePredicate::eq}, Cmp{"ne", ComparePredicate::ne},
+                Cmp{"lt", ComparePredicate::lt}, Cmp{"le", ComparePredicate::le},
+                Cmp{"gt", ComparePredicate::gt}, Cmp{"ge", ComparePredicate::ge}})
+    for (const char *overload : {"Tensor", "Scalar"})
+      r.add({std::string("aten.") + c.op + "." + overload, "pointwise", all,
+             "computed in the promoted operand dtype; bool result",
+             compare(c.pred)});
+
+  r.add({"aten.clamp.default", "pointwise", floats, "max then min",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeClamp(op, a, rw, "min", "max");
+         }});
+  r.add({"aten.clamp.Tensor", "pointwise", floats, "",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeClamp(op, a, rw, "min", "max");
+         }});
+  r.add({"aten.clamp_min.default", "pointwise", floats, "",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeClamp(op, a, rw, "min", "");
+         }});
+  r.add({"aten.clamp_max.default", "pointwise", floats, "",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeClamp(op, a, rw, "", "max");
+         }});
+  for (const char *overload : {"self", "ScalarSelf", "ScalarOther", "Scalar"})
+    r.add({std::string("aten.where.") + overload, "pointwise", all,
+           "a select; a non-bool condition is compared with 0",
+           decomposeWhere});
+  r.add({"aten.masked_fill.Scalar", "pointwise", all, "a select",
+         decomposeMaskedFill});
+  r.add({"aten.masked_fill.Tensor", "pointwise", all, "a select",
+         decomposeMaskedFill});
+
+  for (const char *name :
+       {"aten._to_copy.default", "aten.to.dtype", "aten.to.dtype_layout",
+        "aten.to.device", "aten.type_as.default", "aten._to_dim_order_copy.default"})
+    r.add({name, "pointwise", all,
+           "a cast to the node's output dtype (a no-op when it is the "
+           "input's)",
+           decomposeCast});
+  for (const char *name :
+       {"aten.clone.default", "aten.contiguous.default", "aten.alias.default",
+        "aten.alias_copy.default", "aten.detach.default",
+        "aten.lift_fresh_copy.default", "aten.positive.default"})
+    r.add({name, "pointwise", all,
+           "the identity (layouts are the compiler's choice)",
+           decomposeIdentity});
+  r.add({"aten.dropout.default", "pointwise", all,
+         "the identity in inference; training mode is rejected",
+         decomposeDropout});
 }
 
 } // namespace spyre

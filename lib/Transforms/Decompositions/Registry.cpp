@@ -142,6 +142,9 @@ const DecompositionRegistry &getDecompositionRegistry() {
     registerMatmulDecompositions(r);
     registerPointwiseDecompositions(r);
     registerShapeDecompositions(r);
+    registerReductionDecompositions(r);
+    registerNormalizationDecompositions(r);
+    registerAttentionDecompositions(r);
     return r;
   }();
   return registry;
@@ -229,6 +232,52 @@ FailureOr<Value> tensorOrScalar(const AtenArgs &args, StringRef name,
 
 RankedTensorType resultType(AtenOp op, unsigned i) {
   return cast<RankedTensorType>(op.getResult(i).getType());
+}
+
+Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
+  if (shapeOf(v) == shape)
+    return v;
+  return ReshapeOp::create(b, loc,
+                           RankedTensorType::get(shape, elementTypeOf(v)), v);
+}
+
+Value reduceAlong(OpBuilder &b, Location loc, Value x, int64_t dim,
+                  ReduceKind kind) {
+  SmallVector<int64_t> shape(shapeOf(x));
+  shape[dim] = 1;
+  Type et = kind == ReduceKind::argmax || kind == ReduceKind::argmin
+                ? b.getI64Type()
+                : elementTypeOf(x);
+  return ReduceOp::create(b, loc, RankedTensorType::get(shape, et), kind, x,
+                          dim);
+}
+
+FailureOr<SmallVector<int64_t>> reductionDims(const AtenArgs &args,
+                                              StringRef name, int64_t rank) {
+  SmallVector<int64_t> dims;
+  if (!args.isNone(name)) {
+    FailureOr<SmallVector<int64_t>> given = args.getIntList(name);
+    if (failed(given))
+      return failure();
+    dims = *given;
+  }
+  if (dims.empty())
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t &d : dims) {
+    FailureOr<int64_t> n = normalizeDim(args.getOp(), d, rank);
+    if (failed(n))
+      return failure();
+    d = *n;
+  }
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  return dims;
+}
+
+Type accumulationType(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16())
+    return Float32Type::get(elementType.getContext());
+  return elementType;
 }
 
 } // namespace spyre

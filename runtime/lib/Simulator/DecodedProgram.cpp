@@ -52,6 +52,7 @@ bool DecodedProgram::decode(const uint8_t *image, uint32_t numInsts,
     case Opcode::DmaLoad:
     case Opcode::DmaStore:
     case Opcode::DmaGather:
+    case Opcode::DmaScatter:
       d.unit = kUnitDma;
       if (inst.flags & isa::kFlagMulticast)
         out.hasMulticast = true;

@@ -406,7 +406,8 @@ private:
       Int128 span = Int128(count - 1) * pitch;
       (span < 0 ? lo : hi) += span;
     };
-    if (Opcode(inst.opcode) == Opcode::DmaGather) {
+    if (Opcode(inst.opcode) == Opcode::DmaGather ||
+        Opcode(inst.opcode) == Opcode::DmaScatter) {
       touches = s.args[0] && s.args[3] && inst.arg[1];
       if (touches)
         extend(inst.arg[1], inst.pitch[0]);
@@ -464,14 +465,16 @@ private:
     switch (Opcode(inst.opcode)) {
     case Opcode::DmaLoad:
     case Opcode::DmaStore:
-    case Opcode::DmaGather: {
+    case Opcode::DmaGather:
+    case Opcode::DmaScatter: {
       bool gather = Opcode(inst.opcode) == Opcode::DmaGather;
+      bool scatter = Opcode(inst.opcode) == Opcode::DmaScatter;
       uint64_t bytes =
-          gather ? uint64_t(s.args[0]) * s.args[3]
+          gather || scatter ? uint64_t(s.args[0]) * s.args[3]
                  : saturate((UInt128)(uint64_t(s.args[0]) *
                                                 s.args[1]) *
                             (uint64_t(s.args[2]) * s.args[3]));
-      bool store = Opcode(inst.opcode) == Opcode::DmaStore;
+      bool store = Opcode(inst.opcode) == Opcode::DmaStore || scatter;
       if (inst.flags & isa::kFlagMulticast) {
         MulticastKey key{s.pc, s.execIndex, s.mem, bytes};
         auto it = multicast_.find(key);
@@ -494,7 +497,11 @@ private:
         (store ? stats.bytesWritten : stats.bytesRead) += bytes;
       }
       if (functional_) {
-        if (store) {
+        if (scatter) {
+          std::string error;
+          if (!execDmaScatter(v, dev_.memory, c.lx, error))
+            return fail(c, s.pc, s.iv, s.depth, error);
+        } else if (store) {
           execDmaStore(v, dev_.memory, c.lx);
         } else if (!gather) {
           execDmaLoad(v, dev_.memory, c.lx);

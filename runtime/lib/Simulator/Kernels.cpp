@@ -391,32 +391,63 @@ template <typename T> T *grow(std::vector<T> &v, size_t n) {
 
 //===--- DMA --------------------------------------------------------------===//
 
+uint64_t lxBoxOffset(const isa::Inst &inst, uint64_t i0, uint64_t i1,
+                     uint64_t i2) {
+  uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
+  if (inst.lx[2])
+    return i0 * inst.lx[2] + (i1 * n2 + i2) * n3;
+  return ((i0 * n1 + i1) * n2 + i2) * n3;
+}
+
 void execDmaLoad(const ExecView &v, const SparseMemory &memory, uint8_t *lx) {
   const isa::Inst &inst = *v.inst;
-  uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
   for (uint64_t i0 = 0; i0 < v.args[0]; ++i0)
     for (uint64_t i1 = 0; i1 < v.args[1]; ++i1)
       for (uint64_t i2 = 0; i2 < v.args[2]; ++i2) {
         uint64_t src = v.mem + uint64_t(int64_t(i0) * inst.pitch[0] +
                                         int64_t(i1) * inst.pitch[1] +
                                         int64_t(i2) * inst.pitch[2]);
-        uint64_t dst = uint64_t(v.lx[0]) + ((i0 * n1 + i1) * n2 + i2) * n3;
+        uint64_t dst = uint64_t(v.lx[0]) + lxBoxOffset(inst, i0, i1, i2);
         memory.read(src, lx + dst, v.args[3]);
       }
 }
 
 void execDmaStore(const ExecView &v, SparseMemory &memory, const uint8_t *lx) {
   const isa::Inst &inst = *v.inst;
-  uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
   for (uint64_t i0 = 0; i0 < v.args[0]; ++i0)
     for (uint64_t i1 = 0; i1 < v.args[1]; ++i1)
       for (uint64_t i2 = 0; i2 < v.args[2]; ++i2) {
         uint64_t dst = v.mem + uint64_t(int64_t(i0) * inst.pitch[0] +
                                         int64_t(i1) * inst.pitch[1] +
                                         int64_t(i2) * inst.pitch[2]);
-        uint64_t src = uint64_t(v.lx[1]) + ((i0 * n1 + i1) * n2 + i2) * n3;
+        uint64_t src = uint64_t(v.lx[1]) + lxBoxOffset(inst, i0, i1, i2);
         memory.write(dst, lx + src, v.args[3]);
       }
+}
+
+bool execDmaScatter(const ExecView &v, SparseMemory &memory, const uint8_t *lx,
+                    std::string &error) {
+  const isa::Inst &inst = *v.inst;
+  bool wide = inst.dtype[2] == uint8_t(isa::DType::I64);
+  for (uint64_t r = 0; r < v.args[0]; ++r) {
+    int64_t index;
+    if (wide) {
+      std::memcpy(&index, lx + v.lx[2] + r * 8, 8);
+    } else {
+      int32_t narrow;
+      std::memcpy(&narrow, lx + v.lx[2] + r * 4, 4);
+      index = narrow;
+    }
+    if (index < 0 || uint64_t(index) >= inst.arg[1]) {
+      error = "scatter index " + std::to_string(index) + " (row " +
+              std::to_string(r) + ") outside the table of " +
+              std::to_string(inst.arg[1]) + " rows";
+      return false;
+    }
+    uint64_t dst = v.mem + uint64_t(index * int64_t(inst.pitch[0]));
+    memory.write(dst, lx + v.lx[1] + r * uint64_t(inst.arg[3]), v.args[3]);
+  }
+  return true;
 }
 
 bool execDmaGather(const ExecView &v, const SparseMemory &memory, uint8_t *lx,

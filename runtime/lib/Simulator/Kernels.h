@@ -47,6 +47,12 @@ struct ExecView {
 void execDmaLoad(const ExecView &v, const SparseMemory &memory, uint8_t *lx);
 void execDmaStore(const ExecView &v, SparseMemory &memory, const uint8_t *lx);
 /// Reads the indices; false (with `error`) when one is outside the table.
+/// LX byte offset of box element (i0, i1, i2) of a DMA: packed, or rows
+/// lx[2] bytes apart when lx[2] is set.
+uint64_t lxBoxOffset(const isa::Inst &inst, uint64_t i0, uint64_t i1,
+                     uint64_t i2);
+bool execDmaScatter(const ExecView &v, SparseMemory &memory, const uint8_t *lx,
+                    std::string &error);
 bool execDmaGather(const ExecView &v, const SparseMemory &memory, uint8_t *lx,
                    std::string &error);
 void execPtMatmul(const ExecView &v, uint8_t *lx, Scratch &scratch);

@@ -36,6 +36,15 @@ def Spyre_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
                 $_op->getOperand(index).getType()),
             stickBytes);
       }]>,
+    InterfaceMethod<[{
+        Whether the op can also run on operand `index` in another layout
+        than the required one (at some cost, e.g. a transpose that moves
+        the stick dim): the required layout is then only a preference,
+        honoured where it is free (weights, graph inputs).
+      }],
+      "bool", "isLayoutFlexible", (ins "unsigned":$index), [{}], [{
+        return false;
+      }]>,
   ];
 }
 

@@ -213,7 +213,9 @@ def Spyre_ConstantOp : Spyre_Op<"constant", [ConstantLike, Pure]> {
   let hasVerifier = 1;
 }
 
-def Spyre_TransposeOp : Spyre_ComputeOp<"transpose"> {
+def Spyre_TransposeOp : Spyre_ComputeOp<"transpose", [
+    DeclareOpInterfaceMethods<Spyre_ComputeOpInterface,
+                              ["getRequiredLayout", "isLayoutFlexible"]>]> {
   let summary = "permutation of dimensions";
   let description = [{
     `result[i_perm(0), ..] = input[i_0, ..]`: result dim `d` is input dim
@@ -246,6 +248,73 @@ def Spyre_BroadcastOp : Spyre_ComputeOp<"broadcast"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+def Spyre_SliceOp : Spyre_ComputeOp<"slice"> {
+  let summary = "a strided window of a tensor";
+  let description = [{
+    `result[i] = input[offsets + i * strides]` (per dim); the result's shape
+    gives the window's sizes. Moved by DMA: a window that does not start on
+    a stick, or strides along the stick dim, moves with exact byte runs.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$offsets,
+                       DenseI64ArrayAttr:$strides);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `offsets` $offsets `strides` $strides attr-dict `:` type($input)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Spyre_ConcatOp : Spyre_ComputeOp<"concat"> {
+  let summary = "tensors joined along one dimension";
+  let description = [{
+    The inputs, equal in every dim but `dim`, one after the other along
+    `dim`. Moved by DMA, each input into its place in the result.
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs, Spyre_I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Spyre_GatherOp : Spyre_ComputeOp<"gather"> {
+  let summary = "rows of a table picked by an index tensor (embedding)";
+  let description = [{
+    `result[i..., :] = table[indices[i...], :]` for a 2-D `table` and an
+    integer `indices` tensor; an index outside the table stops the program
+    with an error. Moved by DMA gathers.
+  }];
+  let arguments = (ins AnyRankedTensor:$table, AnyRankedTensor:$indices);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $table `[` $indices `]` attr-dict `:` type($table) `,` type($indices)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Spyre_ScatterOp : Spyre_ComputeOp<"scatter"> {
+  let summary = "a copy of `dest` with slices replaced (index_copy)";
+  let description = [{
+    `result = dest`, then for each `i`: the slice of `result` at
+    `indices[i]` along `dim` is the slice `i` of `source` along `dim` (a KV
+    cache update). `dim` is not the innermost dim; later indices win when
+    two are equal.
+  }];
+  let arguments = (ins AnyRankedTensor:$dest, AnyRankedTensor:$indices,
+                       AnyRankedTensor:$source, Spyre_I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `into` $dest `[` $indices `]` `dim` $dim attr-dict `:`
+    type($source) `,` type($dest) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 def Spyre_RestickifyOp : Spyre_ComputeOp<"restickify", [
@@ -432,7 +501,8 @@ class Spyre_DmaOp<string mnemonic> : Spyre_InstOp<mnemonic> {
   let arguments = (ins Spyre_MemAddressAttr:$mem, Spyre_LxAddressAttr:$lx,
                        DenseI64ArrayAttr:$box, DenseI64ArrayAttr:$pitch,
                        Spyre_I64Attr:$run, OptionalAttr<Spyre_ClampAttr>:$clamp,
-                       UnitAttr:$multicast);
+                       UnitAttr:$multicast,
+                       OptionalAttr<Spyre_I64Attr>:$lx_pitch);
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
@@ -442,12 +512,41 @@ def Spyre_DmaLoadOp : Spyre_DmaOp<"dma_load"> {
   let description = [{
     For `i0 < box[0]` (clampable), `i1 < box[1]`, `i2 < box[2]`: copies
     `run` bytes from `mem + i0*pitch[0] + i1*pitch[1] + i2*pitch[2]` to
-    `lx + ((i0*box[1] + i1)*box[2] + i2)*run` (docs/isa.md).
+    `lx + ((i0*box[1] + i1)*box[2] + i2)*run`, or, with `lx_pitch`,
+    `lx + i0*lx_pitch + (i1*box[2] + i2)*run` (docs/isa.md).
   }];
 }
 
 def Spyre_DmaStoreOp : Spyre_DmaOp<"dma_store"> {
   let summary = "LX -> device memory box copy (the reverse of dma_load)";
+}
+
+class Spyre_DmaRowsOp<string mnemonic> : Spyre_InstOp<mnemonic> {
+  let arguments = (ins Spyre_MemAddressAttr:$mem, Spyre_LxAddressAttr:$lx,
+                       Spyre_LxAddressAttr:$indices, TypeAttr:$index_type,
+                       Spyre_I64Attr:$rows, Spyre_I64Attr:$table_rows,
+                       Spyre_I64Attr:$row_pitch, Spyre_I64Attr:$run,
+                       OptionalAttr<Spyre_ClampAttr>:$clamp);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Spyre_DmaGatherOp : Spyre_DmaRowsOp<"dma_gather"> {
+  let summary = "gather table rows picked by LX indices into LX";
+  let description = [{
+    For `r < rows` (clampable): copies `run` bytes from
+    `mem + index[r] * row_pitch` to `lx + r * run`, `index` read from
+    `indices` as `index_type` (i32 or i64); an index outside
+    `[0, table_rows)` stops the program with an error.
+  }];
+}
+
+def Spyre_DmaScatterOp : Spyre_DmaRowsOp<"dma_scatter"> {
+  let summary = "scatter LX rows to table rows picked by LX indices";
+  let description = [{
+    The inverse of `dma_gather`: for `r < rows`, copies `run` bytes from
+    `lx + r * run` to `mem + index[r] * row_pitch`.
+  }];
 }
 
 def Spyre_PtMatmulOp : Spyre_InstOp<"pt_matmul"> {

@@ -1,0 +1,221 @@
+//===- Normalization.cpp - layer_norm, rms_norm, batch_norm ---------------===//
+//
+// Normalizations are reductions over the normalized dims plus elementwise
+// ops, computed in f32 for f16/bf16 inputs; each becomes one kernel.
+// Adapter: rms_norm squares with x * x (one SFP multiply) instead of
+// pow(x, 2).
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/Decompositions.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace spyre {
+namespace {
+
+struct Norm {
+  OpBuilder &b;
+  Location loc;
+
+  Value bin(BinaryKind kind, Value x, Value y) {
+    auto shape = broadcastShapes(shapeOf(x), shapeOf(y)).value_or(
+        SmallVector<int64_t>());
+    return BinaryOp::create(b, loc,
+                            RankedTensorType::get(shape, elementTypeOf(x)),
+                            kind, x, y);
+  }
+  Value splat(Value like, double v) {
+    return createSplat(b, loc, elementTypeOf(like), v);
+  }
+  /// Sum over the last `k` dims, kept with size 1, times `factor`.
+  Value meanLast(Value x, int64_t k) {
+    int64_t rank = shapeOf(x).size();
+    int64_t n = 1;
+    for (int64_t d = rank - k; d < rank; ++d) {
+      n *= shapeOf(x)[d];
+      x = reduceAlong(b, loc, x, d, ReduceKind::sum);
+    }
+    return bin(BinaryKind::mul, x, splat(x, 1.0 / double(n)));
+  }
+};
+
+/// The number of normalized (trailing) dims, checked against the input.
+FailureOr<int64_t> normalizedDims(AtenOp op, const AtenArgs &args, Value x) {
+  FailureOr<SmallVector<int64_t>> shape = args.getIntList("normalized_shape");
+  if (failed(shape))
+    return failure();
+  ArrayRef<int64_t> in = shapeOf(x);
+  if (shape->size() > in.size() ||
+      ArrayRef<int64_t>(*shape) != in.take_back(shape->size()))
+    return op.emitError("normalized_shape [")
+           << *shape << "] is not the trailing shape of the input";
+  return int64_t(shape->size());
+}
+
+/// layer_norm and native_layer_norm: (x - mean) * rsqrt(var + eps) * w + b.
+LogicalResult decomposeLayerNorm(AtenOp op, const AtenArgs &args,
+                                 RewriterBase &rw, bool native) {
+  FailureOr<Value> input = args.tensor("input");
+  FailureOr<double> eps = args.getDouble("eps");
+  if (failed(input) || failed(eps))
+    return failure();
+  FailureOr<int64_t> k = normalizedDims(op, args, *input);
+  if (failed(k))
+    return failure();
+  Location loc = op.getLoc();
+  Norm n{rw, loc};
+  Type out = resultType(op).getElementType();
+  Type acc = accumulationType(out);
+  Value x = castTo(rw, loc, *input, acc);
+  Value mean = n.meanLast(x, *k);
+  Value centered = n.bin(BinaryKind::sub, x, mean);
+  Value var = n.meanLast(n.bin(BinaryKind::mul, centered, centered), *k);
+  Value rstd = UnaryOp::create(rw, loc, var.getType(), UnaryKind::rsqrt,
+                               n.bin(BinaryKind::add, var, n.splat(var, *eps)));
+  Value y = n.bin(BinaryKind::mul, centered, rstd);
+  if (Value w = args.optionalTensor("weight"))
+    y = n.bin(BinaryKind::mul, y, castTo(rw, loc, w, acc));
+  if (Value bias = args.optionalTensor("bias"))
+    y = n.bin(BinaryKind::add, y, castTo(rw, loc, bias, acc));
+  y = castTo(rw, loc, y, out);
+  if (!native) {
+    rw.replaceOp(op, y);
+    return success();
+  }
+  rw.replaceOp(op, {y, castTo(rw, loc, mean, resultType(op, 1).getElementType()),
+                    castTo(rw, loc, rstd, resultType(op, 2).getElementType())});
+  return success();
+}
+
+/// rms_norm: x * rsqrt(mean(x * x) + eps) * w; eps None is the dtype's
+/// machine epsilon, as PyTorch defines it.
+LogicalResult decomposeRmsNorm(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw) {
+  FailureOr<Value> input = args.tensor("input");
+  if (failed(input))
+    return failure();
+  FailureOr<int64_t> k = normalizedDims(op, args, *input);
+  if (failed(k))
+    return failure();
+  Type out = resultType(op).getElementType();
+  double eps;
+  if (args.isNone("eps")) {
+    eps = out.isF16() ? 0.0009765625
+          : out.isBF16() ? 0.0078125
+                         : double(std::numeric_limits<float>::epsilon());
+  } else {
+    FailureOr<double> e = args.getDouble("eps");
+    if (failed(e))
+      return failure();
+    eps = *e;
+  }
+  Location loc = op.getLoc();
+  Norm n{rw, loc};
+  Type acc = accumulationType(out);
+  Value x = castTo(rw, loc, *input, acc);
+  Value ms = n.meanLast(n.bin(BinaryKind::mul, x, x), *k);
+  Value r = UnaryOp::create(rw, loc, ms.getType(), UnaryKind::rsqrt,
+                            n.bin(BinaryKind::add, ms, n.splat(ms, eps)));
+  Value y = n.bin(BinaryKind::mul, x, r);
+  if (Value w = args.optionalTensor("weight"))
+    y = n.bin(BinaryKind::mul, y, castTo(rw, loc, w, acc));
+  rw.replaceOp(op, castTo(rw, loc, y, out));
+  return success();
+}
+
+/// Inference batch norm over dim 1:
+/// (x - running_mean) * rsqrt(running_var + eps) * w + b, the per-channel
+/// vectors reshaped to [C, 1, ...] to broadcast.
+LogicalResult decomposeBatchNorm(AtenOp op, const AtenArgs &args,
+                                 RewriterBase &rw, bool legit) {
+  FailureOr<Value> input = args.tensor("input");
+  FailureOr<double> eps = args.getDouble("eps");
+  if (failed(input) || failed(eps))
+    return failure();
+  if (!legit) {
+    FailureOr<bool> training = args.getBool("training");
+    if (failed(training))
+      return failure();
+    if (*training)
+      return op.emitError("batch_norm in training mode is not supported "
+                          "(Spyre compiles inference graphs)");
+  }
+  Value mean = args.optionalTensor("running_mean");
+  Value var = args.optionalTensor("running_var");
+  if (!mean || !var)
+    return op.emitError("batch_norm needs running_mean and running_var in "
+                        "inference");
+  ArrayRef<int64_t> shape = shapeOf(*input);
+  if (shape.size() < 2)
+    return op.emitError("batch_norm needs an input of rank >= 2");
+  Location loc = op.getLoc();
+  Norm n{rw, loc};
+  Type out = resultType(op).getElementType();
+  Type acc = accumulationType(out);
+  SmallVector<int64_t> channel(shape.size() - 1, 1);
+  channel[0] = shape[1];
+  auto perChannel = [&](Value v) {
+    return reshapeTo(rw, loc, castTo(rw, loc, v, acc), channel);
+  };
+  Value x = castTo(rw, loc, *input, acc);
+  Value rstd = perChannel(var);
+  rstd = UnaryOp::create(rw, loc, rstd.getType(), UnaryKind::rsqrt,
+                         n.bin(BinaryKind::add, rstd, n.splat(rstd, *eps)));
+  Value y = n.bin(BinaryKind::mul, n.bin(BinaryKind::sub, x, perChannel(mean)),
+                  rstd);
+  if (Value w = args.optionalTensor("weight"))
+    y = n.bin(BinaryKind::mul, y, perChannel(w));
+  if (Value bias = args.optionalTensor("bias"))
+    y = n.bin(BinaryKind::add, y, perChannel(bias));
+  y = castTo(rw, loc, y, out);
+  if (op.getNumResults() == 1) {
+    rw.replaceOp(op, y);
+    return success();
+  }
+  // The saved statistics of the legit op are empty in inference.
+  SmallVector<Value> results = {y};
+  for (unsigned i = 1; i < op.getNumResults(); ++i) {
+    RankedTensorType t = resultType(op, i);
+    results.push_back(ConstantOp::create(
+        rw, loc, t,
+        DenseElementsAttr::get(t, ArrayRef<Attribute>{})));
+  }
+  rw.replaceOp(op, results);
+  return success();
+}
+
+} // namespace
+
+void registerNormalizationDecompositions(DecompositionRegistry &r) {
+  const char *floats = "f16, bf16, f32";
+  r.add({"aten.layer_norm.default", "normalization", floats,
+         "in f32; one kernel when normalizing the last dim",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeLayerNorm(op, a, rw, false);
+         }});
+  r.add({"aten.native_layer_norm.default", "normalization", floats,
+         "also returns mean and rstd",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeLayerNorm(op, a, rw, true);
+         }});
+  r.add({"aten.rms_norm.default", "normalization", floats,
+         "adapter: squares with x * x; eps None is the dtype's epsilon",
+         decomposeRmsNorm});
+  r.add({"aten._native_batch_norm_legit_no_training.default", "normalization",
+         floats, "per-channel (dim 1) affine of the running statistics",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeBatchNorm(op, a, rw, true);
+         }});
+  r.add({"aten.batch_norm.default", "normalization", floats,
+         "inference only (training = False)",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeBatchNorm(op, a, rw, false);
+         }});
+}
+
+} // namespace spyre

@@ -1,0 +1,325 @@
+//===- Reductions.cpp - sum, mean, max, var, softmax, argmax ---------------===//
+//
+// Every reduction becomes `spyre.reduce`s along one dim each (the reduced
+// dim kept with size 1) plus elementwise ops; spyre-form-kernels fuses them
+// with their neighbours (softmax is one kernel). Sums, means, variances and
+// softmaxes of f16/bf16 inputs compute in f32 and round once, as PyTorch
+// accumulates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/Decompositions.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace spyre {
+namespace {
+
+/// Reduces `x` along `dims` (sorted), then drops them unless `keepdim`.
+Value reduceDims(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims,
+                 ReduceKind kind, bool keepdim) {
+  for (int64_t d : dims)
+    x = reduceAlong(b, loc, x, d, kind);
+  if (keepdim)
+    return x;
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(shapeOf(x)))
+    if (!llvm::is_contained(dims, int64_t(d)))
+      shape.push_back(size);
+  return reshapeTo(b, loc, x, shape);
+}
+
+int64_t countOf(Value x, ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= shapeOf(x)[d];
+  return n;
+}
+
+Value scale(OpBuilder &b, Location loc, Value x, double factor) {
+  return BinaryOp::create(b, loc, x.getType(), BinaryKind::mul, x,
+                          createSplat(b, loc, elementTypeOf(x), factor));
+}
+
+/// sum / mean over `dim` (None or [] = all dims).
+LogicalResult decomposeSumMean(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw, bool mean) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  bool hasDim = op.getArg("dim") || lookupAtenSchema(op.getTarget())
+                                             ->findArgument("dim") >= 0;
+  FailureOr<SmallVector<int64_t>> dims =
+      hasDim ? reductionDims(args, "dim", rank)
+             : FailureOr<SmallVector<int64_t>>(
+                   llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  if (failed(dims))
+    return failure();
+  bool keepdim = false;
+  if (op.getArg("keepdim")) {
+    FailureOr<bool> k = args.getBool("keepdim");
+    if (failed(k))
+      return failure();
+    keepdim = *k;
+  }
+  Location loc = op.getLoc();
+  Type out = resultType(op).getElementType();
+  Type acc = accumulationType(out);
+  if (!isa<FloatType>(acc))
+    acc = rw.getF32Type(); // integer sums accumulate exactly in f32 here
+  Value v = castTo(rw, loc, *x, acc);
+  Value r = reduceDims(rw, loc, v, *dims, ReduceKind::sum, keepdim);
+  if (mean)
+    r = scale(rw, loc, r, 1.0 / double(countOf(*x, *dims)));
+  rw.replaceOp(op, castTo(rw, loc, r, out));
+  return success();
+}
+
+/// amax / amin over dims; max.default / min.default over all.
+LogicalResult decomposeExtreme(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw, ReduceKind kind) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  FailureOr<SmallVector<int64_t>> dims =
+      op.getArg("dim") ? reductionDims(args, "dim", rank)
+                       : FailureOr<SmallVector<int64_t>>(
+                             llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  if (failed(dims))
+    return failure();
+  bool keepdim = false;
+  if (op.getArg("keepdim")) {
+    FailureOr<bool> k = args.getBool("keepdim");
+    if (failed(k))
+      return failure();
+    keepdim = *k;
+  }
+  Location loc = op.getLoc();
+  Value r = reduceDims(rw, loc, *x, *dims, kind, keepdim);
+  rw.replaceOp(op, castTo(rw, loc, r, resultType(op).getElementType()));
+  return success();
+}
+
+/// max.dim / min.dim: (values, indices) along one dim.
+LogicalResult decomposeExtremeDim(AtenOp op, const AtenArgs &args,
+                                  RewriterBase &rw, ReduceKind kind,
+                                  ReduceKind argKind) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(x) || failed(dim) || failed(keepdim))
+    return failure();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*x).size());
+  if (failed(d))
+    return failure();
+  Location loc = op.getLoc();
+  Value values = reduceDims(rw, loc, *x, {*d}, kind, *keepdim);
+  Value indices = reduceDims(rw, loc, *x, {*d}, argKind, *keepdim);
+  rw.replaceOp(op, {castTo(rw, loc, values, resultType(op, 0).getElementType()),
+                    castTo(rw, loc, indices, resultType(op, 1).getElementType())});
+  return success();
+}
+
+/// argmax / argmin along `dim`, or over the flattened tensor when None.
+LogicalResult decomposeArg(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                           ReduceKind kind) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(x) || failed(keepdim))
+    return failure();
+  Location loc = op.getLoc();
+  Value in = *x;
+  int64_t d;
+  if (args.isNone("dim")) {
+    int64_t n = 1;
+    for (int64_t s : shapeOf(in))
+      n *= s;
+    in = reshapeTo(rw, loc, in, {n});
+    d = 0;
+  } else {
+    FailureOr<int64_t> dim = args.getInt("dim");
+    if (failed(dim))
+      return failure();
+    FailureOr<int64_t> nd = normalizeDim(op, *dim, shapeOf(in).size());
+    if (failed(nd))
+      return failure();
+    d = *nd;
+  }
+  Value r = reduceAlong(rw, loc, in, d, kind);
+  rw.replaceOp(op, reshapeTo(rw, loc, r, resultType(op).getShape()));
+  return success();
+}
+
+/// var and var_mean: sum((x - mean)^2) / (n - correction).
+LogicalResult decomposeVar(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                           bool withMean) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  FailureOr<SmallVector<int64_t>> dims = reductionDims(args, "dim", rank);
+  if (failed(dims))
+    return failure();
+  double correction = 1;
+  if (op.getArg("correction")) {
+    if (!args.isNone("correction")) {
+      FailureOr<double> c = args.getDouble("correction");
+      if (failed(c))
+        return failure();
+      correction = *c;
+    }
+  } else if (op.getArg("unbiased")) {
+    FailureOr<bool> unbiased = args.getBool("unbiased");
+    if (failed(unbiased))
+      return failure();
+    correction = *unbiased ? 1 : 0;
+  }
+  bool keepdim = false;
+  if (op.getArg("keepdim")) {
+    FailureOr<bool> k = args.getBool("keepdim");
+    if (failed(k))
+      return failure();
+    keepdim = *k;
+  }
+  Location loc = op.getLoc();
+  Type out = resultType(op).getElementType();
+  Value v = castTo(rw, loc, *x, accumulationType(out));
+  int64_t n = countOf(*x, *dims);
+  Value mean = scale(rw, loc,
+                     reduceDims(rw, loc, v, *dims, ReduceKind::sum, true),
+                     1.0 / double(n));
+  Value centered = BinaryOp::create(rw, loc, v.getType(), BinaryKind::sub, v,
+                                    mean);
+  Value sq = BinaryOp::create(rw, loc, v.getType(), BinaryKind::mul, centered,
+                              centered);
+  double denom = std::max(double(n) - correction, 0.0);
+  Value var = scale(rw, loc, reduceDims(rw, loc, sq, *dims, ReduceKind::sum,
+                                        keepdim),
+                    denom > 0 ? 1.0 / denom
+                              : std::numeric_limits<double>::quiet_NaN());
+  Value result = castTo(rw, loc, var, out);
+  if (!withMean) {
+    rw.replaceOp(op, result);
+    return success();
+  }
+  if (!keepdim) {
+    SmallVector<int64_t> shape(shapeOf(var));
+    mean = reshapeTo(rw, loc, mean, shape);
+  }
+  rw.replaceOp(op, {result, castTo(rw, loc, mean, out)});
+  return success();
+}
+
+/// softmax(x) = exp(x - max) / sum(exp(x - max)); log_softmax(x) =
+/// x - max - log(sum(exp(x - max))). The max keeps exp from overflowing.
+LogicalResult decomposeSoftmax(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw, bool log) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(x) || failed(dim))
+    return failure();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*x).size());
+  if (failed(d))
+    return failure();
+  Location loc = op.getLoc();
+  Type out = resultType(op).getElementType();
+  Value v = castTo(rw, loc, *x, accumulationType(out));
+  rw.replaceOp(op, castTo(rw, loc, createSoftmax(rw, loc, v, *d, log), out));
+  return success();
+}
+
+} // namespace
+
+Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log) {
+  Type t = v.getType();
+  Value m = reduceAlong(b, loc, v, d, ReduceKind::max);
+  Value shifted = BinaryOp::create(b, loc, t, BinaryKind::sub, v, m);
+  Value e = UnaryOp::create(b, loc, t, UnaryKind::exp, shifted);
+  Value s = reduceAlong(b, loc, e, d, ReduceKind::sum);
+  if (log) {
+    Value logSum = UnaryOp::create(b, loc, s.getType(), UnaryKind::log, s);
+    return BinaryOp::create(b, loc, t, BinaryKind::sub, shifted, logSum);
+  }
+  return BinaryOp::create(b, loc, t, BinaryKind::div, e, s);
+}
+
+void registerReductionDecompositions(DecompositionRegistry &r) {
+  const char *floats = "f16, bf16, f32";
+  const char *all = "f16, bf16, f32, i32, i64";
+  auto sumMean = [](bool mean) -> DecomposeFn {
+    return [mean](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeSumMean(op, a, rw, mean);
+    };
+  };
+  r.add({"aten.sum.dim_IntList", "reduction", all,
+         "one spyre.reduce per dim; f16/bf16 accumulate in f32",
+         sumMean(false)});
+  r.add({"aten.sum.default", "reduction", all, "over all dims",
+         sumMean(false)});
+  r.add({"aten.mean.dim", "reduction", floats, "sum times 1/n", sumMean(true)});
+  r.add({"aten.mean.default", "reduction", floats, "over all dims",
+         sumMean(true)});
+  auto extreme = [](ReduceKind k) -> DecomposeFn {
+    return [k](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeExtreme(op, a, rw, k);
+    };
+  };
+  r.add({"aten.amax.default", "reduction", all, "", extreme(ReduceKind::max)});
+  r.add({"aten.amin.default", "reduction", all, "", extreme(ReduceKind::min)});
+  r.add({"aten.max.default", "reduction", all, "over all dims",
+         extreme(ReduceKind::max)});
+  r.add({"aten.min.default", "reduction", all, "over all dims",
+         extreme(ReduceKind::min)});
+  r.add({"aten.max.dim", "reduction", all,
+         "values and the index of the first maximum",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeExtremeDim(op, a, rw, ReduceKind::max,
+                                      ReduceKind::argmax);
+         }});
+  r.add({"aten.min.dim", "reduction", all,
+         "values and the index of the first minimum",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeExtremeDim(op, a, rw, ReduceKind::min,
+                                      ReduceKind::argmin);
+         }});
+  r.add({"aten.argmax.default", "reduction", all,
+         "along a dim, or over the flattened tensor",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeArg(op, a, rw, ReduceKind::argmax);
+         }});
+  r.add({"aten.argmin.default", "reduction", all, "as argmax",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeArg(op, a, rw, ReduceKind::argmin);
+         }});
+  auto var = [](bool withMean) -> DecomposeFn {
+    return [withMean](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeVar(op, a, rw, withMean);
+    };
+  };
+  r.add({"aten.var.correction", "reduction", floats,
+         "sum((x - mean)^2) / (n - correction)", var(false)});
+  r.add({"aten.var.dim", "reduction", floats, "`unbiased` as correction 1",
+         var(false)});
+  r.add({"aten.var_mean.correction", "reduction", floats, "", var(true)});
+  r.add({"aten.var_mean.dim", "reduction", floats, "", var(true)});
+  auto softmax = [](bool log) -> DecomposeFn {
+    return [log](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeSoftmax(op, a, rw, log);
+    };
+  };
+  for (const char *name : {"aten._softmax.default", "aten.softmax.int",
+                           "aten._safe_softmax.default"})
+    r.add({name, "reduction", floats,
+           "max-shifted exp over sum, in f32; one kernel", softmax(false)});
+  for (const char *name : {"aten._log_softmax.default", "aten.log_softmax.int"})
+    r.add({name, "reduction", floats, "x - max - log(sum(exp(x - max)))",
+           softmax(true)});
+}
+
+} // namespace spyre

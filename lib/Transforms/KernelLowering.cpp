@@ -1,0 +1,310 @@
+//===- KernelLowering.cpp - One kernel's per-core program -----------------===//
+
+#include "spyre/Transforms/KernelLowering.h"
+#include "ProgramScope.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace spyre {
+
+namespace {
+
+class KernelLowering {
+public:
+  KernelLowering(const KernelPlan &plan, OpBuilder &builder,
+                 ArrayRef<FlatSymbolRefAttr> tensorSymbols)
+      : plan(plan), scope(builder, plan.kernel.getLoc(), plan.numCores()),
+        b(builder), symbols(tensorSymbols), ctx(builder.getContext()),
+        loc(plan.kernel.getLoc()) {
+    for (int64_t c = 0; c < plan.numCores(); ++c)
+      shares.push_back(plan.share(c));
+    hw = plan.hardwareLoops();
+  }
+
+  LogicalResult lower(StringRef name) {
+    KernelOp kernel = plan.kernel;
+    ProgramOp program = scope.begin(name, kernel.getName());
+
+    unsigned numInputs = kernel.getInputs().size();
+    for (unsigned i = 0; i < numInputs; ++i)
+      if (plan.tensors[i].hoisted)
+        emitTransfer(i, /*store=*/false);
+
+    SmallVector<int64_t> tileLoops;
+    for (int64_t l : hw)
+      if (l != plan.accLoop)
+        tileLoops.push_back(l);
+    openLoops(tileLoops);
+    for (unsigned i = 0; i < numInputs; ++i)
+      if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop)
+        emitTransfer(i, /*store=*/false);
+    if (plan.accLoop >= 0) {
+      bool looped = llvm::is_contained(hw, plan.accLoop);
+      if (looped)
+        openLoops({plan.accLoop});
+      for (unsigned i = 0; i < numInputs; ++i)
+        if (!plan.tensors[i].hoisted && plan.tensors[i].variesInAccLoop)
+          emitTransfer(i, /*store=*/false);
+      for (auto &[value, pv] : plan.values)
+        if (pv.inner && failed(emitOp(pv)))
+          return failure();
+      if (looped)
+        closeLoops(1);
+    }
+    for (auto &[value, pv] : plan.values)
+      if ((plan.accLoop < 0 || !pv.inner) && failed(emitOp(pv)))
+        return failure();
+    for (unsigned j = 0; j < kernel.getNumResults(); ++j)
+      emitResult(numInputs + j);
+    closeLoops(tileLoops.size());
+
+    scope.finish();
+    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
+    program.setMacs(plan.totalMacs());
+    program.setMinBytes(plan.totalBytes());
+    return success();
+  }
+
+private:
+  const KernelPlan &plan;
+  ProgramScope scope;
+  OpBuilder &b;
+  ArrayRef<FlatSymbolRefAttr> symbols;
+  MLIRContext *ctx;
+  Location loc;
+  SmallVector<CoreShare> shares;
+  SmallVector<int64_t> hw;
+
+  int64_t stickBytes() const { return plan.arch.stickBytes; }
+  IntegerAttr i64(int64_t v) { return b.getI64IntegerAttr(v); }
+  UnitAttr flag(bool v) { return v ? b.getUnitAttr() : UnitAttr(); }
+
+  SmallVector<int64_t> perCore(function_ref<int64_t(const CoreShare &)> f) {
+    SmallVector<int64_t> v;
+    for (const CoreShare &s : shares)
+      v.push_back(f(s));
+    return v;
+  }
+
+  void openLoops(ArrayRef<int64_t> loops) {
+    for (int64_t l : loops)
+      scope.openLoop(perCore([&](const CoreShare &s) { return s.tiles[l]; }),
+                     l);
+  }
+
+  void closeLoops(size_t count) {
+    for (size_t i = 0; i < count; ++i)
+      scope.closeLoop();
+  }
+
+  int64_t levelOf(int64_t l) const { return scope.levelOf(l); }
+
+  /// Bytes a tensor advances per tile of loop `l`.
+  int64_t tileStride(const PlanTensor &t, int64_t l) const {
+    int64_t tile = plan.loops[l].tile;
+    if (l == t.stickLoop)
+      return tile / t.elementsPerStick * t.loopBytes[l];
+    return tile * t.loopBytes[l];
+  }
+
+  /// An LX address for buffer `idx` at the current loop depth.
+  LxAddressAttr lxAddress(int64_t idx) {
+    const PlanBuffer &buf = plan.buffers[idx];
+    return scope.lx(buf.offset, buf.bytes, buf.copies);
+  }
+
+  /// The edge clamp of argument `argIndex` along loop `l`.
+  ClampAttr loopClamp(int64_t l, int64_t argIndex) {
+    const PlanLoop &loop = plan.loops[l];
+    if (!loop.hasEdge())
+      return nullptr;
+    return scope.clamp(
+        l, argIndex, loop.tile, loop.size,
+        perCore([&](const CoreShare &s) { return s.start[l]; }));
+  }
+
+  /// DMA of tensor `ti`'s tile between device memory and its LX buffer.
+  void emitTransfer(unsigned ti, bool store) {
+    const PlanTensor &t = plan.tensors[ti];
+    int64_t memParam = scope.params.slot(
+        perCore([&](const CoreShare &s) { return t.offsetOf(s.start); }));
+    SmallVector<int64_t> memStrides = scope.memStrides(
+        [&](int64_t l) { return t.loopBytes[l] ? tileStride(t, l) : 0; });
+    auto mem = MemAddressAttr::get(ctx, symbols[ti], 0, memStrides, memParam);
+    bool contiguous = t.stickPitch == stickBytes();
+    SmallVector<int64_t> box = {t.rows, contiguous ? 1 : t.sticks, 1};
+    SmallVector<int64_t> pitch = {t.rowPitch, contiguous ? 0 : t.stickPitch, 0};
+    int64_t run = contiguous ? t.sticks * stickBytes() : stickBytes();
+    LxAddressAttr lx = lxAddress(plan.tensorBuffer[ti]);
+    ClampAttr clamp = t.rowLoop >= 0 ? loopClamp(t.rowLoop, 0) : nullptr;
+    if (store)
+      DmaStoreOp::create(b, loc, mem, lx, b.getDenseI64ArrayAttr(box),
+                         b.getDenseI64ArrayAttr(pitch), i64(run), clamp,
+                         UnitAttr(), IntegerAttr());
+    else
+      DmaLoadOp::create(b, loc, mem, lx, b.getDenseI64ArrayAttr(box),
+                        b.getDenseI64ArrayAttr(pitch), i64(run), clamp,
+                        flag(t.sharers > 1), IntegerAttr());
+  }
+
+  /// The PT matmul accumulating one k step.
+  void emitMatmul(const PlanValue &pv) {
+    const PlanTensor &lhs = plan.tensors[0];
+    const PlanTensor &rhs = plan.tensors[1];
+    Value acc = pv.op->getResult(0);
+    int64_t accIdx = plan.valueBuffer.lookup(acc);
+    const PlanLoop &k = plan.loops[plan.accLoop];
+    int64_t kLevel = levelOf(plan.accLoop);
+    PtMatmulOp::create(
+        b, loc, lxAddress(accIdx), lxAddress(plan.tensorBuffer[0]),
+        lxAddress(plan.tensorBuffer[1]), i64(pv.rows), i64(k.tile),
+        i64(plan.stickTile()),
+        b.getDenseI64ArrayAttr({pv.sticks * stickBytes(),
+                                lhs.sticks * stickBytes(),
+                                rhs.sticks * stickBytes()}),
+        TypeAttr::get(pv.lxElementType),
+        TypeAttr::get(lhs.type.getElementType()),
+        TypeAttr::get(rhs.type.getElementType()), flag(kLevel >= 0),
+        kLevel >= 0 ? i64(kLevel) : IntegerAttr(),
+        loopClamp(plan.accLoop, 1));
+  }
+
+  /// LX operand of a body value or kernel input, as an SFP source for an
+  /// op over `rows` x `cols`.
+  struct Source {
+    LxAddressAttr lx;
+    Type type;
+    int64_t pitch;
+    bool bcastCol;
+  };
+
+  Source sourceOf(Value v, int64_t rows, int64_t cols) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      const PlanTensor &t = plan.tensors[arg.getArgNumber()];
+      int64_t pitch = t.rows == 1 && rows > 1 ? 0 : t.rowBytes(stickBytes());
+      return {lxAddress(plan.tensorBuffer[arg.getArgNumber()]),
+              t.type.getElementType(), pitch, t.stickLoop < 0 && cols > 1};
+    }
+    const PlanValue &pv = plan.values.lookup(v);
+    int64_t pitch = pv.rows == 1 && rows > 1 ? 0 : pv.sticks * stickBytes();
+    return {lxAddress(plan.valueBuffer.lookup(v)), pv.lxElementType, pitch,
+            pv.shape == TileShape::RowReduced && cols > 1};
+  }
+
+  template <typename OpT>
+  void emitSfpOp(StringRef fn, LxAddressAttr dst, Type dstType,
+                 int64_t dstPitch, int64_t rows, int64_t cols, Source s0,
+                 std::optional<Source> s1, bool accumulate = false,
+                 bool reduceRows = false, std::optional<int64_t> init = {},
+                 ClampAttr clamp = {}) {
+    OpT::create(b, loc, b.getStringAttr(fn), dst, s0.lx,
+                s1 ? s1->lx : LxAddressAttr(), i64(rows), i64(cols),
+                b.getDenseI64ArrayAttr({dstPitch, s0.pitch, s1 ? s1->pitch : 0}),
+                TypeAttr::get(dstType), TypeAttr::get(s0.type),
+                s1 ? TypeAttr::get(s1->type) : TypeAttr(), flag(s0.bcastCol),
+                flag(s1 && s1->bcastCol), flag(accumulate), flag(reduceRows),
+                init ? i64(*init) : IntegerAttr(), clamp);
+  }
+
+  LogicalResult emitOp(const PlanValue &pv) {
+    Operation *op = pv.op;
+    if (pv.alias)
+      return success();
+    if (isa<MatmulOp>(op)) {
+      emitMatmul(pv);
+      return success();
+    }
+    Value result = op->getResult(0);
+    LxAddressAttr dst = lxAddress(plan.valueBuffer.lookup(result));
+    int64_t dstPitch = pv.sticks * stickBytes();
+    int64_t rows = pv.rows;
+    int64_t cols = pv.shape == TileShape::RowReduced ? 1 : plan.stickTile();
+    Type dt = pv.lxElementType;
+    auto src = [&](Value v) { return sourceOf(v, rows, cols); };
+
+    if (auto red = dyn_cast<ReduceOp>(op)) {
+      StringRef fn = stringifyReduceKind(red.getKind());
+      if (pv.shape == TileShape::RowReduced) {
+        // Along the stick, over the logical extent (padding never counts).
+        int64_t n = plan.loops[plan.stickLoop].size;
+        emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, rows, n,
+                               sourceOf(red.getInput(), rows, n),
+                               std::nullopt);
+        return success();
+      }
+      // Along the rows of the accumulation loop's tiles.
+      int64_t level = levelOf(plan.accLoop);
+      int64_t inRows = plan.loops[plan.accLoop].tile;
+      Source s = sourceOf(red.getInput(), inRows, cols);
+      emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, inRows, cols, s,
+                             std::nullopt, level >= 0, /*reduceRows=*/true,
+                             level >= 0 ? std::optional<int64_t>(level)
+                                        : std::nullopt,
+                             loopClamp(plan.accLoop, 0));
+      return success();
+    }
+    if (isa<TransposeOp, RestickifyOp>(op)) {
+      // Moving the stick dim: transpose the tile. The source's rows are the
+      // result's sticks.
+      Source s = sourceOf(op->getOperand(0), plan.stickTile(), plan.rowTile());
+      s.pitch = plan.tensors[0].rowBytes(stickBytes());
+      emitSfpOp<SfpTransposeOp>("transpose", dst, dt, dstPitch,
+                                plan.stickTile(), plan.rowTile(), s,
+                                std::nullopt);
+      return success();
+    }
+    if (auto u = dyn_cast<UnaryOp>(op)) {
+      emitSfpOp<SfpUnaryOp>(stringifyUnaryKind(u.getKind()), dst, dt, dstPitch,
+                            rows, cols, src(u.getInput()), std::nullopt);
+    } else if (isa<CastOp, BroadcastOp>(op)) {
+      emitSfpOp<SfpUnaryOp>("copy", dst, dt, dstPitch, rows, cols,
+                            src(op->getOperand(0)), std::nullopt);
+    } else if (auto bin = dyn_cast<BinaryOp>(op)) {
+      emitSfpOp<SfpBinaryOp>(stringifyBinaryKind(bin.getKind()), dst, dt,
+                             dstPitch, rows, cols, src(bin.getLhs()),
+                             src(bin.getRhs()));
+    } else if (auto cmp = dyn_cast<CompareOp>(op)) {
+      emitSfpOp<SfpBinaryOp>(stringifyComparePredicate(cmp.getPredicate()),
+                             dst, dt, dstPitch, rows, cols, src(cmp.getLhs()),
+                             src(cmp.getRhs()));
+    } else if (auto sel = dyn_cast<SelectOp>(op)) {
+      // dst = false; dst = cond ? true : dst.
+      emitSfpOp<SfpUnaryOp>("copy", dst, dt, dstPitch, rows, cols,
+                            src(sel.getFalseValue()), std::nullopt);
+      emitSfpOp<SfpSelectOp>("select", dst, dt, dstPitch, rows, cols,
+                             src(sel.getCondition()), src(sel.getTrueValue()));
+    } else {
+      return op->emitError("no SFP lowering for this op");
+    }
+    return success();
+  }
+
+  /// Stores result tensor `ti`, converting it first when its LX value has
+  /// another element type or tile (matmul accumulators, broadcasts).
+  void emitResult(unsigned ti) {
+    const PlanTensor &t = plan.tensors[ti];
+    Value v = plan.kernel.getYield().getOperand(t.index);
+    const PlanValue &pv = plan.values.lookup(v);
+    int64_t buffer = plan.tensorBuffer[ti];
+    if (buffer != plan.valueBuffer.lookup(v)) {
+      int64_t cols = pv.shape == TileShape::RowReduced ? 1 : plan.stickTile();
+      Source s = sourceOf(v, t.rows, cols);
+      emitSfpOp<SfpUnaryOp>("copy", lxAddress(buffer), t.type.getElementType(),
+                            t.rowBytes(stickBytes()), t.rows, cols, s,
+                            std::nullopt);
+    }
+    emitTransfer(ti, /*store=*/true);
+  }
+};
+
+} // namespace
+
+LogicalResult lowerKernel(const KernelPlan &plan, OpBuilder &b, StringRef name,
+                          ArrayRef<FlatSymbolRefAttr> tensorSymbols) {
+  KernelLowering lowering(plan, b, tensorSymbols);
+  return lowering.lower(name);
+}
+
+} // namespace spyre
