@@ -792,6 +792,15 @@ private:
       if (!values.try_emplace(name, result).second)
         fail(loc, "value '" + name + "' is defined twice");
     }
+    // An in-place op (add_, index_copy_) mutates its first tensor: later
+    // reads of that tensor see the result (functionalization).
+    StringRef base = StringRef(op).rsplit('.').first;
+    if (base.ends_with("_") && !base.ends_with("__") &&
+        aten.getNumResults() == 1 && !node["inputs"].empty()) {
+      auto [tag, value] = unionTag(node["inputs"][0]["arg"]);
+      if (tag == "as_tensor")
+        values[(*value)["name"].get<std::string>()] = aten.getResult(0);
+    }
   }
 };
 

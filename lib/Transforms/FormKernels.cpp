@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYREFORMKERNELS
@@ -108,8 +110,8 @@ struct FormKernelsPass
         ops.push_back(&op);
       for (Operation *op : ops) {
         if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-          if (failed(checkView(reshape)))
-            return signalPassFailure();
+          if (!isView(reshape))
+            wrapRepack(reshape);
           continue;
         }
         auto compute = dyn_cast<ComputeOpInterface>(op);
@@ -122,12 +124,13 @@ struct FormKernelsPass
       func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
       for (KernelOp kernel : kernels)
         pruneResults(kernel);
+      copyUncomputedOutputs(func);
     }
   }
 
-  /// A reshape stays outside kernels as a view of its input's bytes; that
-  /// holds when both use the canonical layout and keep the innermost dim.
-  LogicalResult checkView(ReshapeOp op) {
+  /// A reshape stays outside kernels as a view of its input's bytes when
+  /// both use the canonical layout and keep the innermost dim.
+  bool isView(ReshapeOp op) {
     auto in = cast<RankedTensorType>(op.getInput().getType());
     auto out = cast<RankedTensorType>(op.getType());
     int64_t stick = getArch(op).stickBytes;
@@ -135,12 +138,30 @@ struct FormKernelsPass
                      getLayout(out) == LayoutAttr::getCanonical(out, stick);
     int64_t inLast = in.getRank() ? in.getShape().back() : 1;
     int64_t outLast = out.getRank() ? out.getShape().back() : 1;
-    if (canonical && inLast == outLast)
-      return success();
-    return op.emitError("reshape from ")
-           << in << " to " << out
-           << " changes the innermost (stick) dimension; only reshapes of "
-              "the outer dims are supported";
+    return canonical && inLast == outLast;
+  }
+
+  /// Any other reshape repacks the elements through LX: a copy kernel
+  /// over the result's loops (its input map only gives the rank: the
+  /// repack follows the row-major order, not an affine map).
+  void wrapRepack(ReshapeOp op) {
+    OpBuilder b(op);
+    MLIRContext *ctx = op.getContext();
+    auto in = cast<RankedTensorType>(op.getInput().getType());
+    auto out = cast<RankedTensorType>(op.getType());
+    auto kernel = KernelOp::create(b, op.getLoc(), out,
+                                   kernelName(op, counter++), op.getInput());
+    SmallVector<AffineExpr> zeros(in.getRank(), getAffineConstantExpr(0, ctx));
+    setLoops(kernel, out.getShape(),
+             SmallVector<IteratorKind>(out.getRank(), IteratorKind::parallel),
+             {AffineMap::get(out.getRank(), 0, zeros, ctx),
+              AffineMap::getMultiDimIdentityMap(out.getRank(), ctx)});
+    Block &body = kernel.getBodyBlock();
+    OpBuilder inner = OpBuilder::atBlockEnd(&body);
+    Value r = ReshapeOp::create(inner, op.getLoc(), out, body.getArgument(0));
+    YieldOp::create(inner, op.getLoc(), r);
+    op.getResult().replaceAllUsesWith(kernel.getResult(0));
+    op.erase();
   }
 
   /// Puts `op` alone in a new kernel.
@@ -379,6 +400,44 @@ struct FormKernelsPass
     }
     kernel.erase();
     return grown;
+  }
+
+  /// Every output must be a tensor a kernel writes (the caller's buffer):
+  /// an input, weight or constant returned as is (or through a view), or a
+  /// tensor returned twice, gets a copy kernel.
+  void copyUncomputedOutputs(func::FuncOp func) {
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    llvm::SmallPtrSet<Operation *, 8> seenKernels;
+    llvm::DenseSet<Value> seen;
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value root = operand.get();
+      while (auto view = root.getDefiningOp<ReshapeOp>())
+        root = view.getInput();
+      bool computed = root.getDefiningOp<KernelOp>() && !seen.contains(root);
+      seen.insert(root);
+      if (computed)
+        continue;
+      Value v = operand.get();
+      auto type = cast<RankedTensorType>(v.getType());
+      OpBuilder b(ret);
+      MLIRContext *ctx = func.getContext();
+      auto kernel = KernelOp::create(b, ret.getLoc(), type,
+                                     "k" + std::to_string(counter++) + "_copy",
+                                     v);
+      AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+      setLoops(kernel, type.getShape(),
+               SmallVector<IteratorKind>(type.getRank(),
+                                         IteratorKind::parallel),
+               {id, id});
+      Block &body = kernel.getBodyBlock();
+      OpBuilder inner = OpBuilder::atBlockEnd(&body);
+      Value copy = SliceOp::create(
+          inner, ret.getLoc(), type, body.getArgument(0),
+          SmallVector<int64_t>(type.getRank(), 0),
+          SmallVector<int64_t>(type.getRank(), 1));
+      YieldOp::create(inner, ret.getLoc(), copy);
+      operand.set(kernel.getResult(0));
+    }
   }
 
   /// Drops results nobody reads any more (their values were fused into

@@ -303,6 +303,8 @@ private:
 
 LogicalResult lowerKernel(const KernelPlan &plan, OpBuilder &b, StringRef name,
                           ArrayRef<FlatSymbolRefAttr> tensorSymbols) {
+  if (plan.isDataMovement())
+    return lowerDataMovement(plan, b, name, tensorSymbols);
   KernelLowering lowering(plan, b, tensorSymbols);
   return lowering.lower(name);
 }

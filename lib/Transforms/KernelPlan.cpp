@@ -31,6 +31,8 @@ StringRef kernelKindName(KernelKind kind) {
     return "copy";
   case KernelKind::Gather:
     return "gather";
+  case KernelKind::Scatter:
+    return "scatter";
   }
   return "?";
 }
@@ -161,6 +163,12 @@ FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
   if (ops.size() == 1 && isa<TransposeOp, RestickifyOp>(ops.front()) &&
       !keepsStick(ops.front()))
     return KernelKind::Transpose;
+  if (ops.size() == 1 && isa<SliceOp, ConcatOp, ReshapeOp>(ops.front()))
+    return KernelKind::Copy;
+  if (ops.size() == 1 && isa<GatherOp>(ops.front()))
+    return KernelKind::Gather;
+  if (ops.size() == 1 && isa<ScatterOp>(ops.front()))
+    return KernelKind::Scatter;
   bool reduces = false;
   for (Operation *op : ops) {
     if (isa<ReduceOp>(op)) {
@@ -231,6 +239,18 @@ FailureOr<KernelPlan::Roles> KernelPlan::roles(KernelOp kernel,
     }
     break;
   }
+  case KernelKind::Copy:
+  case KernelKind::Gather:
+  case KernelKind::Scatter:
+    // Whole rows: runs of a row may start anywhere in a stick.
+    if (n >= 1) {
+      r.stickLoop = n - 1;
+      r.wholeLoops.push_back(n - 1);
+    }
+    if (n >= 2)
+      r.rowLoop = n - 2;
+    r.singleCore = *kind == KernelKind::Scatter;
+    break;
   default:
     if (n >= 1)
       r.stickLoop = n - 1;
@@ -298,6 +318,12 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
     if (loop.split > loop.numTiles())
       return fail("loop " + Twine(l) + " is split over " + Twine(loop.split) +
                   " cores but has only " + Twine(loop.numTiles()) + " tiles");
+  }
+
+  if (plan.isDataMovement()) {
+    if (failed(plan.buildDataMovement(emitErrors)))
+      return failure();
+    return plan;
   }
 
   // Tensors.
@@ -590,6 +616,8 @@ int64_t KernelPlan::totalBytes() const {
 }
 
 double KernelPlan::estimateNs() const {
+  if (isDataMovement())
+    return estimateDataMovementNs();
   // The busiest core: the one with the most tiles (core 0 by construction
   // of the balanced split).
   CoreShare s = share(0);

@@ -116,7 +116,8 @@ struct LowerToProgramPass
     }
 
     SmallVector<FlatSymbolRefAttr> plan;
-    WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    // Top-level ops only: kernel bodies are lowered with their kernel.
+    auto visit = [&](Operation *op) -> WalkResult {
       if (auto w = dyn_cast<WeightOp>(op)) {
         auto t = declare(w.getResult(), "w_" + w.getName().str(),
                          w.getKind() == WeightKind::constant
@@ -175,9 +176,10 @@ struct LowerToProgramPass
         return WalkResult::interrupt();
       plan.push_back(FlatSymbolRefAttr::get(ctx(), name));
       return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return failure();
+    };
+    for (Operation &op : llvm::make_early_inc_range(func.getBody().front()))
+      if (visit(&op).wasInterrupted())
+        return failure();
     SmallVector<Attribute> planAttrs(plan.begin(), plan.end());
     PlanOp::create(b, func.getLoc(), b.getArrayAttr(planAttrs));
     if (auto ws = func->getAttrOfType<IntegerAttr>("spyre.workspace_bytes"))

@@ -109,6 +109,8 @@ struct ScheduleCoresPass
     FailureOr<KernelPlan::Roles> roles = KernelPlan::roles(kernel);
     if (failed(roles))
       return failure();
+    if (roles->singleCore)
+      cores = 1;
 
     // Candidate tiles per loop: whole loops; whole sticks along a loop that
     // is some tensor's stick; powers of two along the row and accumulation

@@ -26,6 +26,13 @@ mlir::LogicalResult lowerKernel(const KernelPlan &plan, mlir::OpBuilder &b,
                                 llvm::ArrayRef<mlir::FlatSymbolRefAttr>
                                     tensorSymbols);
 
+/// The same for data-movement kernels (copies, gathers, scatters):
+/// lib/Transforms/DataMovement.cpp.
+mlir::LogicalResult lowerDataMovement(const KernelPlan &plan,
+                                      mlir::OpBuilder &b, llvm::StringRef name,
+                                      llvm::ArrayRef<mlir::FlatSymbolRefAttr>
+                                          tensorSymbols);
+
 } // namespace spyre
 
 #endif // SPYRE_TRANSFORMS_KERNELLOWERING_H

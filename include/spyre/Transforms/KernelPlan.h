@@ -20,7 +20,10 @@
 //   * Transpose: a transpose/restickify that moves the stick dim (SFP
 //     transposes of tiles);
 //   * Copy: slices, concatenations and reshapes that move bytes by DMA only;
-//   * Gather: rows of a table picked by an index tensor (embedding).
+//   * Gather: rows of a table picked by an index tensor (embedding);
+//   * Scatter: a copy of a tensor with slices replaced at runtime indices
+//     (index_copy into a KV cache), on one core so that the copy precedes
+//     the scatter.
 // In every kind one loop is the *stick loop* (the innermost dim of the
 // results), one the *row loop* (tiles of several rows), and the other
 // parallel loops are *outer* loops with tiles of 1.
@@ -36,7 +39,15 @@
 
 namespace spyre {
 
-enum class KernelKind { Matmul, Elementwise, Reduction, Transpose, Copy, Gather };
+enum class KernelKind {
+  Matmul,
+  Elementwise,
+  Reduction,
+  Transpose,
+  Copy,
+  Gather,
+  Scatter
+};
 
 /// Name of a kernel kind for messages.
 llvm::StringRef kernelKindName(KernelKind kind);
@@ -163,6 +174,8 @@ public:
     int64_t rowLoop = -1, stickLoop = -1, accLoop = -1;
     /// Loops whose tile must be the whole loop (a reduced stick loop).
     llvm::SmallVector<int64_t> wholeLoops;
+    /// The kernel runs on one core (its steps must stay in order).
+    bool singleCore = false;
   };
   static mlir::FailureOr<Roles> roles(KernelOp kernel, bool emitErrors = true);
 
@@ -183,6 +196,14 @@ public:
   llvm::DenseMap<mlir::Value, int64_t> valueBuffer;
 
   bool isMatmul() const { return kind == KernelKind::Matmul; }
+  /// Kinds that move data by DMA only (lib/Transforms/DataMovement.cpp).
+  bool isDataMovement() const {
+    return kind == KernelKind::Copy || kind == KernelKind::Gather ||
+           kind == KernelKind::Scatter;
+  }
+  /// For a reshape that is not a view: elements per chunk (a common
+  /// multiple of both row lengths) and chunks per tile.
+  int64_t repackChunk = 0, repackTileChunks = 0;
   int64_t numCores() const { return schedule.getNumCores(); }
   /// The share of core `core` (mixed radix over splits, last loop fastest).
   CoreShare share(int64_t core) const;
@@ -198,6 +219,12 @@ public:
   /// Total multiply-accumulates and minimum device bytes (for rooflines).
   int64_t totalMacs() const;
   int64_t totalBytes() const;
+  /// The tensors and buffers of a data-movement kernel
+  /// (lib/Transforms/DataMovement.cpp).
+  mlir::LogicalResult buildDataMovement(bool emitErrors);
+  /// Estimated nanoseconds of a data-movement kernel.
+  double estimateDataMovementNs() const;
+
   /// Elements of the tile along the stick loop (1 without one).
   int64_t stickTile() const {
     return stickLoop >= 0 ? loops[stickLoop].tile : 1;

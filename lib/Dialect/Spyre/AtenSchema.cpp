@@ -173,7 +173,16 @@ const AtenSchema *lookupAtenSchema(StringRef target) {
     return nullptr;
   const auto &table = schemaTable();
   auto it = table.find(target);
-  return it == table.end() ? nullptr : &it->second;
+  if (it != table.end())
+    return &it->second;
+  // An in-place variant has the functional op's arguments.
+  auto [name, overload] = target.rsplit('.');
+  if (name.ends_with("_") && !name.ends_with("__")) {
+    it = table.find((name.drop_back() + "." + overload).str());
+    if (it != table.end())
+      return &it->second;
+  }
+  return nullptr;
 }
 
 Attribute parseAtenDefault(MLIRContext *ctx, const AtenArgument &argument) {

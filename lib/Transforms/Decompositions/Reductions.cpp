@@ -73,10 +73,13 @@ LogicalResult decomposeSumMean(AtenOp op, const AtenArgs &args,
   if (!isa<FloatType>(acc))
     acc = rw.getF32Type(); // integer sums accumulate exactly in f32 here
   Value v = castTo(rw, loc, *x, acc);
-  Value r = reduceDims(rw, loc, v, *dims, ReduceKind::sum, keepdim);
+  // Convert before dropping the reduced dims: the conversion then joins the
+  // reduction's kernel, and only the reshape remains.
+  Value r = reduceDims(rw, loc, v, *dims, ReduceKind::sum, true);
   if (mean)
     r = scale(rw, loc, r, 1.0 / double(countOf(*x, *dims)));
-  rw.replaceOp(op, castTo(rw, loc, r, out));
+  r = castTo(rw, loc, r, out);
+  rw.replaceOp(op, keepdim ? r : reshapeTo(rw, loc, r, resultType(op).getShape()));
   return success();
 }
 

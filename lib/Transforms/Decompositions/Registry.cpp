@@ -133,7 +133,14 @@ void DecompositionRegistry::add(Decomposition d) {
 
 const Decomposition *DecompositionRegistry::lookup(StringRef target) const {
   auto it = index.find(target);
-  return it == index.end() ? nullptr : &list[it->second];
+  if (it != index.end())
+    return &list[it->second];
+  // In-place variants (add_, index_copy_) compute what the functional op
+  // does; the importer rebinds the mutated tensor to the result.
+  auto [name, overload] = target.rsplit('.');
+  if (name.ends_with("_") && !name.ends_with("__"))
+    return lookup((name.drop_back() + "." + overload).str());
+  return nullptr;
 }
 
 const DecompositionRegistry &getDecompositionRegistry() {

@@ -1,8 +1,11 @@
 //===- Shape.cpp - Data movement and shape aten ops ------------------------===//
 //
-// Permutations become `spyre.transpose` (a transpose of a matmul operand
-// folds into the matmul's flags during canonicalization), reshapes
-// `spyre.reshape`.
+// Views (reshape, unsqueeze, squeeze, flatten, expand) become `spyre.reshape`
+// and `spyre.broadcast` (free when they keep the innermost dim); windows
+// `spyre.slice`; joins `spyre.concat`; index ops `spyre.gather` and
+// `spyre.scatter`; tensor factories (full, arange, masks) constants.
+// Permutations become `spyre.transpose`, folded into a consuming matmul's
+// flags during canonicalization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,10 +13,56 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace spyre {
 namespace {
+
+/// Resolves a view's size list (-1 inferred) for `numElements`.
+FailureOr<SmallVector<int64_t>> viewShape(AtenOp op,
+                                          ArrayRef<int64_t> requested,
+                                          int64_t numElements) {
+  SmallVector<int64_t> shape(requested);
+  int64_t known = 1, inferred = -1;
+  for (auto [i, s] : llvm::enumerate(shape)) {
+    if (s == -1) {
+      if (inferred >= 0)
+        return op.emitError("view with two -1 sizes");
+      inferred = i;
+    } else {
+      known *= s;
+    }
+  }
+  if (inferred >= 0)
+    shape[inferred] = known ? numElements / known : 0;
+  return shape;
+}
+
+/// reshape-like ops: the result type is authoritative.
+LogicalResult decomposeReshape(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  rw.replaceOp(op, reshapeTo(rw, op.getLoc(), *x, resultType(op).getShape()));
+  return success();
+}
+
+LogicalResult decomposeExpand(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  RankedTensorType type = resultType(op);
+  if (type.getShape() == shapeOf(*x)) {
+    rw.replaceOp(op, *x);
+    return success();
+  }
+  rw.replaceOpWithNewOp<BroadcastOp>(op, type, *x);
+  return success();
+}
 
 LogicalResult decomposeT(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
@@ -73,17 +122,475 @@ LogicalResult decomposeTranspose(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// A window along one dim (start, end, step as Python slicing clamps them).
+Value sliceAlong(OpBuilder &b, Location loc, Value x, int64_t dim,
+                 int64_t start, int64_t size, int64_t step) {
+  ArrayRef<int64_t> in = shapeOf(x);
+  SmallVector<int64_t> offsets(in.size(), 0), strides(in.size(), 1),
+      shape(in);
+  offsets[dim] = start;
+  strides[dim] = step;
+  shape[dim] = size;
+  if (start == 0 && step == 1 && size == in[dim])
+    return x;
+  return SliceOp::create(b, loc, RankedTensorType::get(shape, elementTypeOf(x)),
+                         x, offsets, strides);
+}
+
+LogicalResult decomposeSlice(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<int64_t> step = args.getInt("step");
+  if (failed(x) || failed(dim) || failed(step))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  if (failed(d))
+    return failure();
+  if (*step < 1)
+    return op.emitError("slice step must be positive, got ") << *step;
+  int64_t n = shapeOf(*x)[*d];
+  auto clampIndex = [&](StringRef name, int64_t dflt) -> FailureOr<int64_t> {
+    if (args.isNone(name))
+      return dflt;
+    FailureOr<int64_t> v = args.getInt(name);
+    if (failed(v))
+      return failure();
+    int64_t i = *v < 0 ? *v + n : *v;
+    return std::clamp<int64_t>(i, 0, n);
+  };
+  FailureOr<int64_t> start = clampIndex("start", 0);
+  FailureOr<int64_t> end = clampIndex("end", n);
+  if (failed(start) || failed(end))
+    return failure();
+  int64_t size = resultType(op).getDimSize(*d);
+  rw.replaceOp(op, sliceAlong(rw, op.getLoc(), *x, *d, *start, size, *step));
+  return success();
+}
+
+/// select.int: a one-wide slice, the dim dropped.
+LogicalResult decomposeSelect(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<int64_t> index = args.getInt("index");
+  if (failed(x) || failed(dim) || failed(index))
+    return failure();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*x).size());
+  if (failed(d))
+    return failure();
+  int64_t n = shapeOf(*x)[*d];
+  int64_t i = *index < 0 ? *index + n : *index;
+  if (i < 0 || i >= n)
+    return op.emitError("select index ") << *index << " out of range for size "
+                                         << n;
+  Value s = sliceAlong(rw, op.getLoc(), *x, *d, i, 1, 1);
+  rw.replaceOp(op, reshapeTo(rw, op.getLoc(), s, resultType(op).getShape()));
+  return success();
+}
+
+LogicalResult decomposeCat(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+  SmallVector<Value> inputs = args.tensorList("tensors");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, type.getRank());
+  if (failed(d))
+    return failure();
+  // Empty inputs (legacy 1-D [0] tensors included) add nothing.
+  SmallVector<Value> parts;
+  for (Value v : inputs)
+    if (shapeOf(v).size() == size_t(type.getRank()) && shapeOf(v)[*d] != 0)
+      parts.push_back(castTo(rw, op.getLoc(), v, type.getElementType()));
+  if (parts.size() == 1) {
+    rw.replaceOp(op, parts.front());
+    return success();
+  }
+  rw.replaceOpWithNewOp<ConcatOp>(op, type, parts, *d);
+  return success();
+}
+
+/// split.Tensor, split_with_sizes and chunk: consecutive slices.
+LogicalResult decomposeSplit(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(x) || failed(dim))
+    return failure();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*x).size());
+  if (failed(d))
+    return failure();
+  SmallVector<Value> results;
+  int64_t offset = 0;
+  for (unsigned i = 0; i < op.getNumResults(); ++i) {
+    int64_t size = resultType(op, i).getDimSize(*d);
+    results.push_back(sliceAlong(rw, op.getLoc(), *x, *d, offset, size, 1));
+    offset += size;
+  }
+  rw.replaceOp(op, results);
+  return success();
+}
+
+/// embedding(weight, indices) and index_select(self, 0, index): a gather
+/// of rows.
+LogicalResult decomposeGather(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw, StringRef tableName,
+                              StringRef indexName) {
+  FailureOr<Value> table = args.tensor(tableName);
+  FailureOr<Value> indices = args.tensor(indexName);
+  if (failed(table) || failed(indices))
+    return failure();
+  if (op.getArg("dim")) {
+    FailureOr<int64_t> dim = args.getInt("dim");
+    if (failed(dim))
+      return failure();
+    FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*table).size());
+    if (failed(d))
+      return failure();
+    if (*d != 0)
+      return op.emitError("index_select along dim ")
+             << *d << " is not supported (only dim 0)";
+  }
+  if (shapeOf(*table).size() != 2)
+    return op.emitError("gathers need a 2-D table, got rank ")
+           << shapeOf(*table).size();
+  Location loc = op.getLoc();
+  Value idx = *indices;
+  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
+    idx = castTo(rw, loc, idx, rw.getI64Type());
+  SmallVector<int64_t> shape(shapeOf(idx));
+  shape.push_back(shapeOf(*table)[1]);
+  Value g = GatherOp::create(
+      rw, loc, RankedTensorType::get(shape, elementTypeOf(*table)), *table,
+      idx);
+  rw.replaceOp(op, reshapeTo(rw, loc, g, resultType(op).getShape()));
+  return success();
+}
+
+/// index.Tensor with one index tensor, at position 0 (x[idx]).
+LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  if (failed(self))
+    return failure();
+  SmallVector<Value> indices = args.tensorList("indices");
+  auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"));
+  bool first = indices.size() == 1 &&
+               (!mask || (mask.size() >= 1 &&
+                          cast<BoolAttr>(mask[0]).getValue() &&
+                          llvm::all_of(llvm::drop_begin(mask), [](Attribute a) {
+                            return !cast<BoolAttr>(a).getValue();
+                          })));
+  if (!first)
+    return op.emitError("index.Tensor is supported with one index tensor on "
+                        "the first dim only");
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = shapeOf(*self);
+  if (shape.empty())
+    return op.emitError("indexing a rank-0 tensor");
+  // Rows of the flattened trailing dims.
+  int64_t row = 1;
+  for (int64_t s : shape.drop_front())
+    row *= s;
+  Value table = reshapeTo(rw, loc, *self, {shape[0], row});
+  Value idx = indices[0];
+  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
+    idx = castTo(rw, loc, idx, rw.getI64Type());
+  SmallVector<int64_t> gshape(shapeOf(idx));
+  gshape.push_back(row);
+  Value g = GatherOp::create(
+      rw, loc, RankedTensorType::get(gshape, elementTypeOf(*self)), table, idx);
+  rw.replaceOp(op, reshapeTo(rw, loc, g, resultType(op).getShape()));
+  return success();
+}
+
+/// index_copy(self, dim, index, source): the KV-cache update.
+LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
+                                 RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<Value> source = args.tensor("source");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(index) || failed(source) || failed(dim))
+    return failure();
+  int64_t rank = shapeOf(*self).size();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  if (failed(d))
+    return failure();
+  if (*d == rank - 1)
+    return op.emitError("index_copy along the innermost dim is not "
+                        "supported");
+  Location loc = op.getLoc();
+  Type et = elementTypeOf(*self);
+  Value idx = *index;
+  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
+    idx = castTo(rw, loc, idx, rw.getI64Type());
+  rw.replaceOpWithNewOp<ScatterOp>(op, resultType(op), *self, idx,
+                                   castTo(rw, loc, *source, et), *d);
+  return success();
+}
+
+/// constant_pad_nd / pad(mode='constant'): the input between splats of the
+/// fill value, one concatenation per padded dim (innermost pairs first, as
+/// torch orders `pad`).
+LogicalResult decomposePad(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+  Value input = args.optionalTensor("input");
+  if (!input)
+    input = args.optionalTensor("self");
+  if (!input)
+    return op.emitError("pad needs an input tensor");
+
+  FailureOr<SmallVector<int64_t>> pad = args.getIntList("pad");
+  if (failed(pad))
+    return failure();
+  if (op.getArg("mode")) {
+    FailureOr<std::string> mode = args.getString("mode");
+    if (failed(mode))
+      return failure();
+    if (*mode != "constant")
+      return op.emitError("pad mode '") << *mode
+                                        << "' is not supported (constant only)";
+  }
+  double fill = 0;
+  if (!args.isNone("value")) {
+    FailureOr<double> v = args.getDouble("value");
+    if (failed(v))
+      return failure();
+    fill = *v;
+  }
+  if (pad->size() % 2 || pad->size() / 2 > shapeOf(input).size())
+    return op.emitError("pad needs pairs for at most every dim");
+  Location loc = op.getLoc();
+  Value v = input;
+  int64_t rank = shapeOf(v).size();
+  for (size_t p = 0; p < pad->size() / 2; ++p) {
+    int64_t d = rank - 1 - p;
+    int64_t before = (*pad)[2 * p], after = (*pad)[2 * p + 1];
+    if (before < 0 || after < 0)
+      return op.emitError("negative padding (cropping) is not supported");
+    SmallVector<Value> parts;
+    auto splat = [&](int64_t n) {
+      SmallVector<int64_t> shape(shapeOf(v));
+      shape[d] = n;
+      return createSplat(rw, loc, elementTypeOf(v), fill, shape);
+    };
+    if (before)
+      parts.push_back(splat(before));
+    parts.push_back(v);
+    if (after)
+      parts.push_back(splat(after));
+    if (parts.size() == 1)
+      continue;
+    SmallVector<int64_t> shape(shapeOf(v));
+    shape[d] += before + after;
+    v = ConcatOp::create(rw, loc, RankedTensorType::get(shape, elementTypeOf(v)),
+                         parts, d);
+  }
+  rw.replaceOp(op, castTo(rw, loc, v, resultType(op).getElementType()));
+  return success();
+}
+
+/// full / zeros / ones and their _like and new_ forms: a splat of the
+/// result type.
+DecomposeFn fill(std::optional<double> value) {
+  return [value](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+    double v;
+    if (value) {
+      v = *value;
+    } else {
+      FailureOr<double> f = args.getDouble("fill_value");
+      if (failed(f))
+        return failure();
+      v = *f;
+    }
+    RankedTensorType type = resultType(op);
+    rw.replaceOp(op, createSplat(rw, op.getLoc(), type.getElementType(), v,
+                                 type.getShape()));
+    return success();
+  };
+}
+
+/// arange: a dense constant of the result's length.
+LogicalResult decomposeArange(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw) {
+  double start = 0, step = 1;
+  if (op.getArg("start")) {
+    FailureOr<double> s = args.getDouble("start");
+    if (failed(s))
+      return failure();
+    start = *s;
+  }
+  if (op.getArg("step")) {
+    FailureOr<double> s = args.getDouble("step");
+    if (failed(s))
+      return failure();
+    step = *s;
+  }
+  RankedTensorType type = resultType(op);
+  int64_t n = type.getNumElements();
+  Type et = type.getElementType();
+  Attribute value;
+  if (auto ft = dyn_cast<FloatType>(et)) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < n; ++i) {
+      APFloat f(start + double(i) * step);
+      bool lost;
+      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(f);
+    }
+    value = DenseElementsAttr::get(type, values);
+  } else {
+    SmallVector<APInt> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(APInt(et.getIntOrFloatBitWidth(),
+                             int64_t(start + double(i) * step), true));
+    value = DenseElementsAttr::get(type, values);
+  }
+  rw.replaceOpWithNewOp<ConstantOp>(op, type, cast<ElementsAttr>(value));
+  return success();
+}
+
+/// triu / tril: x where the column is on the kept side of the diagonal,
+/// else 0; the mask from two small iota constants.
+LogicalResult decomposeTriangle(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw, bool upper) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> diagonal = args.getInt("diagonal");
+  if (failed(x) || failed(diagonal))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() < 2)
+    return op.emitError("triu/tril need rank >= 2");
+  Location loc = op.getLoc();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  auto iota = [&](int64_t n, bool row, int64_t bias) {
+    SmallVector<int64_t> s = row ? SmallVector<int64_t>{1, n}
+                                 : SmallVector<int64_t>{n, 1};
+    auto type = RankedTensorType::get(s, rw.getI32Type());
+    SmallVector<int32_t> values(n);
+    for (int64_t i = 0; i < n; ++i)
+      values[i] = int32_t(i + bias);
+    return ConstantOp::create(rw, loc, type,
+                              DenseElementsAttr::get(type, ArrayRef(values)));
+  };
+  // triu keeps j - i >= diagonal; tril keeps j - i <= diagonal.
+  Value colIdx = iota(cols, true, 0);
+  Value rowIdx = iota(rows, false, *diagonal);
+  Value keep = CompareOp::create(
+      rw, loc, RankedTensorType::get({rows, cols}, rw.getI1Type()),
+      upper ? ComparePredicate::ge : ComparePredicate::le, colIdx, rowIdx);
+  RankedTensorType type = resultType(op);
+  rw.replaceOpWithNewOp<SelectOp>(
+      op, type, keep, castTo(rw, loc, *x, type.getElementType()),
+      createSplat(rw, loc, type.getElementType(), 0.0));
+  return success();
+}
+
+/// Nodes with no result to compute (torch 2.9 checks metadata in-graph).
+LogicalResult decomposeErase(AtenOp op, const AtenArgs &, RewriterBase &rw) {
+  rw.eraseOp(op);
+  return success();
+}
+
+/// scalar_tensor(s): a rank-0 constant.
+LogicalResult decomposeScalarTensor(AtenOp op, const AtenArgs &args,
+                                    RewriterBase &rw) {
+  FailureOr<double> s = args.getDouble("s");
+  if (failed(s))
+    return failure();
+  RankedTensorType type = resultType(op);
+  rw.replaceOp(op, createSplat(rw, op.getLoc(), type.getElementType(), *s,
+                               type.getShape()));
+  return success();
+}
+
 } // namespace
 
 void registerShapeDecompositions(DecompositionRegistry &r) {
-  const char *any = "all";
-  r.add({"aten.t.default", "shape", any,
+  const char *all = "all";
+  r.add({"aten.t.default", "shape", all,
          "a transpose; folded into a consuming matmul", decomposeT});
-  r.add({"aten.permute.default", "shape", any,
-         "a transpose; folded into a consuming matmul when it swaps the last "
-         "two dims",
+  r.add({"aten.permute.default", "shape", all,
+         "a transpose: DMA only when the innermost dim stays innermost (or "
+         "the input is a weight or graph input), else SFP tile transposes; "
+         "folded into a consuming matmul when it swaps the last two dims",
          decomposePermute});
-  r.add({"aten.transpose.int", "shape", any, "as permute", decomposeTranspose});
+  r.add({"aten.transpose.int", "shape", all, "as permute", decomposeTranspose});
+  for (const char *name :
+       {"aten.view.default", "aten.reshape.default", "aten._unsafe_view.default",
+        "aten.unsqueeze.default", "aten.squeeze.default", "aten.squeeze.dim",
+        "aten.squeeze.dims", "aten.flatten.using_ints", "aten.unflatten.int",
+        "aten.view_copy.default", "aten.reshape_copy.default"})
+    r.add({name, "shape", all,
+           "a view when the innermost dim is kept; otherwise the elements "
+           "are repacked through LX by DMA",
+           decomposeReshape});
+  r.add({"aten.expand.default", "shape", all,
+         "a broadcast (folded into elementwise consumers)", decomposeExpand});
+  r.add({"aten.expand_copy.default", "shape", all, "as expand",
+         decomposeExpand});
+  r.add({"aten.slice.Tensor", "shape", all,
+         "a DMA copy of the window; any start and step (exact byte runs when "
+         "the window does not start on a stick)",
+         decomposeSlice});
+  r.add({"aten.select.int", "shape", all, "a one-wide slice", decomposeSelect});
+  r.add({"aten.cat.default", "shape", all,
+         "each input copied into its region by DMA", decomposeCat});
+  for (const char *name : {"aten.split.Tensor", "aten.split_with_sizes.default",
+                           "aten.chunk.default", "aten.unbind.int"})
+    r.add({name, "shape", all, "consecutive slices (sizes from the results)",
+           decomposeSplit});
+  r.add({"aten.embedding.default", "shape", all,
+         "a DMA gather of table rows by i32/i64 indices; an out-of-range "
+         "index stops the program with an error",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeGather(op, a, rw, "weight", "indices");
+         }});
+  r.add({"aten.index_select.default", "shape", all,
+         "dim 0 only, as a gather",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeGather(op, a, rw, "self", "index");
+         }});
+  r.add({"aten.index.Tensor", "shape", all,
+         "one index tensor on the first dim (x[idx]), as a gather",
+         decomposeIndex});
+  r.add({"aten.index_copy.default", "shape", all,
+         "a copy then a DMA scatter of the source's slices (not along the "
+         "innermost dim); one core",
+         decomposeIndexCopy});
+  r.add({"aten.constant_pad_nd.default", "shape", all,
+         "the input between splats of the value, by concatenation",
+         decomposePad});
+  r.add({"aten.pad.default", "shape", all, "mode 'constant' only",
+         decomposePad});
+  r.add({"aten.full.default", "shape", all, "a splat constant", fill({})});
+  r.add({"aten.full_like.default", "shape", all, "a splat constant", fill({})});
+  r.add({"aten.new_full.default", "shape", all, "a splat constant", fill({})});
+  for (const char *name : {"aten.zeros.default", "aten.zeros_like.default",
+                           "aten.new_zeros.default"})
+    r.add({name, "shape", all, "a splat constant", fill(0.0)});
+  for (const char *name : {"aten.ones.default", "aten.ones_like.default",
+                           "aten.new_ones.default"})
+    r.add({name, "shape", all, "a splat constant", fill(1.0)});
+  r.add({"aten.scalar_tensor.default", "shape", all, "a rank-0 constant",
+         decomposeScalarTensor});
+  for (const char *name :
+       {"aten.arange.default", "aten.arange.start", "aten.arange.start_step"})
+    r.add({name, "shape", all, "a dense constant", decomposeArange});
+  r.add({"aten.triu.default", "shape", all,
+         "a select on an iota comparison (no N x N constant)",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeTriangle(op, a, rw, true);
+         }});
+  r.add({"aten.tril.default", "shape", all, "as triu",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeTriangle(op, a, rw, false);
+         }});
+  r.add({"aten._assert_tensor_metadata.default", "shape", all,
+         "dropped (a check of what the importer already knows)",
+         decomposeErase});
 }
 
 } // namespace spyre

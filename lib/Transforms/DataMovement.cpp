@@ -1,0 +1,597 @@
+//===- DataMovement.cpp - Kernels that only move bytes --------------------===//
+//
+// Plans and programs of the kernels that move data by DMA alone:
+//   * copies: slices (any offsets and steps), concatenations (each input
+//     into its region of the result) and reshapes that are not views
+//     (repacked through LX in chunks holding whole rows of both shapes);
+//   * gathers: table rows picked by an index tensor (embedding);
+//   * scatters: a copy of a tensor with slices replaced at runtime indices.
+// Tiles are whole rows: a copied row may start anywhere inside a stick, so
+// device-side runs are exact bytes while LX rows stay whole sticks (the DMA
+// `lx_pitch`), and nothing outside a region is ever written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/KernelLowering.h"
+#include "spyre/Transforms/CostModel.h"
+#include "ProgramScope.h"
+
+#include <numeric>
+
+using namespace mlir;
+
+namespace spyre {
+
+namespace {
+
+int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+int64_t lastDim(RankedTensorType t) {
+  return t.getRank() ? t.getShape().back() : 1;
+}
+
+/// Bytes of one row (the innermost dim, padded to whole sticks).
+int64_t rowBytes(RankedTensorType t, const Arch &arch) {
+  int64_t e = elementsPerStick(t.getElementType(), arch);
+  return llvm::divideCeil(lastDim(t), e) * arch.stickBytes;
+}
+
+/// Byte stride of dim `d` of a canonical tensor (for the last dim: of one
+/// element).
+int64_t dimBytes(RankedTensorType t, int64_t d, const Arch &arch) {
+  int64_t eb = getElementBytes(t.getElementType());
+  if (d == t.getRank() - 1)
+    return eb;
+  int64_t stride = rowBytes(t, arch);
+  for (int64_t i = t.getRank() - 2; i > d; --i)
+    stride *= t.getDimSize(i);
+  return stride;
+}
+
+/// Byte offset of the element at tensor index `idx` of a canonical tensor.
+int64_t byteOffset(RankedTensorType t, ArrayRef<int64_t> idx,
+                   const Arch &arch) {
+  int64_t off = 0;
+  for (auto [d, i] : llvm::enumerate(idx))
+    off += i * dimBytes(t, d, arch);
+  return off;
+}
+
+/// Per-core start/count of `size` iterations in tiles of `tile`, split
+/// over `split` cores (core coordinate `coord`).
+std::pair<int64_t, int64_t> shareOf(int64_t size, int64_t tile, int64_t split,
+                                    int64_t coord) {
+  int64_t tiles = llvm::divideCeil(size, tile);
+  split = std::max<int64_t>(1, std::min(split, tiles));
+  if (coord >= split)
+    return {0, 0};
+  int64_t first = coord * tiles / split, end = (coord + 1) * tiles / split;
+  return {first * tile, end - first};
+}
+
+/// One strided access of a tensor: region index i maps to tensor index
+/// offsets + i * steps.
+struct Access {
+  unsigned tensor; // index into the kernel's tensor symbols
+  RankedTensorType type;
+  SmallVector<int64_t> offsets, steps;
+};
+
+/// A region of `shape` copied from `src` to `dst`.
+struct RegionCopy {
+  Access src, dst;
+  SmallVector<int64_t> shape;
+};
+
+class DataMovementLowering {
+public:
+  DataMovementLowering(const KernelPlan &plan, OpBuilder &b,
+                       ArrayRef<FlatSymbolRefAttr> symbols)
+      : plan(plan), arch(plan.arch), scope(b, plan.kernel.getLoc(),
+                                           plan.numCores()),
+        b(b), symbols(symbols), ctx(b.getContext()) {}
+
+  LogicalResult lower(StringRef name) {
+    ProgramOp program = scope.begin(name, plan.kernel.getName());
+    Operation *op = &plan.kernel.getBodyBlock().front();
+    LogicalResult result = success();
+    if (auto slice = dyn_cast<SliceOp>(op))
+      result = copySlice(slice);
+    else if (auto concat = dyn_cast<ConcatOp>(op))
+      result = copyConcat(concat);
+    else if (isa<ReshapeOp>(op))
+      repack();
+    else if (auto gather = dyn_cast<GatherOp>(op))
+      result = lowerGather(gather);
+    else if (auto scatter = dyn_cast<ScatterOp>(op))
+      result = lowerScatter(scatter);
+    scope.finish();
+    if (failed(result))
+      return failure();
+    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
+    program.setMacs(0);
+    program.setMinBytes(plan.totalBytes());
+    return success();
+  }
+
+private:
+  const KernelPlan &plan;
+  const Arch &arch;
+  ProgramScope scope;
+  OpBuilder &b;
+  ArrayRef<FlatSymbolRefAttr> symbols;
+  MLIRContext *ctx;
+
+  Location loc() { return scope.loc; }
+  unsigned resultIndex() { return plan.kernel.getInputs().size(); }
+  const PlanBuffer &buffer(StringRef name) {
+    for (const PlanBuffer &buf : plan.buffers)
+      if (buf.name == name)
+        return buf;
+    llvm_unreachable("unknown data movement buffer");
+  }
+  LxAddressAttr lxOf(const PlanBuffer &buf) {
+    return scope.lx(buf.offset, buf.bytes, buf.copies);
+  }
+
+  MemAddressAttr mem(unsigned tensor, int64_t offset,
+                     ArrayRef<int64_t> perCore,
+                     ArrayRef<int64_t> strides) {
+    return MemAddressAttr::get(ctx, symbols[tensor], offset, strides,
+                               scope.params.slot(perCore));
+  }
+
+  void dma(bool store, MemAddressAttr m, LxAddressAttr lx,
+           ArrayRef<int64_t> box, ArrayRef<int64_t> pitch, int64_t run,
+           ClampAttr clamp, int64_t lxPitch) {
+    IntegerAttr pitchAttr;
+    if (lxPitch && lxPitch != box[1] * box[2] * run)
+      pitchAttr = scope.i64(lxPitch);
+    if (store)
+      DmaStoreOp::create(b, loc(), m, lx, b.getDenseI64ArrayAttr(box),
+                         b.getDenseI64ArrayAttr(pitch), scope.i64(run), clamp,
+                         UnitAttr(), pitchAttr);
+    else
+      DmaLoadOp::create(b, loc(), m, lx, b.getDenseI64ArrayAttr(box),
+                        b.getDenseI64ArrayAttr(pitch), scope.i64(run), clamp,
+                        UnitAttr(), pitchAttr);
+  }
+
+  //===--- Region copies --------------------------------------------------===//
+
+  LogicalResult copySlice(SliceOp slice) {
+    auto out = cast<RankedTensorType>(slice.getType());
+    RegionCopy c;
+    c.src = {0, cast<RankedTensorType>(slice.getInput().getType()),
+             SmallVector<int64_t>(slice.getOffsets()),
+             SmallVector<int64_t>(slice.getStrides())};
+    c.dst = {resultIndex(), out, SmallVector<int64_t>(out.getRank(), 0),
+             SmallVector<int64_t>(out.getRank(), 1)};
+    c.shape = SmallVector<int64_t>(out.getShape());
+    return copyRegion(c);
+  }
+
+  LogicalResult copyConcat(ConcatOp concat) {
+    auto out = cast<RankedTensorType>(concat.getType());
+    int64_t offset = 0;
+    for (auto [i, v] : llvm::enumerate(concat.getInputs())) {
+      auto in = cast<RankedTensorType>(v.getType());
+      RegionCopy c;
+      c.src = {unsigned(i), in, SmallVector<int64_t>(in.getRank(), 0),
+               SmallVector<int64_t>(in.getRank(), 1)};
+      c.dst = {resultIndex(), out, SmallVector<int64_t>(out.getRank(), 0),
+               SmallVector<int64_t>(out.getRank(), 1)};
+      c.dst.offsets[concat.getDim()] = offset;
+      c.shape = SmallVector<int64_t>(in.getShape());
+      offset += in.getDimSize(concat.getDim());
+      if (failed(copyRegion(c)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// How the columns (innermost dim) of an access move: whole sticks,
+  /// an exact run of bytes, or one element at a time (a step along them).
+  struct Columns {
+    int64_t offset; // bytes from the row's start to the first column
+    SmallVector<int64_t> box, pitch;
+    int64_t run;
+  };
+  Columns columns(const Access &a, int64_t cols, bool isDst) {
+    RankedTensorType t = a.type;
+    int64_t eb = getElementBytes(t.getElementType());
+    int64_t e = elementsPerStick(t.getElementType(), arch);
+    int64_t off = t.getRank() ? a.offsets.back() : 0;
+    int64_t step = t.getRank() ? a.steps.back() : 1;
+    Columns c;
+    c.offset = off / e * arch.stickBytes + off % e * eb;
+    bool aligned = off % e == 0 && step == 1 &&
+                   (!isDst || (off == 0 && cols == lastDim(t)));
+    if (aligned) {
+      c.box = {0, 1, 1};
+      c.run = llvm::divideCeil(cols, e) * arch.stickBytes;
+    } else if (step == 1) {
+      c.box = {0, 1, 1};
+      c.run = cols * eb;
+    } else {
+      c.box = {0, cols, 1};
+      c.pitch = {0, step * eb, 0};
+      c.run = eb;
+    }
+    if (c.pitch.empty())
+      c.pitch = {0, 0, 0};
+    return c;
+  }
+
+  /// Copies a region: outer dims and row tiles split over the cores as the
+  /// schedule says (clamped to the region), whole rows per tile.
+  LogicalResult copyRegion(const RegionCopy &c) {
+    int64_t rank = c.shape.size();
+    if (rank > 4)
+      return plan.kernel.emitError("copies of rank ")
+             << rank << " are not supported (at most 4)";
+    for (int64_t s : c.shape)
+      if (s == 0)
+        return success();
+    int64_t rowDim = rank >= 2 ? rank - 2 : -1;
+    int64_t cols = rank ? c.shape.back() : 1;
+    int64_t tr = rowDim >= 0 ? std::min(plan.loops[rowDim].tile,
+                                        c.shape[rowDim])
+                             : 1;
+    const PlanBuffer &tile = buffer("tile");
+    int64_t lxRow = rowBytes(RankedTensorType::get({cols},
+                                                    c.dst.type.getElementType()),
+                             arch);
+    // Loops: outer dims (tile 1) and the row dim (tile tr).
+    SmallVector<int64_t> loopDims, loopTiles;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      loopDims.push_back(d);
+      loopTiles.push_back(d == rowDim ? tr : 1);
+    }
+    int64_t cores = plan.numCores();
+    SmallVector<SmallVector<int64_t>> starts(loopDims.size()),
+        counts(loopDims.size());
+    for (int64_t core = 0; core < cores; ++core) {
+      int64_t rest = core;
+      SmallVector<std::pair<int64_t, int64_t>> share(loopDims.size());
+      for (int64_t i = int64_t(loopDims.size()) - 1; i >= 0; --i) {
+        int64_t d = loopDims[i];
+        int64_t split = plan.loops[d].split;
+        share[i] = shareOf(c.shape[d], loopTiles[i], split, rest % split);
+        rest /= split;
+      }
+      for (auto [i, s] : llvm::enumerate(share)) {
+        starts[i].push_back(s.first);
+        counts[i].push_back(s.second);
+      }
+    }
+    // A core with nothing to do must not run the body once.
+    size_t opened = 0;
+    for (auto [i, d] : llvm::enumerate(loopDims))
+      if (llvm::any_of(counts[i], [](int64_t n) { return n != 1; })) {
+        scope.openLoop(counts[i], d);
+        ++opened;
+      }
+    auto perCoreOffset = [&](const Access &a) {
+      SmallVector<int64_t> offsets;
+      for (int64_t core = 0; core < cores; ++core) {
+        int64_t off = 0;
+        for (auto [i, d] : llvm::enumerate(loopDims))
+          off += starts[i][core] * a.steps[d] * dimBytes(a.type, d, arch);
+        offsets.push_back(off);
+      }
+      return offsets;
+    };
+    auto loopStrides = [&](const Access &a) {
+      return scope.memStrides([&](int64_t d) {
+        int64_t t = d == rowDim ? tr : 1;
+        return t * a.steps[d] * dimBytes(a.type, d, arch);
+      });
+    };
+    auto base = [&](const Access &a, const Columns &col) {
+      SmallVector<int64_t> idx(a.offsets);
+      if (rank)
+        idx.back() = 0;
+      return byteOffset(a.type, idx, arch) + col.offset;
+    };
+    ClampAttr clamp;
+    if (rowDim >= 0) {
+      SmallVector<int64_t> rowStarts;
+      for (int64_t core = 0; core < cores; ++core)
+        rowStarts.push_back(starts.back()[core]);
+      clamp = scope.clamp(rowDim, 0, tr, c.shape[rowDim], rowStarts);
+    }
+    LxAddressAttr lx = lxOf(tile);
+    for (bool store : {false, true}) {
+      const Access &a = store ? c.dst : c.src;
+      Columns col = columns(a, cols, store);
+      SmallVector<int64_t> box = col.box, pitch = col.pitch;
+      box[0] = tr;
+      pitch[0] = rowDim >= 0 ? a.steps[rowDim] * dimBytes(a.type, rowDim, arch)
+                             : 0;
+      dma(store, mem(a.tensor, base(a, col), perCoreOffset(a), loopStrides(a)),
+          lx, box, pitch, col.run, clamp, lxRow);
+    }
+    for (size_t i = 0; i < opened; ++i)
+      scope.closeLoop();
+    return success();
+  }
+
+  //===--- Reshapes that are not views ------------------------------------===//
+
+  /// Rows of both shapes are moved through LX as flat, packed elements:
+  /// each tile holds whole chunks of lcm(Lin, Lout) elements.
+  void repack() {
+    auto in = cast<RankedTensorType>(plan.kernel.getInputs()[0].getType());
+    auto out = cast<RankedTensorType>(plan.kernel.getResult(0).getType());
+    int64_t eb = getElementBytes(in.getElementType());
+    int64_t lin = lastDim(in), lout = lastDim(out);
+    int64_t total = in.getNumElements();
+    int64_t chunk = plan.repackChunk, per = plan.repackTileChunks;
+    int64_t chunks = total / chunk;
+    int64_t cores = plan.numCores();
+    SmallVector<int64_t> starts, counts;
+    for (int64_t core = 0; core < cores; ++core) {
+      auto [start, count] = shareOf(chunks, per, cores, core);
+      starts.push_back(start);
+      counts.push_back(count);
+    }
+    bool looped = llvm::any_of(counts, [](int64_t n) { return n != 1; });
+    if (looped)
+      scope.openLoop(counts, 0);
+    const PlanBuffer &buf = buffer("tile");
+    LxAddressAttr lx = lxOf(buf);
+    for (bool store : {false, true}) {
+      RankedTensorType t = store ? out : in;
+      int64_t len = store ? lout : lin;
+      int64_t rowsPerChunk = chunk / len;
+      int64_t pitch = rowBytes(t, arch);
+      SmallVector<int64_t> rowStarts, offsets;
+      for (int64_t core = 0; core < cores; ++core) {
+        rowStarts.push_back(starts[core] * rowsPerChunk);
+        offsets.push_back(starts[core] * rowsPerChunk * pitch);
+      }
+      ClampAttr clamp = scope.clamp(0, 0, per * rowsPerChunk, total / len,
+                                    rowStarts);
+      SmallVector<int64_t> strides =
+          scope.memStrides([&](int64_t) { return per * rowsPerChunk * pitch; });
+      dma(store, mem(store ? resultIndex() : 0, 0, offsets, strides), lx,
+          {per * rowsPerChunk, 1, 1}, {pitch, 0, 0}, len * eb, clamp, 0);
+    }
+    if (looped)
+      scope.closeLoop();
+  }
+
+  //===--- Gathers --------------------------------------------------------===//
+
+  LogicalResult lowerGather(GatherOp gather) {
+    auto table = cast<RankedTensorType>(gather.getTable().getType());
+    auto idx = cast<RankedTensorType>(gather.getIndices().getType());
+    auto out = cast<RankedTensorType>(gather.getType());
+    int64_t rank = out.getRank();
+    if (rank > 4)
+      return gather.emitError("gathers with more than 3 index dims are not "
+                              "supported");
+    int64_t ieb = getElementBytes(idx.getElementType());
+    int64_t rowDim = rank - 2;
+    int64_t tr = std::min(plan.loops[rowDim].tile, out.getDimSize(rowDim));
+    int64_t cores = plan.numCores();
+    SmallVector<SmallVector<int64_t>> starts(rank - 1), counts(rank - 1);
+    for (int64_t core = 0; core < cores; ++core) {
+      int64_t rest = core;
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        int64_t split = plan.loops[d].split;
+        auto [s, n] = shareOf(out.getDimSize(d), d == rowDim ? tr : 1, split,
+                              rest % split);
+        rest /= split;
+        starts[d].push_back(s);
+        counts[d].push_back(n);
+      }
+    }
+    size_t opened = 0;
+    for (int64_t d = 0; d < rank - 1; ++d)
+      if (llvm::any_of(counts[d], [](int64_t n) { return n != 1; })) {
+        scope.openLoop(counts[d], d);
+        ++opened;
+      }
+    auto perCore = [&](auto bytesOfDim) {
+      SmallVector<int64_t> offsets;
+      for (int64_t core = 0; core < cores; ++core) {
+        int64_t off = 0;
+        for (int64_t d = 0; d < rank - 1; ++d)
+          off += starts[d][core] * bytesOfDim(d);
+        offsets.push_back(off);
+      }
+      return offsets;
+    };
+    auto strides = [&](auto bytesOfDim) {
+      return scope.memStrides([&](int64_t d) {
+        return (d == rowDim ? tr : 1) * bytesOfDim(d);
+      });
+    };
+    SmallVector<int64_t> rowStarts = starts[rowDim];
+    ClampAttr rowClamp =
+        scope.clamp(rowDim, 0, tr, out.getDimSize(rowDim), rowStarts);
+    // The tile's indices: tr consecutive elements of the index tensor's
+    // last dim (an exact run, clamped in bytes at the edge).
+    auto idxBytes = [&](int64_t d) { return dimBytes(idx, d, arch); };
+    SmallVector<int64_t> byteStarts;
+    for (int64_t s : rowStarts)
+      byteStarts.push_back(s * ieb);
+    ClampAttr runClamp = scope.clamp(rowDim, 3, tr * ieb,
+                                     out.getDimSize(rowDim) * ieb, byteStarts);
+    const PlanBuffer &idxBuf = buffer("idx");
+    const PlanBuffer &tile = buffer("tile");
+    dma(false, mem(1, 0, perCore(idxBytes), strides(idxBytes)), lxOf(idxBuf),
+        {1, 1, 1}, {0, 0, 0}, tr * ieb, runClamp, 0);
+    int64_t row = rowBytes(out, arch);
+    DmaGatherOp::create(b, loc(), mem(0, 0, {}, {}), lxOf(tile), lxOf(idxBuf),
+                        TypeAttr::get(idx.getElementType()), scope.i64(tr),
+                        scope.i64(table.getDimSize(0)),
+                        scope.i64(rowBytes(table, arch)), scope.i64(row),
+                        rowClamp);
+    auto outBytes = [&](int64_t d) { return dimBytes(out, d, arch); };
+    dma(true, mem(resultIndex(), 0, perCore(outBytes), strides(outBytes)),
+        lxOf(tile), {tr, 1, 1}, {outBytes(rowDim), 0, 0}, row, rowClamp, 0);
+    for (size_t i = 0; i < opened; ++i)
+      scope.closeLoop();
+    return success();
+  }
+
+  //===--- Scatters -------------------------------------------------------===//
+
+  LogicalResult lowerScatter(ScatterOp scatter) {
+    auto dest = cast<RankedTensorType>(scatter.getDest().getType());
+    auto src = cast<RankedTensorType>(scatter.getSource().getType());
+    auto idx = cast<RankedTensorType>(scatter.getIndices().getType());
+    int64_t dim = scatter.getDim();
+    int64_t rank = dest.getRank();
+    // 1. The copy of dest (one core: the scatter below must follow it).
+    RegionCopy copy;
+    copy.src = {0, dest, SmallVector<int64_t>(rank, 0),
+                SmallVector<int64_t>(rank, 1)};
+    copy.dst = {resultIndex(), dest, SmallVector<int64_t>(rank, 0),
+                SmallVector<int64_t>(rank, 1)};
+    copy.shape = SmallVector<int64_t>(dest.getShape());
+    if (failed(copyRegion(copy)))
+      return failure();
+    // 2. The indices, whole.
+    int64_t n = idx.getDimSize(0);
+    int64_t ieb = getElementBytes(idx.getElementType());
+    const PlanBuffer &idxBuf = buffer("idx");
+    const PlanBuffer &rows = buffer("src");
+    dma(false, mem(1, 0, {}, {}), lxOf(idxBuf), {1, 1, 1}, {0, 0, 0}, n * ieb,
+        nullptr, 0);
+    // 3. Per outer index of the source, its n rows along `dim` scattered.
+    SmallVector<int64_t> outer;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      if (d != dim && src.getDimSize(d) > 1)
+        outer.push_back(d);
+    if (outer.size() > 3)
+      return scatter.emitError("scatters with more than 3 outer dims are not "
+                               "supported");
+    for (int64_t d : outer)
+      scope.openLoop({src.getDimSize(d)}, d);
+    int64_t row = rowBytes(src, arch);
+    auto srcStrides = scope.memStrides(
+        [&](int64_t d) { return dimBytes(src, d, arch); });
+    auto dstStrides = scope.memStrides(
+        [&](int64_t d) { return dimBytes(dest, d, arch); });
+    dma(false, mem(2, 0, {}, srcStrides), lxOf(rows), {n, 1, 1},
+        {dimBytes(src, dim, arch), 0, 0}, row, nullptr, 0);
+    DmaScatterOp::create(b, loc(), mem(resultIndex(), 0, {}, dstStrides),
+                         lxOf(rows), lxOf(idxBuf),
+                         TypeAttr::get(idx.getElementType()), scope.i64(n),
+                         scope.i64(dest.getDimSize(dim)),
+                         scope.i64(dimBytes(dest, dim, arch)), scope.i64(row),
+                         nullptr);
+    for (size_t i = 0; i < outer.size(); ++i)
+      scope.closeLoop();
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Plans
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelPlan::buildDataMovement(bool emitErrors) {
+  auto fail = [&](const Twine &msg) -> LogicalResult {
+    if (emitErrors)
+      kernel.emitError(msg);
+    return failure();
+  };
+  Operation *op = &kernel.getBodyBlock().front();
+  SmallVector<Value> all(kernel.getInputs());
+  llvm::append_range(all, kernel.getResults());
+  for (auto [i, v] : llvm::enumerate(all)) {
+    PlanTensor t;
+    t.value = v;
+    t.isResult = i >= kernel.getInputs().size();
+    t.index = t.isResult ? i - kernel.getInputs().size() : i;
+    t.type = cast<RankedTensorType>(v.getType());
+    LayoutAttr layout = getLayout(t.type);
+    if (!layout ||
+        layout != LayoutAttr::getCanonical(t.type, arch.stickBytes))
+      return fail("data movement needs canonical layouts (sticks along the "
+                  "innermost dim)");
+    t.elementBytes = getElementBytes(t.type.getElementType());
+    t.elementsPerStick = layout.getStickElems();
+    t.loopBytes.assign(loops.size(), 0);
+    tensors.push_back(t);
+    tensorBuffer.push_back(-1);
+  }
+  auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
+  int64_t depth = schedule.getDepth();
+  auto addBuffer = [&](StringRef name, int64_t bytes, int64_t copies) {
+    buffers.push_back({name.str(), alignTo(std::max<int64_t>(bytes, 1),
+                                           arch.lxAlignment),
+                       copies, -1, {}});
+  };
+  int64_t rows = rowTile();
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    auto in = cast<RankedTensorType>(reshape.getInput().getType());
+    int64_t eb = getElementBytes(in.getElementType());
+    int64_t chunk = std::lcm(lastDim(in), lastDim(out));
+    int64_t budget = arch.usableLxBytes() / (2 * depth);
+    if (chunk * eb > budget)
+      return fail("the reshape from " + Twine(lastDim(in)) + "- to " +
+                  Twine(lastDim(out)) + "-element rows needs chunks of " +
+                  Twine(chunk) + " elements, more than LX holds");
+    int64_t chunks = in.getNumElements() / chunk;
+    int64_t perCore = llvm::divideCeil(chunks, numCores());
+    repackChunk = chunk;
+    repackTileChunks =
+        std::max<int64_t>(1, std::min(perCore, budget / (chunk * eb)));
+    addBuffer("tile", repackTileChunks * chunk * eb, depth);
+    return success();
+  }
+  if (isa<GatherOp>(op)) {
+    auto idx = cast<RankedTensorType>(kernel.getInputs()[1].getType());
+    if (lastDim(idx) != out.getDimSize(out.getRank() - 2))
+      return fail("gather indices do not match the result rows");
+    addBuffer("idx", rows * getElementBytes(idx.getElementType()), depth);
+    addBuffer("tile", rows * rowBytes(out, arch), depth);
+    return success();
+  }
+  if (auto scatter = dyn_cast<ScatterOp>(op)) {
+    auto src = cast<RankedTensorType>(scatter.getSource().getType());
+    auto idx = cast<RankedTensorType>(scatter.getIndices().getType());
+    addBuffer("tile", rows * rowBytes(out, arch), depth);
+    addBuffer("src", src.getDimSize(scatter.getDim()) * rowBytes(src, arch), 1);
+    addBuffer("idx",
+              idx.getDimSize(0) * getElementBytes(idx.getElementType()), 1);
+    return success();
+  }
+  // Slices and concatenations: LX rows of the result's row bytes.
+  addBuffer("tile", rows * rowBytes(out, arch), depth);
+  return success();
+}
+
+double KernelPlan::estimateDataMovementNs() const {
+  // Every byte is read once and written once; cores share the memory node.
+  int64_t bytes = 0;
+  for (const PlanTensor &t : tensors)
+    bytes += t.type.getNumElements() * t.elementBytes;
+  int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
+  int64_t rows = 1;
+  for (size_t l = 0; l + 1 < loops.size(); ++l)
+    rows *= loops[l].size;
+  int64_t tiles = llvm::divideCeil(llvm::divideCeil(rows, rowTile()), cores);
+  double perCore = double(bytes) / double(cores);
+  double stream = std::max(perCore / arch.ringLinkBandwidth(),
+                           double(bytes) / arch.memoryBandwidth()) *
+                  1e9;
+  return stream + double(tiles) * 2 * double(arch.memoryLatencyNs);
+}
+
+LogicalResult lowerDataMovement(const KernelPlan &plan, OpBuilder &b,
+                                StringRef name,
+                                ArrayRef<FlatSymbolRefAttr> tensorSymbols) {
+  DataMovementLowering lowering(plan, b, tensorSymbols);
+  return lowering.lower(name);
+}
+
+} // namespace spyre
