@@ -233,8 +233,53 @@ LogicalResult decomposeSplit(AtenOp op, const AtenArgs &args,
   return success();
 }
 
-/// embedding(weight, indices) and index_select(self, 0, index): a gather
-/// of rows.
+/// Rows of `x` along `dim` picked by `indices`: a gather of the rows of x
+/// viewed as [size(dim), rest] (dim first, through a transpose when it is
+/// not); the index dims take dim's place in the result.
+FailureOr<Value> gatherAlong(AtenOp op, OpBuilder &b, Location loc, Value x,
+                             int64_t dim, Value indices) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  if (rank == 0)
+    return op.emitError("indexing a rank-0 tensor");
+  if (!elementTypeOf(indices).isInteger(32) &&
+      !elementTypeOf(indices).isInteger(64))
+    indices = castTo(b, loc, indices, b.getI64Type());
+  int64_t nIdx = shapeOf(indices).size();
+  if (dim != 0 && nIdx != 1)
+    return op.emitError("indexing dim ")
+           << dim << " with a " << nIdx
+           << "-D index tensor is not supported (1-D only)";
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[0], perm[dim]);
+  SmallVector<int64_t> moved;
+  for (int64_t p : perm)
+    moved.push_back(shape[p]);
+  Value front = x;
+  if (dim != 0)
+    front = TransposeOp::create(
+        b, loc, RankedTensorType::get(moved, elementTypeOf(x)), x, perm);
+  int64_t row = 1;
+  for (int64_t s : ArrayRef<int64_t>(moved).drop_front())
+    row *= s;
+  Value table = reshapeTo(b, loc, front, {moved[0], row});
+  SmallVector<int64_t> gshape(shapeOf(indices));
+  gshape.push_back(row);
+  Value g = GatherOp::create(
+      b, loc, RankedTensorType::get(gshape, elementTypeOf(x)), table, indices);
+  SmallVector<int64_t> picked(shapeOf(indices));
+  llvm::append_range(picked, ArrayRef<int64_t>(moved).drop_front());
+  Value r = reshapeTo(b, loc, g, picked);
+  if (dim == 0)
+    return r;
+  SmallVector<int64_t> back;
+  for (int64_t p : perm)
+    back.push_back(picked[p]);
+  return Value(TransposeOp::create(
+      b, loc, RankedTensorType::get(back, elementTypeOf(x)), r, perm));
+}
+
+/// embedding(weight, indices) and index_select(self, dim, index).
 LogicalResult decomposeGather(AtenOp op, const AtenArgs &args,
                               RewriterBase &rw, StringRef tableName,
                               StringRef indexName) {
@@ -242,34 +287,24 @@ LogicalResult decomposeGather(AtenOp op, const AtenArgs &args,
   FailureOr<Value> indices = args.tensor(indexName);
   if (failed(table) || failed(indices))
     return failure();
+  int64_t d = 0;
   if (op.getArg("dim")) {
     FailureOr<int64_t> dim = args.getInt("dim");
     if (failed(dim))
       return failure();
-    FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*table).size());
-    if (failed(d))
+    FailureOr<int64_t> nd = normalizeDim(op, *dim, shapeOf(*table).size());
+    if (failed(nd))
       return failure();
-    if (*d != 0)
-      return op.emitError("index_select along dim ")
-             << *d << " is not supported (only dim 0)";
+    d = *nd;
   }
-  if (shapeOf(*table).size() != 2)
-    return op.emitError("gathers need a 2-D table, got rank ")
-           << shapeOf(*table).size();
-  Location loc = op.getLoc();
-  Value idx = *indices;
-  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
-    idx = castTo(rw, loc, idx, rw.getI64Type());
-  SmallVector<int64_t> shape(shapeOf(idx));
-  shape.push_back(shapeOf(*table)[1]);
-  Value g = GatherOp::create(
-      rw, loc, RankedTensorType::get(shape, elementTypeOf(*table)), *table,
-      idx);
-  rw.replaceOp(op, reshapeTo(rw, loc, g, resultType(op).getShape()));
+  FailureOr<Value> g = gatherAlong(op, rw, op.getLoc(), *table, d, *indices);
+  if (failed(g))
+    return failure();
+  rw.replaceOp(op, reshapeTo(rw, op.getLoc(), *g, resultType(op).getShape()));
   return success();
 }
 
-/// index.Tensor with one index tensor, at position 0 (x[idx]).
+/// index.Tensor with one index tensor (x[idx], x[:, idx], ...).
 LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
                              RewriterBase &rw) {
   FailureOr<Value> self = args.tensor("self");
@@ -277,32 +312,24 @@ LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
     return failure();
   SmallVector<Value> indices = args.tensorList("indices");
   auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"));
-  bool first = indices.size() == 1 &&
-               (!mask || (mask.size() >= 1 &&
-                          cast<BoolAttr>(mask[0]).getValue() &&
-                          llvm::all_of(llvm::drop_begin(mask), [](Attribute a) {
-                            return !cast<BoolAttr>(a).getValue();
-                          })));
-  if (!first)
-    return op.emitError("index.Tensor is supported with one index tensor on "
-                        "the first dim only");
-  Location loc = op.getLoc();
-  ArrayRef<int64_t> shape = shapeOf(*self);
-  if (shape.empty())
-    return op.emitError("indexing a rank-0 tensor");
-  // Rows of the flattened trailing dims.
-  int64_t row = 1;
-  for (int64_t s : shape.drop_front())
-    row *= s;
-  Value table = reshapeTo(rw, loc, *self, {shape[0], row});
-  Value idx = indices[0];
-  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
-    idx = castTo(rw, loc, idx, rw.getI64Type());
-  SmallVector<int64_t> gshape(shapeOf(idx));
-  gshape.push_back(row);
-  Value g = GatherOp::create(
-      rw, loc, RankedTensorType::get(gshape, elementTypeOf(*self)), table, idx);
-  rw.replaceOp(op, reshapeTo(rw, loc, g, resultType(op).getShape()));
+  int64_t position = 0;
+  if (mask) {
+    int64_t present = 0;
+    for (auto [i, a] : llvm::enumerate(mask))
+      if (cast<BoolAttr>(a).getValue()) {
+        position = i;
+        ++present;
+      }
+    if (present != 1)
+      indices.clear();
+  }
+  if (indices.size() != 1)
+    return op.emitError("index.Tensor is supported with one index tensor");
+  FailureOr<Value> g =
+      gatherAlong(op, rw, op.getLoc(), *self, position, indices[0]);
+  if (failed(g))
+    return failure();
+  rw.replaceOp(op, reshapeTo(rw, op.getLoc(), *g, resultType(op).getShape()));
   return success();
 }
 
@@ -549,12 +576,13 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
            return decomposeGather(op, a, rw, "weight", "indices");
          }});
   r.add({"aten.index_select.default", "shape", all,
-         "dim 0 only, as a gather",
+         "a gather (dims other than 0 through transposes; a 1-D index)",
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeGather(op, a, rw, "self", "index");
          }});
   r.add({"aten.index.Tensor", "shape", all,
-         "one index tensor on the first dim (x[idx]), as a gather",
+         "one index tensor (x[idx], x[:, idx]), as a gather; several index "
+         "tensors are not supported",
          decomposeIndex});
   r.add({"aten.index_copy.default", "shape", all,
          "a copy then a DMA scatter of the source's slices (not along the "
