@@ -13,6 +13,8 @@ packages=(
   zlib1g-dev libzstd-dev libcli11-dev
   # Tests and benchmarks.
   libgtest-dev libbenchmark-dev python3-numpy
+  # bench/big-weights measures peak memory with /usr/bin/time.
+  time
 )
 
 missing=()

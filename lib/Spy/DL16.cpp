@@ -100,4 +100,24 @@ const float *halfDecodeTable() {
   return table.data();
 }
 
+const uint16_t *halfToDL16Table() {
+  static const std::vector<uint16_t> table = [] {
+    std::vector<uint16_t> t(65536);
+    for (uint32_t h = 0; h < 65536; ++h)
+      t[h] = floatToDL16(halfToFloat(uint16_t(h)));
+    return t;
+  }();
+  return table.data();
+}
+
+const uint16_t *bf16ToDL16Table() {
+  static const std::vector<uint16_t> table = [] {
+    std::vector<uint16_t> t(65536);
+    for (uint32_t b = 0; b < 65536; ++b)
+      t[b] = floatToDL16(bf16ToFloat(uint16_t(b)));
+    return t;
+  }();
+  return table.data();
+}
+
 } // namespace spyre::spy

@@ -52,20 +52,23 @@ void convertRun(ElementStorage storage, isa::DType dtype, uint32_t bytes,
     return;
   }
   bool isHalf = dtype == isa::DType::F16;
+  if (ToDevice) {
+    const uint16_t *encode = isHalf ? halfToDL16Table() : bf16ToDL16Table();
+    for (uint64_t e = 0; e < count; ++e) {
+      uint16_t v;
+      std::memcpy(&v, hostIn + e * hostStep * 2, 2);
+      v = encode[v];
+      std::memcpy(deviceOut + e * 2, &v, 2);
+    }
+    return;
+  }
   const float *dl16Table = dl16DecodeTable();
   for (uint64_t e = 0; e < count; ++e) {
     uint16_t v;
-    if (ToDevice) {
-      std::memcpy(&v, hostIn + e * hostStep * 2, 2);
-      float f = isHalf ? halfToFloat(v) : bf16ToFloat(v);
-      v = floatToDL16(f);
-      std::memcpy(deviceOut + e * 2, &v, 2);
-    } else {
-      std::memcpy(&v, deviceIn + e * 2, 2);
-      float f = dl16Table[v];
-      v = isHalf ? floatToHalf(f) : floatToBF16(f);
-      std::memcpy(hostOut + e * hostStep * 2, &v, 2);
-    }
+    std::memcpy(&v, deviceIn + e * 2, 2);
+    float f = dl16Table[v];
+    v = isHalf ? floatToHalf(f) : floatToBF16(f);
+    std::memcpy(hostOut + e * hostStep * 2, &v, 2);
   }
 }
 

@@ -218,7 +218,7 @@ bool SpyWriter::writeTo(
     tensorOffsets.push_back(CreateTensorDirect(
         fbb, desc.name.c_str(), desc.role, desc.ioIndex, DType(desc.dtype),
         &desc.shape, layout, desc.size, desc.alignment, dataSegment[t],
-        desc.workspaceOffset, desc.aliasesInput));
+        desc.workspaceOffset, desc.aliasesInput, desc.updatesTensor));
   }
   std::vector<flatbuffers::Offset<Program>> programOffsets;
   for (size_t p = 0; p < programs_.size(); ++p) {

@@ -14,6 +14,8 @@
 #include "spyre/Dialect/Spyre/AtenSchema.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Target/Pt2Archive.h"
+#include "spyre/Target/TorchSave.h"
+#include "spyre/Target/SymbolicExpr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -189,7 +191,17 @@ private:
   json weightsConfig = json::object(), constantsConfig = json::object();
   json tensorValues;
   llvm::StringMap<Value> values;
-  llvm::StringMap<int64_t> symbolValues;
+  /// SymInt values the graph computes (sym_size...): an i64 attribute when
+  /// --bind-dims fixes them, else a string attribute holding the expression.
+  llvm::StringMap<Attribute> symbolValues;
+  json symIntValues = json::object();
+  /// Buffers and user inputs by graph name: the `spyre.output` kind their
+  /// new contents get if an in-place op (training IR) mutates them.
+  llvm::StringMap<std::string> mutableInputs;
+  /// Graph names mutated in place, in first-mutation order.
+  SmallVector<std::string> mutatedInPlace;
+  /// range_constraints: symbol -> [min, max] (max absent: unbounded).
+  std::map<std::string, std::pair<int64_t, std::optional<int64_t>>> ranges;
   int schemaMinor = 0;
 
   [[noreturn]] void fail(Location loc, const std::string &message) {
@@ -246,37 +258,56 @@ private:
 
   //===--- Types ----------------------------------------------------------===//
 
-  /// A SymInt: its static value, or nullopt for a free symbol (whose name
-  /// goes to `symbol`).
+  /// A SymInt: its value, or nullopt while a symbol in it is unbound (then
+  /// `symbol` gets the expression, e.g. "32*s0").
   std::optional<int64_t> symInt(const json &j, Location loc,
                                 std::string *symbol = nullptr) {
     auto [tag, value] = unionTag(j);
     if (tag == "as_int")
       return value->get<int64_t>();
-    if (tag == "as_expr") {
-      std::string expr = (*value)["expr_str"].get<std::string>();
-      static const std::regex sym("Symbol\\('([A-Za-z_][A-Za-z0-9_]*)'");
-      std::smatch m;
-      std::string name =
-          std::regex_search(expr, m, sym) ? m[1].str() : expr;
-      if (auto it = options.boundDims.find(name); it != options.boundDims.end())
-        return it->second;
-      if (symbol)
-        *symbol = name;
-      return std::nullopt;
-    }
+    if (tag == "as_expr")
+      return symExpr((*value)["expr_str"].get<std::string>(), loc, symbol);
     fail(loc, "malformed SymInt (tag '" + tag + "')");
   }
 
-  RankedTensorType tensorType(const std::string &name, Location loc) {
+  std::optional<int64_t> symExpr(const std::string &text, Location loc,
+                                 std::string *symbol) {
+    std::string error;
+    std::unique_ptr<SymbolicExpr> expr = SymbolicExpr::parse(text, error);
+    if (!expr)
+      fail(loc, "cannot read symbolic size '" + text + "': " + error);
+    if (std::optional<int64_t> v = expr->evaluate(options.boundDims))
+      return v;
+    if (symbol)
+      *symbol = expr->str();
+    return std::nullopt;
+  }
+
+  RankedTensorType tensorType(const std::string &name, Location loc,
+                              SmallVectorImpl<std::string> *dimSymbols = nullptr) {
     if (!tensorValues.contains(name))
       fail(loc, "tensor '" + name + "' has no entry in tensor_values");
     const json &meta = tensorValues[name];
-    return metaType(meta, name, loc);
+    return metaType(meta, name, loc, dimSymbols);
   }
 
+  /// `spyre.dims`: the symbolic expression of each dynamic dim ("" for
+  /// static ones), so that the pass that needs static shapes can name the
+  /// symbol to bind. Null when every dim is static.
+  ArrayAttr dimSymbolsAttr(ArrayRef<std::string> dimSymbols) {
+    if (llvm::all_of(dimSymbols, [](const std::string &s) { return s.empty(); }))
+      return nullptr;
+    SmallVector<Attribute> elems;
+    for (const std::string &s : dimSymbols)
+      elems.push_back(b.getStringAttr(s));
+    return b.getArrayAttr(elems);
+  }
+
+  /// The type of a TensorMeta; `dimSymbols` (when given) gets each dim's
+  /// symbolic expression, empty for static dims.
   RankedTensorType metaType(const json &meta, const std::string &name,
-                            Location loc) {
+                            Location loc,
+                            SmallVectorImpl<std::string> *dimSymbols = nullptr) {
     int64_t code = meta["dtype"].get<int64_t>();
     std::optional<DTypeInfo> info = dtypeInfo(code);
     if (!info)
@@ -293,6 +324,8 @@ private:
       if (v && *v < 0)
         fail(loc, "tensor '" + name + "' has a negative size");
       shape.push_back(v ? *v : ShapedType::kDynamic);
+      if (dimSymbols)
+        dimSymbols->push_back(v ? "" : symbol);
     }
     return RankedTensorType::get(shape, et);
   }
@@ -355,7 +388,7 @@ private:
         if (t == "as_int")
           elems.push_back(b.getI64IntegerAttr(v->get<int64_t>()));
         else if (t == "as_name")
-          elems.push_back(b.getI64IntegerAttr(symbolic(v->get<std::string>(), loc)));
+          elems.push_back(symbolic(v->get<std::string>(), loc));
         else
           fail(loc, "malformed SymIntArgument in argument '" + name + "'");
       }
@@ -419,7 +452,7 @@ private:
       if (t == "as_int")
         attr(b.getI64IntegerAttr(v->get<int64_t>()));
       else if (t == "as_name")
-        attr(b.getI64IntegerAttr(symbolic(v->get<std::string>(), loc)));
+        attr(symbolic(v->get<std::string>(), loc));
       else
         fail(loc, "malformed SymIntArgument in argument '" + name + "'");
     } else if (tag == "as_sym_ints")
@@ -461,17 +494,141 @@ private:
     }
   }
 
-  /// The value of a symbolic int produced by the graph (sym_size), which
-  /// must be bound by --bind-dims.
-  int64_t symbolic(const std::string &name, Location loc) {
+  /// A SymInt the graph computed (sym_size...): its value, or the string of
+  /// its expression while a symbol is unbound (spyre-decompose then reports
+  /// it, naming the symbol).
+  Attribute symbolic(const std::string &name, Location loc) {
     auto it = symbolValues.find(name);
-    if (it != symbolValues.end())
-      return it->second;
-    fail(loc, "symbolic value '" + name +
-                  "' is not bound; pass --bind-dims with its symbols");
+    if (it == symbolValues.end())
+      fail(loc, "symbolic value '" + name + "' is used but never defined");
+    return it->second;
+  }
+
+  /// A node computing SymInts (sym_size.int, operator.mul on sizes...):
+  /// resolved here, no op is built. True when `node` was one.
+  bool importSymIntNode(const json &node, const std::string &op, Location loc) {
+    const json &outs = node["outputs"];
+    if (outs.empty())
+      return false;
+    for (const json &out : outs)
+      if (unionTag(out).first != "as_sym_int")
+        return false;
+    for (const json &out : outs) {
+      auto [tag, ref] = unionTag(*unionTag(out).second);
+      if (tag != "as_name")
+        continue;
+      std::string name = ref->get<std::string>();
+      std::optional<int64_t> v;
+      std::string expr;
+      // sym_size of a tensor whose dim is static (after --bind-dims).
+      if (op == "aten.sym_size.int")
+        v = staticSymSize(node, loc);
+      if (!v) {
+        if (!symIntValues.contains(name))
+          fail(loc, "symbolic op '" + op + "' computes '" + name +
+                        "', which has no entry in sym_int_values");
+        v = symInt(symIntValues[name], loc, &expr);
+      }
+      if (values.count(name) || symbolValues.count(name))
+        fail(loc, "value '" + name + "' is defined twice");
+      symbolValues[name] = v ? Attribute(b.getI64IntegerAttr(*v))
+                             : Attribute(b.getStringAttr(expr));
+    }
+    return true;
+  }
+
+  /// The size `sym_size.int(self, dim)` reads when that dim is static.
+  std::optional<int64_t> staticSymSize(const json &node, Location loc) {
+    Value self;
+    std::optional<int64_t> dim;
+    for (const json &in : node["inputs"]) {
+      auto [tag, value] = unionTag(in["arg"]);
+      if (in["name"] == "self" && tag == "as_tensor")
+        self = tensorValue(*value, loc);
+      else if (in["name"] == "dim" && tag == "as_int")
+        dim = value->get<int64_t>();
+    }
+    if (!self || !dim)
+      return std::nullopt;
+    auto type = cast<RankedTensorType>(self.getType());
+    int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
+    if (d < 0 || d >= type.getRank() || type.isDynamicDim(d))
+      return std::nullopt;
+    return type.getDimSize(d);
   }
 
   //===--- Weights --------------------------------------------------------===//
+
+  /// torch 2.6-2.8 archives: the tensors of the pickled state dict and
+  /// constants (data/{weights,constants}/model.pt), read on first use.
+  std::optional<std::map<std::string, SavedTensor>> pickledWeights,
+      pickledConstants;
+
+  const std::map<std::string, SavedTensor> &
+  pickledDict(const std::string &entry,
+              std::optional<std::map<std::string, SavedTensor>> &dict,
+              Location loc) {
+    if (dict)
+      return *dict;
+    if (!archive->contains(entry))
+      return dict.emplace();
+    // The nested zip is parsed in place when stored (what torch writes);
+    // its storages are then addressed inside this entry, never copied.
+    std::string error;
+    uint64_t size = archive->entrySize(entry).value_or(0);
+    MappedRange mapped;
+    std::vector<uint8_t> copy;
+    std::string_view bytes;
+    if (std::optional<uint64_t> at = archive->storedDataOffset(entry, error)) {
+      std::optional<MappedRange> m = MappedRange::map(path, *at, size, error);
+      if (!m)
+        fail(loc, error);
+      mapped = std::move(*m);
+      bytes = {reinterpret_cast<const char *>(mapped.data()), mapped.size()};
+    } else {
+      std::optional<std::vector<uint8_t>> r =
+          archive->readRange(entry, 0, size, error);
+      if (!r)
+        fail(loc, error);
+      copy = std::move(*r);
+      bytes = {reinterpret_cast<const char *>(copy.data()), copy.size()};
+    }
+    std::optional<std::map<std::string, SavedTensor>> tensors =
+        readTorchSave(bytes, entry, error);
+    if (!tensors)
+      fail(loc, error);
+    return dict.emplace(std::move(*tensors));
+  }
+
+  /// A weight of a torch 2.6-2.8 archive and the entry that holds it, with
+  /// the configs' precedence: the state dict for parameters and persistent
+  /// buffers, else the constants.
+  const SavedTensor &pickledTensor(const std::string &fqn, bool stateDictFirst,
+                                   Location loc, std::string &entry) {
+    const std::string weights = "data/weights/model.pt",
+                      constants = "data/constants/model.pt";
+    if (!archive->contains(weights) && !archive->contains(constants))
+      fail(loc, "weight '" + fqn + "' is not in the archive's weights or "
+                "constants config");
+    auto find = [&](const std::string &e, auto &dict) -> const SavedTensor * {
+      const std::map<std::string, SavedTensor> &d = pickledDict(e, dict, loc);
+      auto it = d.find(fqn);
+      if (it == d.end())
+        return nullptr;
+      entry = e;
+      return &it->second;
+    };
+    const SavedTensor *t = stateDictFirst ? find(weights, pickledWeights)
+                                          : nullptr;
+    if (!t)
+      t = find(constants, pickledConstants);
+    if (!t && !stateDictFirst)
+      t = find(weights, pickledWeights);
+    if (!t)
+      fail(loc, "weight '" + fqn + "' is in neither '" + weights +
+                    "' nor '" + constants + "' (torch 2.6-2.8 pickles)");
+    return *t;
+  }
 
   Value weight(const std::string &fqn, const std::string &graphName,
                WeightKind kind, bool persistent) {
@@ -498,42 +655,59 @@ private:
     };
     if (!archive) // A bare JSON: no data to read.
       return external("", fqn, 0, {});
-    if (!config) {
-      if (archive->contains("data/weights/model.pt"))
-        fail(loc, "weights are torch 2.6-2.8 pickles (data/weights/model.pt), "
-                  "which this importer does not read; re-save with torch >= "
-                  "2.9");
-      fail(loc, "weight '" + fqn + "' is not in the archive's weights or "
-                "constants config");
+    // The stored view, and where its storage lies: `available` bytes at
+    // `base` in archive entry `entry` (`source` in messages).
+    RankedTensorType stored;
+    SmallVector<int64_t> strides;
+    int64_t storageOffset = 0;
+    std::string entry, source;
+    uint64_t base = 0, available = 0;
+    if (config) {
+      if ((*config).value("use_pickle", false))
+        fail(loc, "weight '" + fqn + "' is a pickled tensor (use_pickle), "
+                  "which cannot be read without Python");
+      const json &meta = (*config)["tensor_meta"];
+      stored = metaType(meta, fqn, loc);
+      for (const json &s : meta["strides"])
+        strides.push_back(*symInt(s, loc));
+      storageOffset = *symInt(meta["storage_offset"], loc);
+      entry = dir + (*config)["path_name"].get<std::string>();
+      std::optional<uint64_t> fileSize = archive->entrySize(entry);
+      if (!fileSize)
+        fail(loc, "weight '" + fqn + "': archive entry '" + entry +
+                      "' is missing");
+      available = *fileSize;
+      source = "'" + entry + "'";
+    } else {
+      // torch 2.6-2.8: no payload configs, pickled dicts of tensors.
+      const SavedTensor &t = pickledTensor(
+          fqn, persistent || kind == WeightKind::parameter, loc, entry);
+      Type element = elementType(ctx, t.view.dtype);
+      if (!element)
+        fail(loc, "weight '" + fqn + "' has dtype " +
+                      dtypeInfo(t.view.dtype)->name +
+                      ", which Spyre cannot represent");
+      stored = RankedTensorType::get(t.view.sizes, element);
+      strides.assign(t.view.strides.begin(), t.view.strides.end());
+      storageOffset = t.view.storageOffset;
+      base = t.dataOffset;
+      available = t.storageBytes;
+      source = "storage '" + t.view.storageKey + "' of '" + entry + "'";
     }
-    if ((*config).value("use_pickle", false))
-      fail(loc, "weight '" + fqn + "' is a pickled tensor (use_pickle), which "
-                "cannot be read without Python");
-    const json &meta = (*config)["tensor_meta"];
-    RankedTensorType stored = metaType(meta, fqn, loc);
     if (stored.getShape() != type.getShape() ||
         stored.getElementType() != type.getElementType())
       fail(loc, "weight '" + fqn + "' is stored as " + typeName(stored) +
                     " but the graph uses it as " + typeName(type));
     int64_t elem = getElementBytes(type.getElementType());
-    SmallVector<int64_t> strides;
-    for (const json &s : meta["strides"])
-      strides.push_back(*symInt(s, loc));
-    int64_t storageOffset = *symInt(meta["storage_offset"], loc);
     // Bytes the view reaches: (offset + sum (size-1)*stride + 1) * itemsize.
     int64_t span = type.getNumElements() ? storageOffset + 1 : 0;
     if (span)
       for (auto [size, stride] : llvm::zip(type.getShape(), strides))
         span += (size - 1) * stride;
-    std::string entry = dir + (*config)["path_name"].get<std::string>();
-    std::optional<uint64_t> fileSize = archive->entrySize(entry);
-    if (!fileSize)
-      fail(loc, "weight '" + fqn + "': archive entry '" + entry +
-                    "' is missing");
-    if (uint64_t(span * elem) > *fileSize)
+    if (uint64_t(span * elem) > available)
       fail(loc, "weight '" + fqn + "' needs " + std::to_string(span * elem) +
-                    " bytes but '" + entry + "' has " +
-                    std::to_string(*fileSize));
+                    " bytes but " + source + " has " +
+                    std::to_string(available));
     bool contiguous = true;
     for (int64_t d = type.getRank() - 1, expect = 1; d >= 0; --d) {
       if (type.getDimSize(d) != 1 && strides[d] != expect)
@@ -544,12 +718,12 @@ private:
     if (bytes > options.inlineWeightBytes || type.getElementType().isInteger(1)) {
       SmallString<256> abs(path);
       llvm::sys::fs::make_absolute(abs);
-      return external(abs, entry, storageOffset * elem,
+      return external(abs, entry, int64_t(base) + storageOffset * elem,
                       contiguous ? ArrayRef<int64_t>() : ArrayRef<int64_t>(strides));
     }
     std::string error;
     std::optional<std::vector<uint8_t>> raw =
-        archive->readRange(entry, 0, uint64_t(span * elem), error);
+        archive->readRange(entry, base, uint64_t(span * elem), error);
     if (!raw)
       fail(loc, error);
     std::vector<char> host(bytes);
@@ -572,6 +746,59 @@ private:
   }
 
   //===--- The program ----------------------------------------------------===//
+
+  /// `range_constraints` ({"s0": {"min_val": 1, "max_val": 64}}), and the
+  /// --bind-dims values checked against them.
+  void readRangeConstraints(const json &program) {
+    if (program.contains("range_constraints") &&
+        program["range_constraints"].is_object())
+      for (auto &[symbol, range] : program["range_constraints"].items()) {
+        auto bound = [&](const char *key) -> std::optional<int64_t> {
+          if (range.contains(key) && range[key].is_number_integer())
+            return range[key].get<int64_t>();
+          return std::nullopt; // null or "Infinity": unbounded
+        };
+        ranges[symbol] = {bound("min_val").value_or(0), bound("max_val")};
+      }
+    for (auto &[symbol, value] : options.boundDims) {
+      auto it = ranges.find(symbol);
+      if (it == ranges.end()) {
+        std::string known;
+        for (auto &[s, r] : ranges)
+          known += (known.empty() ? "" : ", ") + s;
+        fail(fileLoc, "--bind-dims names '" + symbol +
+                          "', which is not a symbol of this program" +
+                          (known.empty() ? std::string(" (it has none)")
+                                         : " (its symbols: " + known + ")"));
+      }
+      auto [lo, hi] = it->second;
+      if (value < lo || (hi && value > *hi))
+        fail(fileLoc, "--bind-dims " + symbol + "=" + std::to_string(value) +
+                          " is outside the exported range " +
+                          rangeText(symbol));
+    }
+  }
+
+  std::string rangeText(const std::string &symbol) {
+    auto [lo, hi] = ranges.at(symbol);
+    return "[" + std::to_string(lo) + ", " +
+           (hi ? std::to_string(*hi) : std::string("inf")) + "]";
+  }
+
+  /// The module's `spyre.range_constraints`: {s0 = [1, 64]} (a missing upper
+  /// bound is written "inf"). Null when the program has no symbols.
+  DictionaryAttr rangeConstraintsAttr() {
+    if (ranges.empty())
+      return nullptr;
+    SmallVector<NamedAttribute> entries;
+    for (auto &[symbol, range] : ranges) {
+      Attribute hi = range.second ? Attribute(b.getI64IntegerAttr(*range.second))
+                                  : Attribute(b.getStringAttr("inf"));
+      entries.push_back(b.getNamedAttr(
+          symbol, b.getArrayAttr({b.getI64IntegerAttr(range.first), hi})));
+    }
+    return b.getDictionaryAttr(entries);
+  }
 
   void checkSchemaVersion(const json &program) {
     if (!program.contains("schema_version"))
@@ -596,6 +823,9 @@ private:
     const json &gm = program["graph_module"];
     const json &graph = gm["graph"];
     tensorValues = graph["tensor_values"];
+    if (graph.contains("sym_int_values") && graph["sym_int_values"].is_object())
+      symIntValues = graph["sym_int_values"];
+    readRangeConstraints(program);
     const json &signature = gm["signature"];
     const json &inputSpecs = signature["input_specs"];
     const json &outputSpecs = signature["output_specs"];
@@ -609,6 +839,8 @@ private:
     else if (!Arch::load(options.archFile, arch, error))
       fail(fileLoc, error);
     (*module)->setAttr(kArchAttrName, ArchAttr::get(ctx, arch));
+    if (DictionaryAttr r = rangeConstraintsAttr())
+      (*module)->setAttr("spyre.range_constraints", r);
 
     // Bind symbolic sizes of graph inputs from --bind-dims (others stay
     // dynamic and are reported by the passes that need static shapes).
@@ -620,6 +852,7 @@ private:
 
     // User inputs become function arguments, in order.
     SmallVector<std::pair<std::string, Type>> userInputs;
+    SmallVector<ArrayAttr> userInputDims;
     for (const json &spec : inputSpecs) {
       auto [tag, value] = unionTag(spec);
       if (tag != "user_input")
@@ -627,7 +860,9 @@ private:
       auto [argTag, arg] = unionTag((*value)["arg"]);
       if (argTag == "as_tensor") {
         std::string name = (*arg)["name"].get<std::string>();
-        userInputs.push_back({name, tensorType(name, fileLoc)});
+        SmallVector<std::string> dims;
+        userInputs.push_back({name, tensorType(name, fileLoc, &dims)});
+        userInputDims.push_back(dimSymbolsAttr(dims));
       } else if (argTag == "as_sym_int") {
         fail(fileLoc, "symbolic int user inputs are not supported; bind "
                       "them with --bind-dims");
@@ -678,6 +913,8 @@ private:
     for (auto [i, in] : llvm::enumerate(userInputs)) {
       values[in.first] = entry->getArgument(i);
       func.setArgAttr(i, "spyre.name", b.getStringAttr(in.first));
+      if (userInputDims[i])
+        func.setArgAttr(i, "spyre.dims", userInputDims[i]);
     }
     for (auto [j, out] : llvm::enumerate(outputs))
       func.setResultAttr(j, "spyre.output", b.getStringAttr(out.second));
@@ -693,10 +930,13 @@ private:
         values[arg["name"].get<std::string>()] =
             weight((*value)["parameter_name"], arg["name"],
                    WeightKind::parameter, true);
-      else if (tag == "buffer")
+      else if (tag == "buffer") {
         values[arg["name"].get<std::string>()] =
             weight((*value)["buffer_name"], arg["name"], WeightKind::buffer,
                    (*value).value("persistent", true));
+        mutableInputs[arg["name"].get<std::string>()] =
+            "buffer_mutation:" + (*value)["buffer_name"].get<std::string>();
+      }
       else if (tag == "tensor_constant")
         values[arg["name"].get<std::string>()] =
             weight((*value)["tensor_constant_name"], arg["name"],
@@ -707,6 +947,8 @@ private:
         fail(fileLoc, "unknown InputSpec tag '" + tag + "'");
     }
 
+    for (auto &in : userInputs)
+      mutableInputs[in.first] = "user_input_mutation:" + in.first;
     for (const json &node : graph["nodes"])
       importNode(node);
 
@@ -716,6 +958,20 @@ private:
       if (it == values.end())
         fail(fileLoc, "output '" + name + "' is never defined");
       results.push_back(it->second);
+    }
+    // The training IR mutates with in-place ops and lists no mutation
+    // outputs: give each mutated buffer or input one, as the ATen IR would,
+    // so that the runtime carries the new contents over.
+    for (const std::string &name : mutatedInPlace) {
+      const std::string &kind = mutableInputs[name];
+      if (llvm::any_of(outputs, [&](auto &o) { return o.second == kind; }))
+        continue;
+      outputs.push_back({name, kind});
+      results.push_back(values[name]);
+      resultTypes.push_back(values[name].getType());
+      func.setType(b.getFunctionType(argTypes, resultTypes));
+      func.setResultAttr(resultTypes.size() - 1, "spyre.output",
+                         b.getStringAttr(kind));
     }
     func::ReturnOp::create(b, fileLoc, results);
     if (failed(verify(*module)))
@@ -741,6 +997,8 @@ private:
         label = (*value)[0]["name"].get<std::string>();
     }
     Location loc = nodeLoc(node, label.empty() ? op : label);
+    if (importSymIntNode(node, op, loc))
+      return;
 
     SmallVector<Value> operands;
     SmallVector<Attribute> tensorArgs;
@@ -760,25 +1018,27 @@ private:
 
     SmallVector<Type> resultTypes;
     SmallVector<std::string> resultNames;
+    SmallVector<Attribute> resultDims; // spyre.dims of each result
+    bool anyDynamic = false;
+    auto addResult = [&](const std::string &n) {
+      SmallVector<std::string> dims;
+      resultTypes.push_back(tensorType(n, loc, &dims));
+      resultNames.push_back(n);
+      ArrayAttr d = dimSymbolsAttr(dims);
+      anyDynamic |= bool(d);
+      resultDims.push_back(d ? Attribute(d) : b.getArrayAttr({}));
+    };
     for (const json &out : outs) {
       auto [tag, value] = unionTag(out);
       if (tag == "as_tensor") {
-        std::string n = (*value)["name"].get<std::string>();
-        resultTypes.push_back(tensorType(n, loc));
-        resultNames.push_back(n);
+        addResult((*value)["name"].get<std::string>());
       } else if (tag == "as_tensors") {
-        for (const json &r : *value) {
-          std::string n = r["name"].get<std::string>();
-          resultTypes.push_back(tensorType(n, loc));
-          resultNames.push_back(n);
-        }
+        for (const json &r : *value)
+          addResult(r["name"].get<std::string>());
       } else if (tag == "as_none") {
         resultTypes.push_back(b.getNoneType());
         resultNames.push_back("");
-      } else if (tag == "as_sym_int") {
-        auto [st, sv] = unionTag(*value);
-        resultTypes.push_back(b.getIndexType());
-        resultNames.push_back(st == "as_name" ? sv->get<std::string>() : "");
+        resultDims.push_back(b.getArrayAttr({}));
       } else {
         fail(loc, "node output of kind '" + tag + "' is not supported");
       }
@@ -786,6 +1046,8 @@ private:
     auto aten = AtenOp::create(b, loc, resultTypes, b.getStringAttr(op),
                                operands, b.getArrayAttr(tensorArgs),
                                b.getDictionaryAttr(attrs));
+    if (anyDynamic)
+      aten->setAttr("spyre.dims", b.getArrayAttr(resultDims));
     for (auto [name, result] : llvm::zip(resultNames, aten.getResults())) {
       if (name.empty())
         continue;
@@ -798,8 +1060,13 @@ private:
     if (base.ends_with("_") && !base.ends_with("__") &&
         aten.getNumResults() == 1 && !node["inputs"].empty()) {
       auto [tag, value] = unionTag(node["inputs"][0]["arg"]);
-      if (tag == "as_tensor")
-        values[(*value)["name"].get<std::string>()] = aten.getResult(0);
+      if (tag == "as_tensor") {
+        std::string name = (*value)["name"].get<std::string>();
+        values[name] = aten.getResult(0);
+        if (mutableInputs.count(name) &&
+            !llvm::is_contained(mutatedInPlace, name))
+          mutatedInPlace.push_back(name);
+      }
     }
   }
 };

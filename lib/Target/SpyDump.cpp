@@ -186,6 +186,9 @@ bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
       os << " workspace_offset=" << t.workspaceOffset;
     if (t.aliasesInput >= 0)
       os << " aliases_input=" << t.aliasesInput;
+    if (t.updatesTensor >= 0)
+      os << " updates=" << t.updatesTensor << " (\""
+         << m.tensors()[size_t(t.updatesTensor)].name << "\")";
     os << "\n";
   }
   for (auto [i, s] : llvm::enumerate(m.segments()))

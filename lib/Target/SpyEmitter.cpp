@@ -61,6 +61,8 @@ public:
                                                writer(arch) {}
 
   LogicalResult run(const SpyEmitOptions &options) {
+    if (options.weightBufferBytes)
+      streamBufferBytes = options.weightBufferBytes;
     if (!module.getOps<func::FuncOp>().empty() || module.getOps<PlanOp>().empty())
       return module.emitError("the module is not at program level (it needs "
                               "spyre.tensor, spyre.program and spyre.plan ops "
@@ -69,6 +71,11 @@ public:
     for (TensorOp t : module.getOps<TensorOp>())
       if (failed(addTensor(t)))
         return failure();
+    // Mutated buffers are declared after the outputs that update them.
+    for (TensorOp t : module.getOps<TensorOp>())
+      if (auto updates = t.getUpdatesAttr())
+        writer.tensor(tensorIndex.lookup(t.getSymName())).updatesTensor =
+            int32_t(tensorIndex.lookup(updates.getValue()));
     for (ProgramOp p : module.getOps<ProgramOp>())
       if (failed(addProgram(p)))
         return failure();
@@ -99,7 +106,8 @@ private:
   /// Host images of constants converted from attributes, kept alive until
   /// the file is written.
   std::vector<std::unique_ptr<std::vector<uint8_t>>> hostImages;
-  std::vector<std::unique_ptr<ExternalData>> externals;
+  ExternalData externals;
+  uint64_t streamBufferBytes = spy::StreamedImage::kDefaultBudgetBytes;
 
   LogicalResult addTensor(TensorOp t) {
     RankedTensorType type = t.getTensorType();
@@ -199,24 +207,27 @@ private:
   LogicalResult setExternalData(TensorOp t, uint32_t index, isa::DType dtype,
                                 const spy::TensorDesc &desc,
                                 ExternalDataAttr ext) {
-    auto map = std::make_shared<spy::LayoutMap>();
+    spy::LayoutMap map;
     std::string error;
-    if (!spy::LayoutMap::create(dtype, desc.shape, desc.layout, arch, *map,
+    if (!spy::LayoutMap::create(dtype, desc.shape, desc.layout, arch, map,
                                 error))
       return t.emitError("invalid layout: ") << error;
-    FailureOr<std::unique_ptr<ExternalData>> data =
-        ExternalData::open(t, ext, map->hostBytes(), getElementBytes(
-            t.getTensorType().getElementType()), desc.shape);
-    if (failed(data))
+    FailureOr<std::unique_ptr<spy::StreamedImage>> image =
+        externals.open(t, ext, map, streamBufferBytes);
+    if (failed(image))
       return failure();
-    externals.push_back(std::move(*data));
-    const uint8_t *src = externals.back()->data();
+    // Read at write time, in the writer's chunks, through a buffer of
+    // bounded size: the weight is never in memory as a whole.
+    std::shared_ptr<spy::StreamedImage> source = std::move(*image);
+    std::string name = desc.name;
     writer.setTensorData(
-        index, map->deviceBytes(),
-        [map, src](uint64_t offset, void *buffer, uint64_t size,
-                   std::string &) {
-          map->hostToDeviceRange(src, offset, size, buffer);
-          return true;
+        index, map.deviceBytes(),
+        [source, name](uint64_t offset, void *buffer, uint64_t size,
+                       std::string &error) {
+          if (source->read(offset, buffer, size, error))
+            return true;
+          error = "weight '" + name + "': " + error;
+          return false;
         });
     return success();
   }

@@ -59,6 +59,43 @@ struct AssignLayoutsPass
         return signalPassFailure();
   }
 
+  /// A result holding the new contents of an input or buffer (the
+  /// importer's spyre.output "user_input_mutation:x" / "buffer_mutation:b")
+  /// is copied over it by the runtime byte for byte, so it must be in the
+  /// target's layout: restickify it when the two layouts differ.
+  void matchMutationLayouts(func::FuncOp func, func::ReturnOp ret) {
+    OpBuilder b(ret);
+    for (OpOperand &result : ret->getOpOperands()) {
+      auto kind = func.getResultAttrOfType<StringAttr>(
+          result.getOperandNumber(), "spyre.output");
+      if (!kind)
+        continue;
+      auto [tag, name] = kind.getValue().split(':');
+      Value target;
+      if (tag == "user_input_mutation") {
+        for (BlockArgument arg : func.getArguments())
+          if (auto n = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                         "spyre.name");
+              n && n.getValue() == name)
+            target = arg;
+      } else if (tag == "buffer_mutation") {
+        func.walk([&](WeightOp w) {
+          if (w.getName() == name)
+            target = w.getResult();
+        });
+      }
+      if (!target || target.getType() == result.get().getType())
+        continue;
+      auto want = dyn_cast<RankedTensorType>(target.getType());
+      auto have = dyn_cast<RankedTensorType>(result.get().getType());
+      if (!want || !have || want.getShape() != have.getShape() ||
+          want.getElementType() != have.getElementType())
+        continue; // lower-to-program reports the mismatch
+      result.set(RestickifyOp::create(b, result.get().getLoc(), want,
+                                      result.get()));
+    }
+  }
+
   LogicalResult assign(func::FuncOp func, const Arch &arch) {
     if (func.isExternal())
       return success();
@@ -129,6 +166,7 @@ struct AssignLayoutsPass
 
     // Functions return what their body produces.
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    matchMutationLayouts(func, ret);
     func.setType(FunctionType::get(func.getContext(),
                                    func.getBody().getArgumentTypes(),
                                    ret.getOperandTypes()));

@@ -2,6 +2,10 @@
 
 #include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
+#include "spyre/Dialect/Spyre/AtenSchema.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -15,9 +19,113 @@ using namespace mlir;
 using namespace spyre;
 
 namespace {
+
+/// "s0 (exported range [1, 64])" for each range-constrained symbol named in
+/// `expr` ("32*s0").
+std::string describeSymbols(ModuleOp module, StringRef expr) {
+  auto ranges = module->getAttrOfType<DictionaryAttr>("spyre.range_constraints");
+  std::string out;
+  SmallVector<StringRef> tokens;
+  llvm::SplitString(expr, tokens, " ()*+-/%,");
+  for (StringRef token : tokens) {
+    auto range = ranges ? ranges.getAs<ArrayAttr>(token) : ArrayAttr();
+    if (!range || range.size() != 2 || StringRef(out).contains(token))
+      continue;
+    std::string hi = "inf";
+    if (auto i = dyn_cast<IntegerAttr>(range[1]))
+      hi = std::to_string(i.getInt());
+    out += (out.empty() ? "" : ", ") + token.str() + " in [" +
+           std::to_string(cast<IntegerAttr>(range[0]).getInt()) + ", " + hi +
+           "]";
+  }
+  return out.empty() ? "" : " (exported range: " + out + ")";
+}
+
+/// The expression of an int/SymInt argument (or list element) the importer
+/// left symbolic: a string where the schema says integer.
+std::optional<StringRef> symbolicIntArgument(AtenOp op, NamedAttribute arg) {
+  const AtenSchema *schema = lookupAtenSchema(op.getTarget());
+  int index = schema ? schema->findArgument(arg.getName()) : -1;
+  if (index < 0)
+    return std::nullopt;
+  StringRef type = schema->arguments[index].type;
+  if (!type.starts_with("int") && !type.starts_with("SymInt"))
+    return std::nullopt;
+  if (auto s = dyn_cast<StringAttr>(arg.getValue()))
+    return s.getValue();
+  if (auto list = dyn_cast<ArrayAttr>(arg.getValue()))
+    for (Attribute e : list)
+      if (auto s = dyn_cast<StringAttr>(e))
+        return s.getValue();
+  return std::nullopt;
+}
+
+/// Decompositions compute shapes, strides and tile sizes: every dim must be
+/// static. The importer leaves a symbolic dim dynamic with its expression in
+/// `spyre.dims` (and an unbound SymInt argument as a string); the error names
+/// the symbol to bind. Reports the inputs, else the first op, not every
+/// value the symbol flows into.
+LogicalResult requireStaticShapes(ModuleOp module, StringRef passName) {
+  auto advice = [&](StringRef expr) {
+    return "; " + passName.str() +
+           " needs static shapes: specialize with --bind-dims <symbol>=<size>" +
+           describeSymbols(module, expr);
+  };
+  bool reported = false;
+  module.walk([&](func::FuncOp func) {
+    for (BlockArgument arg : func.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                   "spyre.dims");
+      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                    "spyre.name");
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d))
+          continue;
+        std::string expr =
+            dims && d < int64_t(dims.size())
+                ? cast<StringAttr>(dims[d]).getValue().str()
+                : std::string("?");
+        emitError(arg.getLoc())
+            << "dimension " << d << " of input '"
+            << (name ? name.getValue().str()
+                     : "#" + std::to_string(arg.getArgNumber()))
+            << "' is symbolic (" << expr << ")" << advice(expr);
+        reported = true;
+      }
+    }
+  });
+  if (reported)
+    return failure();
+  WalkResult walk = module.walk([&](AtenOp op) {
+    for (NamedAttribute arg : op.getArgs())
+      if (std::optional<StringRef> expr = symbolicIntArgument(op, arg)) {
+        op.emitError("argument '")
+            << arg.getName().getValue() << "' of '" << op.getTarget()
+            << "' is symbolic (" << *expr << ")" << advice(*expr);
+        return WalkResult::interrupt();
+      }
+    for (auto [i, type] : llvm::enumerate(op.getResultTypes())) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.hasStaticShape())
+        continue;
+      op.emitError("result ")
+          << i << " of '" << op.getTarget() << "' has a symbolic shape"
+          << advice("");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct DecomposePass : public spyre::impl::SpyreDecomposeBase<DecomposePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireStaticShapes(module, getArgument())))
+      return signalPassFailure();
     const DecompositionRegistry &registry = getDecompositionRegistry();
     SmallVector<AtenOp> ops;
     module.walk([&](AtenOp op) { ops.push_back(op); });

@@ -618,10 +618,19 @@ int64_t KernelPlan::totalBytes() const {
 double KernelPlan::estimateNs() const {
   if (isDataMovement())
     return estimateDataMovementNs();
-  // The busiest core: the one with the most tiles (core 0 by construction
-  // of the balanced split).
-  CoreShare s = share(0);
+  // The busiest core: the one with the most tiles. The balanced split
+  // gives the larger shares to the higher cores (core 0 may get fewer).
   int64_t cores = numCores();
+  CoreShare s = share(0);
+  auto work = [](const CoreShare &c) {
+    int64_t n = 1;
+    for (int64_t t : c.tiles)
+      n *= t;
+    return n;
+  };
+  for (int64_t c = 1; c < cores; ++c)
+    if (CoreShare other = share(c); work(other) > work(s))
+      s = std::move(other);
   int64_t accTiles = accLoop >= 0 ? s.tiles[accLoop] : 1;
   int64_t outerTiles = 1;
   for (size_t l = 0; l < loops.size(); ++l)

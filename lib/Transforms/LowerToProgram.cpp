@@ -81,13 +81,15 @@ struct LowerToProgramPass
           b, v.getLoc(), b.getStringAttr(uniqueName(name.str())),
           TypeAttr::get(type), TensorRoleAttr::get(b.getContext(), role),
           IntegerAttr(), StringAttr(), ElementsAttr(), ExternalDataAttr(),
-          IntegerAttr(), IntegerAttr());
+          IntegerAttr(), IntegerAttr(), FlatSymbolRefAttr());
       auto ref = FlatSymbolRefAttr::get(t.getSymNameAttr());
       storage[v] = ref;
       return t;
     };
 
     // Outputs first: their storage is the caller's buffer.
+    SmallVector<TensorOp> outputs;
+    llvm::StringMap<TensorOp> weightsByName;
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     for (auto [j, v] : llvm::enumerate(ret.getOperands())) {
       Value store = v;
@@ -106,6 +108,7 @@ struct LowerToProgramPass
       auto t = declare(store, "out" + std::to_string(j), TensorRole::output);
       t.setType(v.getType());
       t.setIoIndex(j);
+      outputs.push_back(t);
     }
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
       std::string name = "in" + std::to_string(i);
@@ -124,6 +127,7 @@ struct LowerToProgramPass
                              ? TensorRole::constant
                              : TensorRole::weight);
         t.setSourceNameAttr(w.getNameAttr());
+        weightsByName[w.getName()] = t;
         if (w.getValue())
           t.setValueAttr(*w.getValue());
         if (w.getExternal())
@@ -180,6 +184,8 @@ struct LowerToProgramPass
     for (Operation &op : llvm::make_early_inc_range(func.getBody().front()))
       if (visit(&op).wasInterrupted())
         return failure();
+    if (failed(linkMutations(func, outputs, weightsByName)))
+      return failure();
     SmallVector<Attribute> planAttrs(plan.begin(), plan.end());
     PlanOp::create(b, func.getLoc(), b.getArrayAttr(planAttrs));
     if (auto ws = func->getAttrOfType<IntegerAttr>("spyre.workspace_bytes"))
@@ -187,6 +193,51 @@ struct LowerToProgramPass
     if (auto source = func->getAttr("spyre.source"))
       module->setAttr("spyre.source", source);
     func.erase();
+    return success();
+  }
+
+  /// Records which outputs are the new contents of a mutated input or
+  /// buffer (the importer's `spyre.output` = "user_input_mutation:x" /
+  /// "buffer_mutation:count") so that the runtime writes them back.
+  LogicalResult linkMutations(func::FuncOp func, ArrayRef<TensorOp> outputs,
+                              const llvm::StringMap<TensorOp> &weightsByName) {
+    for (auto [j, outConst] : llvm::enumerate(outputs)) {
+      TensorOp out = outConst;
+      auto kind = func.getResultAttrOfType<StringAttr>(j, "spyre.output");
+      if (!kind)
+        continue;
+      auto [tag, target] = kind.getValue().split(':');
+      if (tag == "user_input_mutation") {
+        for (unsigned i = 0; i < func.getNumArguments(); ++i)
+          if (auto n = func.getArgAttrOfType<StringAttr>(i, "spyre.name");
+              n && n.getValue() == target)
+            out.setAliasesInput(i);
+        if (!out.getAliasesInput())
+          return func.emitError("output ")
+                 << j << " mutates input '" << target
+                 << "', which is not an input of the function";
+        if (func.getArgument(*out.getAliasesInput()).getType() != out.getType())
+          return func.emitError("output ")
+                 << j << " (new contents of input '" << target << "') is "
+                 << out.getType() << " but the input is "
+                 << func.getArgument(*out.getAliasesInput()).getType()
+                 << "; a mutated input must keep its type and layout";
+      } else if (tag == "buffer_mutation") {
+        auto it = weightsByName.find(target);
+        if (it == weightsByName.end())
+          return func.emitError("output ")
+                 << j << " mutates buffer '" << target
+                 << "', which the program never reads; mutating an unread "
+                    "buffer is not supported";
+        TensorOp buffer = it->second;
+        if (buffer.getType() != out.getType())
+          return func.emitError("output ")
+                 << j << " (new contents of buffer '" << target << "') is "
+                 << out.getType() << " but the buffer is " << buffer.getType()
+                 << "; a mutated buffer must keep its type and layout";
+        out.setUpdatesAttr(FlatSymbolRefAttr::get(buffer.getSymNameAttr()));
+      }
+    }
     return success();
   }
 

@@ -89,6 +89,9 @@ Status fillInfo(const Model &m, const std::vector<uint32_t> &list,
   out->device_bytes = t.size;
   out->device_alignment = t.alignment;
   out->aliases_input = t.aliasesInput;
+  out->updates_buffer = t.updatesTensor >= 0
+                            ? m.tensors()[size_t(t.updatesTensor)].name.c_str()
+                            : nullptr;
   return Status::success();
 }
 

@@ -153,7 +153,30 @@ Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
     SPYRE_RETURN_IF_ERROR(device_.write(p.where, &value, sizeof(value)));
     launchPatchValues_[i] = value;
   }
-  return device_.launch(plan_.data(), plan_.size());
+  SPYRE_RETURN_IF_ERROR(device_.launch(plan_.data(), plan_.size()));
+  return applyMutations(inputs, outputs);
+}
+
+Status LoadedModel::applyMutations(const DeviceAddr *inputs,
+                                   const DeviceAddr *outputs) {
+  // torch.export mutations: outputs carrying the new contents of an input
+  // or a buffer are copied over it once every kernel has read the old one.
+  const Model &m = *model_;
+  for (size_t o = 0; o < m.outputs().size(); ++o) {
+    const TensorInfo &t = m.tensors()[m.outputs()[o]];
+    if (t.aliasesInput >= 0)
+      SPYRE_RETURN_IF_ERROR(
+          device_.copy(inputs[t.aliasesInput], outputs[o], t.size)
+              .withContext("writing back mutated input " +
+                           std::to_string(t.aliasesInput)));
+    if (t.updatesTensor >= 0)
+      SPYRE_RETURN_IF_ERROR(
+          device_.copy(tensorAddress_[size_t(t.updatesTensor)], outputs[o],
+                       t.size)
+              .withContext("updating buffer '" +
+                           m.tensors()[size_t(t.updatesTensor)].name + "'"));
+  }
+  return Status::success();
 }
 
 Status Workspace::create(LoadedModel &loaded, std::unique_ptr<Workspace> &out) {

@@ -411,6 +411,7 @@ Status Model::validate(const Arch *deviceArch) {
       info.segment = t->segment();
       info.workspaceOffset = t->workspace_offset();
       info.aliasesInput = t->aliases_input();
+      info.updatesTensor = t->updates_tensor();
       bool isData = info.role == Role::Weight || info.role == Role::Constant;
       if (isData) {
         if (info.segment < 0 || uint32_t(info.segment) >= segments_.size())
@@ -466,6 +467,8 @@ Status Model::validate(const Arch *deviceArch) {
       }
       if (info.aliasesInput != -1 && info.role != Role::Output)
         return invalidFile(label + ": only outputs may alias an input");
+      if (info.updatesTensor != -1 && info.role != Role::Output)
+        return invalidFile(label + ": only outputs may update a buffer");
       tensors_.push_back(std::move(info));
     }
   }
@@ -489,6 +492,29 @@ Status Model::validate(const Arch *deviceArch) {
     if (in.dtype != o.dtype || in.shape != o.shape || in.layout != o.layout)
       return invalidFile(label + ": aliases input " +
                          std::to_string(o.aliasesInput) +
+                         " of a different type or layout");
+  }
+  for (uint32_t outIndex : outputs_) {
+    const TensorInfo &o = tensors_[outIndex];
+    if (o.updatesTensor == -1)
+      continue;
+    std::string label = tensorLabel(outIndex, o.name);
+    if (o.updatesTensor < 0 || size_t(o.updatesTensor) >= tensors_.size())
+      return invalidFile(label + ": updates tensor " +
+                         std::to_string(o.updatesTensor) +
+                         " out of range (the file has " +
+                         std::to_string(tensors_.size()) + " tensors)");
+    if (o.aliasesInput != -1)
+      return invalidFile(label + ": updates both an input and a buffer");
+    const TensorInfo &buffer = tensors_[size_t(o.updatesTensor)];
+    if (buffer.role != Role::Weight)
+      return invalidFile(label + ": updates tensor " +
+                         std::to_string(o.updatesTensor) +
+                         ", which is not a weight (buffer)");
+    if (buffer.dtype != o.dtype || buffer.shape != o.shape ||
+        buffer.layout != o.layout)
+      return invalidFile(label + ": updates tensor " +
+                         std::to_string(o.updatesTensor) +
                          " of a different type or layout");
   }
 

@@ -36,12 +36,8 @@ Status Session::create(Device &device, std::shared_ptr<const Model> model,
     session->inputs_.push_back(addr);
   }
   for (uint32_t t : m.outputs()) {
-    const TensorInfo &info = m.tensors()[t];
     DeviceAddr addr;
-    if (info.aliasesInput >= 0)
-      addr = session->inputs_[size_t(info.aliasesInput)];
-    else
-      SPYRE_RETURN_IF_ERROR(allocate(t, addr));
+    SPYRE_RETURN_IF_ERROR(allocate(t, addr));
     session->outputs_.push_back(addr);
   }
   out = std::move(session);
@@ -93,6 +89,16 @@ Status Session::run(const std::vector<HostTensor> &inputs,
     outputs.push_back(std::move(h));
   }
   return Status::success();
+}
+
+void Session::applyInputMutations(std::vector<HostTensor> &inputs,
+                                  const std::vector<HostTensor> &outputs) const {
+  const Model &m = model();
+  for (size_t o = 0; o < m.outputs().size() && o < outputs.size(); ++o) {
+    int32_t input = m.tensors()[m.outputs()[o]].aliasesInput;
+    if (input >= 0 && size_t(input) < inputs.size())
+      inputs[size_t(input)].data = outputs[o].data;
+  }
 }
 
 } // namespace spyre::rt

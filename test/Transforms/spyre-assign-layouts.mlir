@@ -83,3 +83,21 @@ func.func @scalar(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = spyre.binary mul %x, %c : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// A result holding a mutated input's new contents takes the input's layout
+// (the runtime copies it over the input byte for byte): the transposed
+// result is restickified back.
+// CHECK-LABEL: func.func @mutated_input_layout
+// CHECK-SAME: (%{{.*}}: tensor<64x64xf16, #[[XL:layout[0-9]*]]> {spyre.name = "x"})
+// CHECK: %[[MM:.*]] = spyre.matmul
+// CHECK: %[[T:.*]] = spyre.transpose %[[MM]]
+// CHECK: %[[R:.*]] = spyre.restickify %[[T]] : tensor<64x64xf16, #{{layout[0-9]*}}> -> tensor<64x64xf16, #[[XL]]>
+// CHECK: return %[[MM]], %[[R]]
+func.func @mutated_input_layout(%x: tensor<64x64xf16> {spyre.name = "x"}) -> (tensor<64x64xf16> {spyre.output = "user"}, tensor<64x64xf16> {spyre.output = "user_input_mutation:x"}) {
+  %w = spyre.constant dense<1.0> : tensor<64x64xf16> : tensor<64x64xf16>
+  %0 = spyre.matmul %w, %x {transpose_rhs} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf16>
+  %1 = spyre.transpose %0 [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+  return %0, %1 : tensor<64x64xf16>, tensor<64x64xf16>
+}

@@ -55,10 +55,11 @@ func.func @pinned(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
 // An elementwise kernel on an odd shape: 65 fp32 columns are 3 sticks, so
-// column tiles are 1 or 3 sticks; a tiny kernel is latency-bound and the
-// cost model gives each core two rows (the last one clamped).
+// column tiles are 1 or 3 sticks; a tiny kernel is latency-bound, so the
+// cost model gives each of 24 cores a single 8x32 tile (the last row and
+// column tiles clamped) rather than two 1x65 tiles to most of 32 cores.
 // CHECK-LABEL: func.func @odd_elementwise
-// CHECK: schedule = #spyre.schedule<split = [32, 1], tile = [1, 65], depth = 2
+// CHECK: schedule = #spyre.schedule<split = [8, 3], tile = [8, 32], depth = 2
 func.func @odd_elementwise(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
   %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 63, 65>} : (tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
   ^bb0(%a: tensor<63x65xf32, #row>):

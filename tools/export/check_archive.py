@@ -66,9 +66,12 @@ ALLOWED_GLOBALS = {
 
 def pickle_globals(data):
     """(module, name) of every GLOBAL / STACK_GLOBAL / INST in a pickle, read
-    with pickletools.genops (which decodes opcodes and never executes)."""
+    with pickletools.genops (which decodes opcodes and never executes).
+    Strings are followed through the memo: STACK_GLOBAL's operands are the
+    last two strings pushed, directly or by a memo get."""
     import pickletools
     out, strings, memo = [], [], {}
+    top = None  # the string on top of the stack, when the last push was one
     for op, arg, _pos in pickletools.genops(data):
         if op.name in ("GLOBAL", "INST"):
             mod, _, name = arg.partition(" ")
@@ -77,12 +80,17 @@ def pickle_globals(data):
             out.append((strings[-2], strings[-1]) if len(strings) >= 2 else ("?", "?"))
         if isinstance(arg, str) and op.name.endswith(("UNICODE", "STRING", "BINSTRING")):
             strings.append(arg)
-        elif op.name in ("MEMOIZE",) and strings:
-            memo[len(memo)] = strings[-1]
-        elif op.name in ("BINPUT", "LONG_BINPUT", "PUT") and strings:
-            memo[arg] = strings[-1]
-        elif op.name in ("BINGET", "LONG_BINGET", "GET") and arg in memo:
-            strings.append(memo[arg])
+            top = arg
+        elif op.name == "MEMOIZE":
+            memo[len(memo)] = top  # every memoized object takes an index
+        elif op.name in ("BINPUT", "LONG_BINPUT", "PUT"):
+            memo[arg] = top
+        elif op.name in ("BINGET", "LONG_BINGET", "GET"):
+            top = memo.get(arg)
+            if top is not None:
+                strings.append(top)
+        elif op.name not in ("FRAME", "PROTO"):
+            top = None
     return out
 
 

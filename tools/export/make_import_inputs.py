@@ -130,6 +130,48 @@ def nested_zip_with_pkl(pkl, like):
         return open(p, "rb").read()
 
 
+def torch_save_zip(records, zip64=False):
+    """A torch.save file holding `records` ((name, bytes) under archive/),
+    written with torch's own writer (or in forced ZIP64 form)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "archive")
+        if zip64:
+            write_zip64_records(p, records, root="archive")
+        else:
+            w = torch._C.PyTorchFileWriter(p)
+            for n, data in records:
+                w.write_record(n, data, len(data))
+            w.write_end_of_file()
+        return open(p, "rb").read()
+
+
+def pickle_variants(legacy, state_dict):
+    """(file name, records) of the restricted-unpickler variants of the
+    legacy archive: other pickle forms the reader must accept, and broken
+    nested files it must reject."""
+    weights = dict(legacy)["data/weights/model.pt"]
+    _r, inner, order = read_archive(weights)
+    inner_records = [(n, inner[n]) for n in order]
+
+    def with_weights(data):
+        return [(n, data if n == "data/weights/model.pt" else d) for n, d in legacy]
+
+    buf = io.BytesIO()
+    torch.save(state_dict, buf, pickle_protocol=4)  # FRAME, MEMOIZE, STACK_GLOBAL
+    pkl = inner["data.pkl"]
+    return [
+        ("legacy_pickled_weights_proto4.pt2", with_weights(buf.getvalue())),
+        ("legacy_pickled_weights_zip64.pt2",
+         with_weights(torch_save_zip(inner_records, zip64=True))),
+        ("pickle_missing_storage.pt2",
+         with_weights(torch_save_zip([(n, d) for n, d in inner_records if n != "data/3"]))),
+        ("pickle_truncated.pt2",
+         with_weights(torch_save_zip([(n, pkl[:300] if n == "data.pkl" else d)
+                                      for n, d in inner_records]))),
+    ]
+
+
 # ----------------------------------------------------------------------------
 # (5) symbolic batch dimension
 # ----------------------------------------------------------------------------
@@ -291,6 +333,10 @@ def main():
         bad = [(n, nested_zip_with_pkl(pkl, inner_like) if n == "data/weights/model.pt" else d)
                for n, d in legacy]
         write_zip_records(out(fname), finish_records(bad))
+
+    # (2b) other pickle forms and broken nested torch.save files
+    for fname, recs in pickle_variants(legacy, state_dict):
+        write_zip_records(out(fname), finish_records(recs))
 
     # (3) aliased / strided weights: the e2e fixture op_weights_aliased_fp32
     al = load(os.path.join(a.models_dir, "op_weights_aliased_fp32", "model.pt2"))

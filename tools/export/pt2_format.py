@@ -191,6 +191,24 @@ def treespec_of(obj: Any, is_leaf) -> Dict[str, Any]:
 # ----------------------------------------------------------------------------
 
 
+class StreamedData:
+    """Record data produced piece by piece, for archives too large to hold in
+    memory (multi-GB weights): ``size`` bytes in all, ``chunks()`` returns an
+    iterable of bytes-like pieces (bytes, bytearray, memoryview, numpy
+    arrays) that add up to ``size``; it may be called more than once and must
+    give the same bytes each time.  ``tag`` stands for the content in
+    serialization_id (the bytes are not hashed).  Only write_zip64_records
+    accepts it."""
+
+    def __init__(self, size: int, chunks, tag: str = ""):
+        self.size = int(size)
+        self.chunks = chunks
+        self.tag = tag
+
+    def __len__(self) -> int:
+        return self.size
+
+
 def serialization_id(records: Sequence[Tuple[str, bytes]]) -> str:
     """A deterministic 40-digit id in the format PyTorchStreamWriter uses
     (20-digit name hash + 20-digit data hash).  torch computes it from
@@ -199,6 +217,8 @@ def serialization_id(records: Sequence[Tuple[str, bytes]]) -> str:
     h_data = hashlib.sha256()
     for name, data in records:
         h_names.update(name.encode() + b"\0")
+        if isinstance(data, StreamedData):
+            data = f"streamed:{data.size}:{data.tag}".encode()
         h_data.update(hashlib.sha256(data).digest())
     a = int.from_bytes(h_names.digest()[:8], "little")
     b = int.from_bytes(h_data.digest()[:8], "little")
@@ -256,7 +276,7 @@ def read_archive(path_or_bytes) -> Tuple[str, Dict[str, bytes], List[str]]:
     return root, out, order
 
 
-def write_zip64_records(path: str, records: Iterable[Tuple[str, bytes]],
+def write_zip64_records(path: str, records: Iterable[Tuple[str, Any]],
                         root: Optional[str] = None) -> None:
     """The PyTorchStreamWriter layout (root folder, stored entries, UTF-8
     names, DOS time/date 0, data 64-byte aligned by an "FB" padding extra
@@ -266,42 +286,70 @@ def write_zip64_records(path: str, records: Iterable[Tuple[str, bytes]],
     0xFFFFFFFF sizes and offset plus a zip64 extra field (sizes, offset),
     then the zip64 end-of-central-directory record and locator and an end
     record whose counts/size/offset are 0xFFFF/0xFFFFFFFF.  No data
-    descriptors (bit 3 clear; CRC and sizes known up front).  Pure Python."""
+    descriptors (bit 3 clear; CRC and sizes known up front).  Pure Python.
+
+    Streams: a record's data is bytes or a StreamedData, written piece by
+    piece (its CRC is patched into the local header afterwards), so memory
+    stays bounded whatever the size of the archive."""
+    import os
     import struct
     import zlib
 
     if root is None:
-        import os
         root = os.path.splitext(os.path.basename(path))[0]
-    out = bytearray()
     central = bytearray()
     n = 0
-    for name, data in records:
-        fname = f"{root}/{name}".encode("utf-8")
-        crc = zlib.crc32(data) & 0xFFFFFFFF
-        size = len(data)
-        offset = len(out)
-        z64 = struct.pack("<HHQQ", 0x0001, 16, size, size)
-        base = offset + 30 + len(fname) + len(z64)
-        pad = (-(base + 4)) % 64  # "FB" extra header is 4 bytes
-        fb = struct.pack("<HH", 0x4246, pad) + b"Z" * pad
-        extra = z64 + fb
-        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0x0800, 0, 0, 0, crc,
-                           0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(extra))
-        out += fname + extra
-        assert len(out) % 64 == 0
-        out += data
-        cz64 = struct.pack("<HHQQQ", 0x0001, 24, size, size, offset)
-        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0x0800, 0, 0, 0,
-                               crc, 0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(cz64), 0, 0, 0, 0,
-                               0xFFFFFFFF)
-        central += fname + cz64
-        n += 1
-    cd_offset = len(out)
-    out += central
-    z64_eocd = len(out)
-    out += struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, n, n, len(central), cd_offset)
-    out += struct.pack("<IIQI", 0x07064B50, 0, z64_eocd, 1)
-    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
-    with open(path, "wb") as f:
-        f.write(bytes(out))
+    with open(path, "wb") as out:
+        for name, data in records:
+            fname = f"{root}/{name}".encode("utf-8")
+            size = len(data)
+            offset = out.tell()
+            z64 = struct.pack("<HHQQ", 0x0001, 16, size, size)
+            base = offset + 30 + len(fname) + len(z64)
+            pad = (-(base + 4)) % 64  # "FB" extra header is 4 bytes
+            fb = struct.pack("<HH", 0x4246, pad) + b"Z" * pad
+            extra = z64 + fb
+
+            def local_header(crc):
+                return struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0x0800, 0, 0, 0,
+                                   crc, 0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(extra))
+
+            if isinstance(data, StreamedData):
+                out.write(local_header(0) + fname + extra)
+                assert out.tell() % 64 == 0
+                crc = 0
+                written = 0
+                for piece in data.chunks():
+                    piece = memoryview(piece).cast("B")
+                    crc = zlib.crc32(piece, crc)
+                    written += len(piece)
+                    out.write(piece)
+                if written != size:
+                    raise ValueError(f"record '{name}': {written} bytes streamed, "
+                                     f"{size} announced")
+                crc &= 0xFFFFFFFF
+                end = out.tell()
+                out.seek(offset)
+                out.write(local_header(crc))
+                out.seek(end)
+            else:
+                crc = zlib.crc32(data) & 0xFFFFFFFF
+                out.write(local_header(crc) + fname + extra)
+                assert out.tell() % 64 == 0
+                out.write(data)
+            cz64 = struct.pack("<HHQQQ", 0x0001, 24, size, size, offset)
+            central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0x0800, 0, 0,
+                                   0, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(cz64),
+                                   0, 0, 0, 0, 0xFFFFFFFF)
+            central += fname + cz64
+            n += 1
+        cd_offset = out.tell()
+        out.write(central)
+        z64_eocd = out.tell()
+        tail = bytearray()
+        tail += struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, n, n,
+                            len(central), cd_offset)
+        tail += struct.pack("<IIQI", 0x07064B50, 0, z64_eocd, 1)
+        tail += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF,
+                            0xFFFFFFFF, 0)
+        out.write(bytes(tail))

@@ -58,6 +58,12 @@ cl::opt<std::string> reportFile(
     cl::desc("Write a JSON report: per kernel the schedule, the cost "
              "model's estimate, MACs, minimum bytes and roofline"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<uint64_t> weightBuffer(
+    "weight-buffer",
+    cl::desc("Bytes of weight data held at once while the .spy is written "
+             "(default 16 MiB); peak memory depends on this, not on the size "
+             "of the weights"),
+    cl::value_desc("bytes"), cl::init(0), cl::cat(category));
 cl::opt<bool> emitMlir("emit-mlir",
                        cl::desc("Write the program-level MLIR instead of the "
                                 ".spy"),
@@ -154,6 +160,7 @@ int main(int argc, char **argv) {
   }
   TimingScope emitTiming = timing.nest("Emit .spy");
   spyre::SpyEmitOptions emitOptions;
+  emitOptions.weightBufferBytes = weightBuffer;
   if (failed(spyre::emitSpyFile(*module, outputFile, emitOptions)))
     return 1;
   return 0;

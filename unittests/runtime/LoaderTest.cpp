@@ -347,6 +347,29 @@ TEST(Loader, TensorChecks) {
                    m.tensors[0]->shape = std::vector<int64_t>(20, 1);
                  }),
                  "rank 20");
+  // Buffer mutation records (tensors: 0 x input, 1 w weight [32, 32],
+  // 2 workspace, 3 y output [4, 32]).
+  expectRejected(editModel(base, [](spy::ModelT &m) {
+                   m.tensors[0]->updates_tensor = 1;
+                 }),
+                 "only outputs may update a buffer");
+  expectRejected(editModel(base, [](spy::ModelT &m) {
+                   m.tensors[3]->updates_tensor = 9;
+                 }),
+                 "updates tensor 9 out of range (the file has 4 tensors)");
+  expectRejected(editModel(base, [](spy::ModelT &m) {
+                   m.tensors[3]->updates_tensor = 0;
+                 }),
+                 "updates tensor 0, which is not a weight (buffer)");
+  expectRejected(editModel(base, [](spy::ModelT &m) {
+                   m.tensors[3]->updates_tensor = 1;
+                 }),
+                 "updates tensor 1 of a different type or layout");
+  expectRejected(editModel(base, [](spy::ModelT &m) {
+                   m.tensors[3]->updates_tensor = 1;
+                   m.tensors[3]->aliases_input = 0;
+                 }),
+                 "updates both an input and a buffer");
   // Aliasing an input of the same type is fine.
   std::unique_ptr<Model> m;
   Status s = load(editModel(base, [](spy::ModelT &m) {

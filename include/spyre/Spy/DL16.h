@@ -85,6 +85,12 @@ float halfToFloat(uint16_t half);
 /// A 65536-entry table of halfToFloat.
 const float *halfDecodeTable();
 
+/// 65536-entry tables of floatToDL16(halfToFloat(h)) and
+/// floatToDL16(bf16ToFloat(b)): one lookup per element when weights are
+/// converted to their device images.
+const uint16_t *halfToDL16Table();
+const uint16_t *bf16ToDL16Table();
+
 /// fp32 -> bfloat16, round to nearest even; NaN stays a (quiet) NaN.
 inline uint16_t floatToBF16(float value) {
   uint32_t b = floatBits(value);

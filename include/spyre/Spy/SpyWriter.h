@@ -64,8 +64,11 @@ struct TensorDesc {
   uint64_t alignment = 128;
   /// Workspace tensors: offset inside the workspace.
   uint64_t workspaceOffset = 0;
-  /// Outputs updated in place: the io_index of the input they alias, or -1.
+  /// Outputs holding a mutated input's new contents: its io_index, or -1.
   int32_t aliasesInput = -1;
+  /// Outputs holding a mutated buffer's new contents: the buffer's tensor
+  /// index, or -1.
+  int32_t updatesTensor = -1;
 };
 
 /// One program (the code of one kernel) with its per-core parameters.
@@ -96,6 +99,8 @@ public:
   /// Adds a tensor and returns its index. A zero `size` is derived from the
   /// layout.
   uint32_t addTensor(const TensorDesc &desc);
+  /// Mutable access to an added tensor (to link it to a later one).
+  TensorDesc &tensor(uint32_t index) { return tensors_[index]; }
   /// Sets the data (in device layout) of a weight or constant tensor.
   void setTensorData(uint32_t tensor, std::vector<uint8_t> bytes);
   /// Same, copying `size` bytes from `data`.

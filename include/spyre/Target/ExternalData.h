@@ -1,37 +1,46 @@
 //===- ExternalData.h - Weight bytes kept outside the IR --------*- C++ -*-===//
+//
+// `#spyre.external<file, entry, offset, strides>` weights are never loaded
+// into memory: ExternalData checks where their bytes are (the archive entry
+// exists, is long enough, where its data starts in the file) and returns a
+// spy::StreamedImage that the .spy writer pulls the device image from,
+// chunk by chunk, reading the archive with pread into a buffer of bounded
+// size (include/spyre/Spy/StreamedImage.h). Peak memory of an emission is
+// therefore independent of the size of the weights.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef SPYRE_TARGET_EXTERNALDATA_H
 #define SPYRE_TARGET_EXTERNALDATA_H
 
 #include "spyre/Dialect/Spyre/SpyreAttrs.h"
+#include "spyre/Spy/StreamedImage.h"
 #include "spyre/Target/Pt2Archive.h"
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
-#include <vector>
 
 namespace spyre {
 
-/// The row-major host bytes of a `#spyre.external` weight: a memory mapping
-/// of the archive entry when the stored tensor is contiguous (so that
-/// emitting a multi-GB model never holds its weights in memory), a gathered
-/// copy when it is a strided view.
+/// Opens the data of `#spyre.external` weights. Keeps the archives it has
+/// opened (one zip directory parse per archive, not per weight).
 class ExternalData {
 public:
-  /// Opens the data of `ext` for a tensor of `shape` with elements of
-  /// `elementBytes` (`hostBytes` in all). Errors are emitted at `op`.
-  static mlir::FailureOr<std::unique_ptr<ExternalData>>
-  open(mlir::Operation *op, ExternalDataAttr ext, uint64_t hostBytes,
-       int64_t elementBytes, llvm::ArrayRef<int64_t> shape);
+  ExternalData();
+  ~ExternalData();
 
-  const uint8_t *data() const {
-    return copy.empty() ? mapped.data() : copy.data();
-  }
+  /// The device image (as `map` describes it) of the weight whose row-major
+  /// or strided host data `ext` locates. Only metadata is read here; the
+  /// bytes are read when the image is. `budgetBytes` bounds the host bytes
+  /// the image buffers at once. Errors are emitted at `op`.
+  mlir::FailureOr<std::unique_ptr<spy::StreamedImage>>
+  open(mlir::Operation *op, ExternalDataAttr ext, const spy::LayoutMap &map,
+       uint64_t budgetBytes = spy::StreamedImage::kDefaultBudgetBytes);
 
 private:
-  MappedRange mapped;
-  std::vector<uint8_t> copy;
+  llvm::StringMap<std::unique_ptr<Pt2Archive>> archives;
 };
 
 } // namespace spyre

@@ -132,8 +132,11 @@ mlir::Value reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 reductionDims(const AtenArgs &args, llvm::StringRef name, int64_t rank);
 /// softmax (or log_softmax) of `x` along `dim`, in x's element type.
+/// `safe` (softmax only) is PyTorch's _safe_softmax: a row that is all
+/// -inf (fully masked) gives 0 instead of NaN.
 mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value x, int64_t dim, bool log = false);
+                          mlir::Value x, int64_t dim, bool log = false,
+                          bool safe = false);
 /// Element type reductions and normalizations compute in: f32 for f16 and
 /// bf16 (as PyTorch accumulates), the input's otherwise.
 mlir::Type accumulationType(mlir::Type elementType);

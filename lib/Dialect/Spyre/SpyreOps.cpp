@@ -663,6 +663,19 @@ LogicalResult TensorOp::verify() {
                        "workspace_offset");
   if (getAliasesInput() && role != TensorRole::output)
     return emitOpError("only outputs may alias an input");
+  if (auto updates = getUpdatesAttr()) {
+    if (role != TensorRole::output)
+      return emitOpError("only outputs may update a buffer");
+    if (getAliasesInput())
+      return emitOpError("an output updates an input or a buffer, not both");
+    auto target = SymbolTable::lookupNearestSymbolFrom<TensorOp>(*this, updates);
+    if (!target || target.getRole() != TensorRole::weight)
+      return emitOpError("updates ") << updates << ", which is not a weight";
+    if (target.getType() != getType())
+      return emitOpError("updates ")
+             << updates << " of type " << target.getType() << ", not "
+             << getType();
+  }
   return verifyStickSizes(*this, type);
 }
 

@@ -2,7 +2,9 @@
 //
 // The math form: softmax(q @ k^T * scale + mask) @ v, in three kernels (the
 // scores matmul with scale and mask as its epilogue, the softmax, the value
-// matmul). Scores and probabilities stay f32.
+// matmul). Scores and the softmax are f32; the probabilities are rounded
+// to the value dtype as the second matmul's operand (the PT array
+// multiplies f16/bf16 and accumulates in f32).
 //
 // Grouped-query attention (enable_gqa, Hq = G * Hk heads) never copies K or
 // V: q is viewed as [..., Hk, G * L, E], so each KV head serves its G query
@@ -121,7 +123,10 @@ LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
       scores = BinaryOp::create(rw, loc, scoresType, BinaryKind::add, scores,
                                 castTo(rw, loc, mask, f32));
   }
-  Value p = createSoftmax(rw, loc, scores, rank - 1);
+  // With a mask a row can be masked entirely: the math kernel's
+  // _safe_softmax gives it 0 (a causal mask alone always keeps key 0).
+  Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
+                          /*safe=*/bool(args.optionalTensor("attn_mask")));
   p = castTo(rw, loc, reshapeTo(rw, loc, p, scoreShape), elementTypeOf(*value));
   SmallVector<int64_t> outShape(qShape);
   outShape[rank - 1] = vs[rank - 1];
@@ -140,8 +145,10 @@ void registerAttentionDecompositions(DecompositionRegistry &r) {
   r.add({"aten.scaled_dot_product_attention.default", "attention",
          "f16, bf16, f32",
          "math form in three kernels; `is_causal`, boolean and additive "
-         "masks, `scale`, grouped-query heads (`enable_gqa`) without copying "
-         "K/V; dropout must be 0",
+         "masks (a fully masked row gives 0, as the math kernel's "
+         "_safe_softmax), `scale`, grouped-query heads (`enable_gqa`) "
+         "without copying K/V; the probabilities are rounded to the value "
+         "dtype for the second matmul; dropout must be 0",
          decomposeSdpa});
 }
 

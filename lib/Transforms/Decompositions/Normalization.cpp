@@ -94,6 +94,13 @@ LogicalResult decomposeLayerNorm(AtenOp op, const AtenArgs &args,
 
 /// rms_norm: x * rsqrt(mean(x * x) + eps) * w; eps None is the dtype's
 /// machine epsilon, as PyTorch defines it.
+///
+/// Adapter (DESIGN.md section 5): the square is x * x, one SFP multiply in
+/// the kernel of the reduction that consumes it, not pow(x, 2): the SFP has
+/// no pow, and the general pow (exp(2 * log(x))) would cost two
+/// transcendental passes and be NaN for negative x. (A hand-written RMSNorm
+/// such as Llama's, pow(x, 2) then mean, gets the same form from pow's
+/// adapter in Pointwise.cpp.)
 LogicalResult decomposeRmsNorm(AtenOp op, const AtenArgs &args,
                                RewriterBase &rw) {
   FailureOr<Value> input = args.tensor("input");

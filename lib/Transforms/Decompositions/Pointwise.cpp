@@ -131,37 +131,74 @@ LogicalResult decomposeDiv(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   return success();
 }
 
-/// x ** e for a constant exponent: repeated multiplication for small
-/// integers (the adapter `pow(x, 3) -> x*x*x`), sqrt/rsqrt/reciprocal for
-/// +-0.5 and -1, exp(e * log(x)) otherwise (defined for x > 0, as
-/// documented in docs/supported-ops.md).
+/// The largest |e| that pow by a constant integer computes by repeated
+/// multiplication: square-and-multiply needs at most 2 log2(64) = 12
+/// multiplies, all fused into one elementwise kernel.
+constexpr int64_t kMaxPowByMultiplication = 64;
+
+/// x ** n, n >= 1, by square-and-multiply (at most 2 log2(n) multiplies).
+Value powByMultiplication(OpBuilder &b, Location loc, Value x, int64_t n) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value result, base = x;
+  for (int64_t k = n; k; k >>= 1) {
+    if (k & 1)
+      result = result ? binaryOf(b, loc, BinaryKind::mul, result, base, type)
+                      : base;
+    if (k > 1)
+      base = binaryOf(b, loc, BinaryKind::mul, base, base, type);
+  }
+  return result;
+}
+
+/// x ** e for a constant exponent e (x of a float type):
+///  * 0.5, -0.5, -1: one SFP op (sqrt, rsqrt, reciprocal); 0: a splat 1
+///    (PyTorch's pow(x, 0) is 1 even for NaN); 1: x.
+///  * Adapter `pow(x, 3) -> x*x*x`: integers |e| <= 3 by repeated
+///    multiplication in x's dtype (one or two roundings; the SFP has no
+///    pow, and exp(e * log(x)) would be NaN for negative x, where an
+///    integer power is defined). A negative e takes the reciprocal.
+///  * Other integers |e| <= 64: square-and-multiply, in f32 for f16/bf16
+///    (as PyTorch computes half pow) so that the up to 12 roundings stay
+///    below the result's precision.
+///  * Everything else: exp(e * log(x)) in f32. Its domain: exact PyTorch
+///    semantics for x >= 0 and, for a non-integer e, for x < 0 too (NaN in
+///    both); an integer e beyond 64 uses |x| and restores the sign for odd
+///    e, which differs from PyTorch only for 0 ** (odd e < -64) (NaN, not
+///    inf).
 Value powByConstant(OpBuilder &b, Location loc, Value x, double e) {
   auto type = cast<RankedTensorType>(x.getType());
   Type et = type.getElementType();
-  auto mul = [&](Value a, Value c) {
-    return binaryOf(b, loc, BinaryKind::mul, a, c, type);
-  };
   if (e == 0.5)
     return unaryOf(b, loc, UnaryKind::sqrt, x);
   if (e == -0.5)
     return unaryOf(b, loc, UnaryKind::rsqrt, x);
-  if (e == std::floor(e) && std::fabs(e) <= 8) {
-    int64_t n = int64_t(std::fabs(e));
-    if (n == 0)
-      return createSplat(b, loc, et, 1.0, type.getShape());
-    // Square-and-multiply: at most 2 log2(n) multiplies.
-    Value result, base = x;
-    for (int64_t k = n; k; k >>= 1) {
-      if (k & 1)
-        result = result ? mul(result, base) : base;
-      if (k > 1)
-        base = mul(base, base);
-    }
-    return e < 0 ? unaryOf(b, loc, UnaryKind::reciprocal, result) : result;
+  bool integer = e == std::floor(e);
+  if (e == 0)
+    return createSplat(b, loc, et, 1.0, type.getShape());
+  if (integer && std::fabs(e) <= 3) {
+    Value p = powByMultiplication(b, loc, x, int64_t(std::fabs(e)));
+    return e < 0 ? unaryOf(b, loc, UnaryKind::reciprocal, p) : p;
   }
-  Value logx = unaryOf(b, loc, UnaryKind::log, x);
-  return unaryOf(b, loc, UnaryKind::exp,
-                 mul(logx, createSplat(b, loc, et, e)));
+  Value v = castTo(b, loc, x, accumulationType(et));
+  auto vtype = cast<RankedTensorType>(v.getType());
+  Type vt = vtype.getElementType();
+  Value p;
+  if (integer && std::fabs(e) <= kMaxPowByMultiplication) {
+    p = powByMultiplication(b, loc, v, int64_t(std::fabs(e)));
+    if (e < 0)
+      p = unaryOf(b, loc, UnaryKind::reciprocal, p);
+  } else {
+    bool oddInteger = integer && std::fmod(std::fabs(e), 2.0) == 1.0;
+    Value base = integer ? unaryOf(b, loc, UnaryKind::abs, v) : v;
+    Value logx = unaryOf(b, loc, UnaryKind::log, base);
+    p = unaryOf(b, loc, UnaryKind::exp,
+                binaryOf(b, loc, BinaryKind::mul, logx,
+                         createSplat(b, loc, vt, e), vtype));
+    if (oddInteger)
+      p = binaryOf(b, loc, BinaryKind::mul, p,
+                   unaryOf(b, loc, UnaryKind::sign, v), vtype);
+  }
+  return castTo(b, loc, p, et);
 }
 
 LogicalResult decomposePow(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
@@ -169,7 +206,8 @@ LogicalResult decomposePow(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   Location loc = op.getLoc();
   Type et = type.getElementType();
   if (!isa<FloatType>(et))
-    return op.emitError("integer pow is not supported; only floating point");
+    return op.emitError("pow with an integer result is not supported (only "
+                        "floating-point results)");
   Value base = args.optionalTensor("self");
   Value exponent = args.optionalTensor("exponent");
   if (base && !exponent) {
@@ -179,14 +217,27 @@ LogicalResult decomposePow(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
     rw.replaceOp(op, powByConstant(rw, loc, castTo(rw, loc, base, et), *e));
     return success();
   }
-  // A tensor exponent: exp(e * log(x)), for x > 0.
-  FailureOr<Value> x = tensorOrScalar(args, "self", et, rw);
-  FailureOr<Value> y = tensorOrScalar(args, "exponent", et, rw);
-  if (failed(x) || failed(y))
+  // A tensor exponent: exp(y * log(x)) in f32. Its domain: x > 0, and
+  // x = 0 with y != 0; a negative base gives NaN (PyTorch: a real power
+  // for integer y), 0 ** 0 NaN (PyTorch: 1).
+  Type ct = accumulationType(et);
+  FailureOr<Value> y = tensorOrScalar(args, "exponent", ct, rw);
+  if (failed(y))
     return failure();
-  Value logx = unaryOf(rw, loc, UnaryKind::log, *x);
-  Value prod = binaryOf(rw, loc, BinaryKind::mul, logx, *y, type);
-  rw.replaceOpWithNewOp<UnaryOp>(op, type, UnaryKind::exp, prod);
+  Value logx;
+  if (base) {
+    logx = unaryOf(rw, loc, UnaryKind::log, castTo(rw, loc, base, ct));
+  } else {
+    // A scalar base: its log is a compile-time constant.
+    FailureOr<double> s = args.getDouble("self");
+    if (failed(s))
+      return failure();
+    logx = createSplat(rw, loc, ct, std::log(*s));
+  }
+  RankedTensorType ctype = RankedTensorType::get(type.getShape(), ct);
+  Value prod = binaryOf(rw, loc, BinaryKind::mul, logx, *y, ctype);
+  Value p = unaryOf(rw, loc, UnaryKind::exp, prod);
+  rw.replaceOp(op, castTo(rw, loc, p, et));
   return success();
 }
 
@@ -391,14 +442,22 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
   r.add({"aten.div.Scalar_mode", "pointwise", floats, "as div.Tensor_mode",
          decomposeDiv});
   r.add({"aten.pow.Tensor_Scalar", "pointwise", floats,
-         "integer exponents |e| <= 8 by repeated multiplication (adapter "
-         "`pow(x, 3) -> x*x*x`); 0.5, -0.5, -1 as sqrt, rsqrt, reciprocal; "
-         "other exponents as exp(e * log(x)), defined for x > 0",
+         "0.5, -0.5, -1 as sqrt, rsqrt, reciprocal; adapter `pow(x, 3) -> "
+         "x*x*x`: integers up to abs(e) = 3 by repeated multiplication in the "
+         "input dtype, other integers up to abs(e) = 64 by square-and-multiply "
+         "in f32; "
+         "other exponents as exp(e * log(x)) in f32, which matches PyTorch "
+         "for x >= 0 (and gives NaN for x < 0 with a non-integer e, as "
+         "PyTorch does); integer results are not supported",
          decomposePow});
   r.add({"aten.pow.Tensor_Tensor", "pointwise", floats,
-         "exp(e * log(x)), defined for x > 0", decomposePow});
+         "exp(e * log(x)) in f32: defined for x > 0 (and x = 0 with e != 0); "
+         "a negative base gives NaN even for integer e",
+         decomposePow});
   r.add({"aten.pow.Scalar", "pointwise", floats,
-         "exp(e * log(base)), defined for base > 0", decomposePow});
+         "exp(e * log(base)) in f32, log(base) folded: defined for base > 0 "
+         "(and base = 0 with e != 0)",
+         decomposePow});
 
   struct Unary {
     const char *name;
@@ -422,7 +481,10 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
                   Unary{"aten.erf.default", UnaryKind::erf},
                   Unary{"aten.round.default", UnaryKind::round},
                   Unary{"aten.sign.default", UnaryKind::sign}})
-    r.add({u.name, "pointwise", floats, "", unary(u.kind)});
+    r.add({u.name, "pointwise", floats,
+           "one SFP op; float results only (an integer input is "
+           "converted to the result's dtype first)",
+           unary(u.kind)});
   r.add({"aten.gelu.default", "pointwise", floats,
          "`approximate` = 'none' (erf) or 'tanh'", decomposeGelu});
   r.add({"aten.softplus.default", "pointwise", floats,

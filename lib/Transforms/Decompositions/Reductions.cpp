@@ -222,7 +222,7 @@ LogicalResult decomposeVar(AtenOp op, const AtenArgs &args, RewriterBase &rw,
 /// softmax(x) = exp(x - max) / sum(exp(x - max)); log_softmax(x) =
 /// x - max - log(sum(exp(x - max))). The max keeps exp from overflowing.
 LogicalResult decomposeSoftmax(AtenOp op, const AtenArgs &args,
-                               RewriterBase &rw, bool log) {
+                               RewriterBase &rw, bool log, bool safe) {
   FailureOr<Value> x = args.tensor("self");
   FailureOr<int64_t> dim = args.getInt("dim");
   if (failed(x) || failed(dim))
@@ -233,13 +233,15 @@ LogicalResult decomposeSoftmax(AtenOp op, const AtenArgs &args,
   Location loc = op.getLoc();
   Type out = resultType(op).getElementType();
   Value v = castTo(rw, loc, *x, accumulationType(out));
-  rw.replaceOp(op, castTo(rw, loc, createSoftmax(rw, loc, v, *d, log), out));
+  rw.replaceOp(op,
+               castTo(rw, loc, createSoftmax(rw, loc, v, *d, log, safe), out));
   return success();
 }
 
 } // namespace
 
-Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log) {
+Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log,
+                    bool safe) {
   Type t = v.getType();
   Value m = reduceAlong(b, loc, v, d, ReduceKind::max);
   Value shifted = BinaryOp::create(b, loc, t, BinaryKind::sub, v, m);
@@ -249,7 +251,18 @@ Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log) {
     Value logSum = UnaryOp::create(b, loc, s.getType(), UnaryKind::log, s);
     return BinaryOp::create(b, loc, t, BinaryKind::sub, shifted, logSum);
   }
-  return BinaryOp::create(b, loc, t, BinaryKind::div, e, s);
+  Value p = BinaryOp::create(b, loc, t, BinaryKind::div, e, s);
+  if (!safe)
+    return p;
+  // A row whose max is -inf is all -inf: x - max is NaN there; PyTorch's
+  // _safe_softmax returns 0 for it. One compare of the row maxima and a
+  // select, fused into the softmax kernel.
+  Type et = elementTypeOf(v);
+  Value masked = CompareOp::create(
+      b, loc, RankedTensorType::get(shapeOf(m), b.getI1Type()),
+      ComparePredicate::eq, m,
+      createSplat(b, loc, et, -std::numeric_limits<double>::infinity()));
+  return SelectOp::create(b, loc, t, masked, createSplat(b, loc, et, 0.0), p);
 }
 
 void registerReductionDecompositions(DecompositionRegistry &r) {
@@ -261,7 +274,8 @@ void registerReductionDecompositions(DecompositionRegistry &r) {
     };
   };
   r.add({"aten.sum.dim_IntList", "reduction", all,
-         "one spyre.reduce per dim; f16/bf16 accumulate in f32",
+         "one spyre.reduce per dim; f16/bf16 accumulate in f32; integer "
+         "sums accumulate in f32 too (exact while below 2^24)",
          sumMean(false)});
   r.add({"aten.sum.default", "reduction", all, "over all dims",
          sumMean(false)});
@@ -311,15 +325,17 @@ void registerReductionDecompositions(DecompositionRegistry &r) {
          var(false)});
   r.add({"aten.var_mean.correction", "reduction", floats, "", var(true)});
   r.add({"aten.var_mean.dim", "reduction", floats, "", var(true)});
-  auto softmax = [](bool log) -> DecomposeFn {
-    return [log](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
-      return decomposeSoftmax(op, a, rw, log);
+  auto softmax = [](bool log, bool safe = false) -> DecomposeFn {
+    return [log, safe](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeSoftmax(op, a, rw, log, safe);
     };
   };
-  for (const char *name : {"aten._softmax.default", "aten.softmax.int",
-                           "aten._safe_softmax.default"})
+  for (const char *name : {"aten._softmax.default", "aten.softmax.int"})
     r.add({name, "reduction", floats,
            "max-shifted exp over sum, in f32; one kernel", softmax(false)});
+  r.add({"aten._safe_softmax.default", "reduction", floats,
+         "as softmax; a fully masked (all -inf) row gives 0, not NaN",
+         softmax(false, true)});
   for (const char *name : {"aten._log_softmax.default", "aten.log_softmax.int"})
     r.add({name, "reduction", floats, "x - max - log(sum(exp(x - max)))",
            softmax(true)});

@@ -132,8 +132,13 @@ typedef struct spyre_tensor_info {
   /** Bytes and alignment of the device buffer (stick layout). */
   uint64_t device_bytes;
   uint64_t device_alignment;
-  /** Outputs updated in place: index of the aliased input, else -1. */
+  /** Outputs holding the new contents of a mutated input (copied into that
+   *  input's buffer after each launch): the input's index, else -1. */
   int64_t aliases_input;
+  /** Outputs holding the new contents of a mutated buffer (copied over the
+   *  buffer after each launch, so the next launch sees it): the buffer's
+   *  name, else NULL. */
+  const char *updates_buffer;
 } spyre_tensor_info_t;
 
 spyre_status_t spyre_model_input_info(const spyre_model_t *model,

@@ -27,6 +27,14 @@ uint64_t firstAddress(const Arch &arch) {
 
 Device::~Device() = default;
 
+Status Device::copy(DeviceAddr dst, DeviceAddr src, uint64_t size) {
+  if (!holdsData() || size == 0)
+    return Status::success();
+  std::vector<uint8_t> staging(size);
+  SPYRE_RETURN_IF_ERROR(read(src, staging.data(), size));
+  return write(dst, staging.data(), size);
+}
+
 SimulatorDevice::Impl::Impl(const Arch &arch, const SimOptions &options)
     : arch(arch), options(options), timing(arch),
       allocator(firstAddress(arch), uint64_t(arch.memoryBytes)),

@@ -18,6 +18,7 @@
 #include "spyre/Spy/SpyFormat.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -31,7 +32,7 @@ namespace {
 const char *const kUsage =
     "usage: spyre-run MODEL.spy --input IN0.npy [--input IN1.npy ...]\n"
     "                 --output-dir DIR [--stats STATS.json] [--arch FILE]\n"
-    "                 [--trace TRACE.json] [--timing-only]\n";
+    "                 [--trace TRACE.json] [--timing-only] [--runs N]\n";
 
 const char *const kHelp =
     "Runs a compiled Spyre model (.spy) on the built-in Spyre simulator.\n"
@@ -50,6 +51,11 @@ const char *const kHelp =
     "  --trace FILE        write a Chrome trace (open in ui.perfetto.dev)\n"
     "  --timing-only       simulate timing only: no data is computed and no\n"
     "                      outputs are written (for models too large to run)\n"
+    "  --runs N            run the model N times in one session (default 1):\n"
+    "                      mutated buffers keep their state on the device and\n"
+    "                      mutated inputs feed the next run, as repeated calls\n"
+    "                      of the PyTorch module would; the outputs written are\n"
+    "                      the last run's, the stats cover all runs\n"
     "  --help              show this help\n"
     "  --version           show the version\n";
 
@@ -73,6 +79,7 @@ struct Options {
   std::string arch;
   std::string trace;
   bool timingOnly = false;
+  int64_t runs = 1;
 };
 
 /// Returns -1 to continue, else the exit code.
@@ -113,6 +120,17 @@ int parseArgs(int argc, char **argv, Options &opts) {
       if (hasInlineValue)
         return usage("--timing-only takes no value");
       opts.timingOnly = true;
+      continue;
+    }
+    if (arg == "--runs") {
+      std::string text;
+      char *end = nullptr;
+      if (!takeValue(text) || text.empty())
+        return usage("--runs needs a value");
+      opts.runs = std::strtoll(text.c_str(), &end, 10);
+      if (*end || opts.runs < 1 || opts.runs > 1000000)
+        return usage("--runs must be an integer in 1..1000000, got '" + text +
+                     "'");
       continue;
     }
     std::string *dst = nullptr;
@@ -204,9 +222,13 @@ int run(const Options &opts) {
   if (!s.ok())
     return fail(s.message());
   std::vector<HostTensor> outputs;
-  s = session->run(inputs, outputs);
-  if (!s.ok())
-    return fail(s.message());
+  for (int64_t r = 0; r < opts.runs; ++r) {
+    if (r > 0)
+      session->applyInputMutations(inputs, outputs);
+    s = session->run(inputs, outputs);
+    if (!s.ok())
+      return fail(s.message());
+  }
 
   if (opts.timingOnly) {
     std::fprintf(stderr, "spyre-run: note: --timing-only: no outputs written\n");

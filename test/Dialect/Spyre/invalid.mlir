@@ -1400,6 +1400,36 @@ spyre.tensor @t output {io_index = 0 : i64, workspace_offset = 0 : i64} : tensor
 
 // -----
 
+// Mutations: only an output holds a buffer's new contents.
+spyre.tensor @w weight {value = dense<0.0> : tensor<64xf16>} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+// expected-error @+1 {{'spyre.tensor' op only outputs may update a buffer}}
+spyre.tensor @t input {io_index = 0 : i64, updates = @w} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
+spyre.tensor @w weight {value = dense<0.0> : tensor<64xf16>} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+// expected-error @+1 {{'spyre.tensor' op an output updates an input or a buffer, not both}}
+spyre.tensor @t output {io_index = 0 : i64, aliases_input = 0 : i64, updates = @w} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
+spyre.tensor @c constant {value = dense<0.0> : tensor<64xf16>} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+// expected-error @+1 {{'spyre.tensor' op updates @c, which is not a weight}}
+spyre.tensor @t output {io_index = 0 : i64, updates = @c} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
+// expected-error @+1 {{'spyre.tensor' op updates @missing, which is not a weight}}
+spyre.tensor @t output {io_index = 0 : i64, updates = @missing} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
+spyre.tensor @w weight {value = dense<0.0> : tensor<128xf16>} : tensor<128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+// expected-error @+1 {{'spyre.tensor' op updates @w of type 'tensor<128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>', not 'tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>'}}
+spyre.tensor @t output {io_index = 0 : i64, updates = @w} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
 // expected-error @+1 {{'spyre.tensor' op only outputs may alias an input}}
 spyre.tensor @t input {io_index = 1 : i64, aliases_input = 0 : i64} : tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
 

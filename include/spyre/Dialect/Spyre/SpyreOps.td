@@ -424,6 +424,11 @@ def Spyre_TensorOp : Spyre_Op<"tensor", [Symbol]> {
     `type` carries the layout encoding. Weights and constants have `value`
     or `external`; workspace tensors have `workspace_offset`; inputs and
     outputs have `io_index`.
+
+    Mutations (torch.export `user_input_mutation` / `buffer_mutation`): an
+    output with `aliases_input` holds the new contents of that input, one
+    with `updates` the new contents of that weight (a buffer); the runtime
+    copies it over its target after each launch.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
                        Spyre_TensorRole:$role,
@@ -432,7 +437,8 @@ def Spyre_TensorOp : Spyre_Op<"tensor", [Symbol]> {
                        OptionalAttr<ElementsAttr>:$value,
                        OptionalAttr<Spyre_ExternalDataAttr>:$external,
                        OptionalAttr<Spyre_I64Attr>:$workspace_offset,
-                       OptionalAttr<Spyre_I64Attr>:$aliases_input);
+                       OptionalAttr<Spyre_I64Attr>:$aliases_input,
+                       OptionalAttr<FlatSymbolRefAttr>:$updates);
   let assemblyFormat = "$sym_name $role attr-dict `:` $type";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

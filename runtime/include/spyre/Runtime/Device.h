@@ -62,6 +62,8 @@ public:
   virtual Status write(DeviceAddr dst, const void *src, uint64_t size) = 0;
   /// Copies device memory (inside one allocation) to the host.
   virtual Status read(DeviceAddr src, void *dst, uint64_t size) = 0;
+  /// Copies device memory to device memory (default: through the host).
+  virtual Status copy(DeviceAddr dst, DeviceAddr src, uint64_t size);
 
   /// Runs one launch of a plan: the steps one after the other, all cores
   /// meeting at a barrier between two steps.

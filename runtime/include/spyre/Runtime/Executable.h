@@ -73,6 +73,8 @@ private:
 
   LoadedModel(Device &device, std::shared_ptr<const Model> model);
   Status applyBind(const Workspace &workspace);
+  /// After a launch: mutated inputs and buffers get their new contents.
+  Status applyMutations(const DeviceAddr *inputs, const DeviceAddr *outputs);
 
   Device &device_;
   std::shared_ptr<const Model> model_;

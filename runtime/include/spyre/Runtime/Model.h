@@ -43,8 +43,12 @@ struct TensorInfo {
   int32_t segment = -1;
   /// Workspace: offset inside the workspace.
   uint64_t workspaceOffset = 0;
-  /// Output updated in place: io_index of the aliased input; -1 otherwise.
+  /// Output with the new contents of a mutated input: that input's io_index;
+  /// -1 otherwise.
   int32_t aliasesInput = -1;
+  /// Output with the new contents of a mutated buffer: the buffer's tensor
+  /// index; -1 otherwise.
+  int32_t updatesTensor = -1;
 };
 
 /// One program (kernel).

@@ -30,7 +30,7 @@ std::string describeTensor(isa::DType dtype, const std::vector<int64_t> &shape);
 class Session {
 public:
   /// Loads `model` on `device`, binds a workspace and allocates the io
-  /// buffers (an output aliasing an input shares the input's buffer).
+  /// buffers.
   static Status create(Device &device, std::shared_ptr<const Model> model,
                        std::unique_ptr<Session> &out);
   ~Session();
@@ -41,6 +41,13 @@ public:
   /// device that holds no data the outputs are zero.
   Status run(const std::vector<HostTensor> &inputs,
              std::vector<HostTensor> &outputs);
+
+  /// Host side of input mutation (torch.export user_input_mutation): copies
+  /// each output that holds the new contents of an input into that input,
+  /// as PyTorch would have changed the caller's tensor. (Mutated buffers
+  /// need nothing: the device keeps them between runs.)
+  void applyInputMutations(std::vector<HostTensor> &inputs,
+                           const std::vector<HostTensor> &outputs) const;
 
   const Model &model() const { return loaded_->model(); }
   LoadedModel &loaded() { return *loaded_; }
@@ -54,7 +61,7 @@ private:
   std::unique_ptr<LoadedModel> loaded_;
   std::unique_ptr<Workspace> workspace_;
   std::vector<DeviceAddr> inputs_, outputs_;
-  /// Buffers this session allocated (aliases are not freed twice).
+  /// Buffers this session allocated.
   std::vector<DeviceAddr> owned_;
 };
 

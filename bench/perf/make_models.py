@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Regenerates the benchmark-only models in bench/perf/models/.
+
+    /usr/bin/python3 bench/perf/make_models.py [--only NAME ...]
+
+Needs torch (Debian's 1.13 is enough); bench/perf/run.sh does not: the
+archives it writes are committed.  Each model is a single op at the shape of
+a published Spyre measurement or of a Granite-3.3-8B layer, with every
+tensor a user input (no weights, so the archives are a few KiB):
+run.sh writes zero-filled inputs of the shapes in each fixture.json and
+runs the simulator in timing-only mode (timing does not depend on data).
+
+The zoo machinery of tools/export (models.ZooEntry, export_model.export) is
+reused as is; the entries are registered here, not in the fixture zoo, so
+that the end-to-end tests do not pick them up.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import export_model  # noqa: E402
+import keep_ops  # noqa: E402
+import models  # noqa: E402
+from models import In, ZooEntry  # noqa: E402
+from zoo_ops import OpModule, _as_forward  # noqa: E402
+
+OUT = os.path.join(HERE, "models")
+
+H = ("fp16",)
+
+# name -> (forward, inputs, description)
+BENCH = {
+    # Granite-3.3-8B MLP gate/up projection at 512 tokens (IBM: 3.16 ms
+    # serialized, 0.96 ms double-buffered)
+    "mm_512x4096x12800": (
+        lambda x, w: torch.mm(x, w),
+        [In((512, 4096), name="x"), In((4096, 12800), name="w")],
+        "torch.mm(x[512,4096], w[4096,12800]): Granite-3.3-8B gate/up, 512 tokens"),
+    # IBM's M sweep of [M,4096] x [4096,16384] (M = 1, 64, 512): memory
+    # bound at M = 1 and 64, compute and memory overlapped at 512
+    "mm_1x4096x16384": (
+        lambda x, w: torch.mm(x, w),
+        [In((1, 4096), name="x"), In((4096, 16384), name="w")],
+        "torch.mm(x[1,4096], w[4096,16384]): one token, memory bound"),
+    "mm_64x4096x16384": (
+        lambda x, w: torch.mm(x, w),
+        [In((64, 4096), name="x"), In((4096, 16384), name="w")],
+        "torch.mm(x[64,4096], w[4096,16384])"),
+    "mm_512x4096x16384": (
+        lambda x, w: torch.mm(x, w),
+        [In((512, 4096), name="x"), In((4096, 16384), name="w")],
+        "torch.mm(x[512,4096], w[4096,16384])"),
+    # IBM's softmax calibration shape: IBM reduces along dim 0
+    "softmax_dim0_512x1024": (
+        lambda x: F.softmax(x, dim=0),
+        [In((512, 1024), name="x")],
+        "F.softmax(x[512,1024], 0)"),
+    "softmax_512x1024": (
+        lambda x: F.softmax(x, dim=-1),
+        [In((512, 1024), name="x")],
+        "F.softmax(x[512,1024], -1)"),
+    # IBM's realized-bandwidth microbenchmark: y = x * 2.0 over rows x 2048
+    "mul_scalar_256x2048": (
+        lambda x: x * 2.0,
+        [In((256, 2048), name="x")],
+        "x[256,2048] * 2.0 (1 MiB in, 1 MiB out)"),
+    "mul_scalar_4096x2048": (
+        lambda x: x * 2.0,
+        [In((4096, 2048), name="x")],
+        "x[4096,2048] * 2.0 (16 MiB in, 16 MiB out)"),
+    "layer_norm_512x4096": (
+        lambda x, w, b: F.layer_norm(x, [4096], w, b, 1e-5),
+        [In((512, 4096), name="x"), In((4096,), name="weight"), In((4096,), name="bias")],
+        "F.layer_norm(x[512,4096], [4096], weight, bias)"),
+    "rms_norm_512x4096": (
+        lambda x, w: keep_ops.rms_norm(x, [4096], w, 1e-6),
+        [In((512, 4096), name="x"), In((4096,), name="weight")],
+        "F.rms_norm(x[512,4096], [4096], weight, 1e-6)"),
+    # Granite-3.3-8B attention shape per head (head_dim 128), 8 of its 32
+    # heads, 512 tokens
+    "sdpa_1x8x512x128": (
+        lambda q, k, v: keep_ops.scaled_dot_product_attention(q, k, v, is_causal=True),
+        [In((1, 8, 512, 128), name="q"), In((1, 8, 512, 128), name="k"),
+         In((1, 8, 512, 128), name="v")],
+        "F.scaled_dot_product_attention(q, k, v [1,8,512,128], is_causal=True)"),
+}
+
+
+def _small_sample_inputs(write):
+    """The archive's data/sample_inputs record holds the example inputs
+    (torch.save); zero tensors expanded to the same shapes (one element of
+    storage each) keep the record a few hundred bytes instead of the 134 MB
+    of a [4096, 16384] fp16 operand."""
+    def wrapper(path, ep_json, state, constants, example_args, provenance, *rest, **kw):
+        small = [torch.zeros((), dtype=t.dtype).expand(t.shape) for t in example_args]
+        provenance = dict(provenance)
+        provenance["sample_inputs"] = "zeros of the example input shapes (bench/perf)"
+        return write(path, ep_json, state, constants, small, provenance, *rest, **kw)
+    return wrapper
+
+
+def register():
+    for name, (fn, inputs, desc) in BENCH.items():
+        f = _as_forward(fn)
+        models.ZOO["bench_" + name] = ZooEntry(
+            "bench_" + name, desc, (lambda f=f: OpModule(f)), [], H, "fp16",
+            inputs=inputs, dir_name=name)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", nargs="*", default=None)
+    args = p.parse_args()
+    register()
+    export_model.write_legacy_archive = _small_sample_inputs(
+        export_model.write_legacy_archive)
+    names = args.only or list(BENCH)
+    for name in names:
+        tmp = tempfile.mkdtemp(prefix="spyre-bench-")
+        try:
+            export_model.export("bench_" + name, "fp16", 0, tmp, tracer="make_fx")
+            dst = os.path.join(OUT, name)
+            os.makedirs(dst, exist_ok=True)
+            for f in ("model.pt2", "fixture.json"):
+                shutil.copyfile(os.path.join(tmp, f), os.path.join(dst, f))
+            print(f"wrote {os.path.relpath(dst, ROOT)}")
+        finally:
+            shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,512 @@
+//===- StreamedImage.cpp - Device images made with bounded memory ---------===//
+
+#include "spyre/Spy/StreamedImage.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace spyre::spy {
+
+HostReader::~HostReader() = default;
+
+//===----------------------------------------------------------------------===//
+// Readers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class FileReader : public HostReader {
+public:
+  FileReader(std::string path, uint64_t base)
+      : path_(std::move(path)), base_(base) {}
+  ~FileReader() override { close(); }
+
+  bool read(uint64_t offset, void *out, uint64_t size,
+            std::string &error) override {
+    if (fd_ < 0) {
+      fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd_ < 0) {
+        error = "cannot open '" + path_ + "': " + std::strerror(errno);
+        return false;
+      }
+    }
+    auto *p = static_cast<uint8_t *>(out);
+    uint64_t at = base_ + offset;
+    while (size) {
+      size_t n = size_t(std::min<uint64_t>(size, uint64_t(1) << 30));
+      ssize_t r = ::pread(fd_, p, n, off_t(at));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0) {
+        error = "cannot read '" + path_ + "' at byte " + std::to_string(at) +
+                (r < 0 ? std::string(": ") + std::strerror(errno)
+                       : std::string(": the file ends there (truncated "
+                                     "after the import?)"));
+        return false;
+      }
+      p += r;
+      at += uint64_t(r);
+      size -= uint64_t(r);
+    }
+    return true;
+  }
+
+  void close() override {
+    if (fd_ >= 0)
+      ::close(fd_);
+    fd_ = -1;
+  }
+
+private:
+  std::string path_;
+  uint64_t base_;
+  int fd_ = -1;
+};
+
+class MappedFileReader : public HostReader {
+public:
+  MappedFileReader(std::string path, uint64_t base, uint64_t span)
+      : path_(std::move(path)), base_(base), span_(span) {}
+  ~MappedFileReader() override { close(); }
+
+  bool cheapReads() const override { return true; }
+
+  bool read(uint64_t offset, void *out, uint64_t size,
+            std::string &error) override {
+    if (offset > span_ || size > span_ - offset) {
+      error = "read of " + std::to_string(size) + " bytes at " +
+              std::to_string(offset) + " is outside the " +
+              std::to_string(span_) + " bytes of the tensor in '" + path_ + "'";
+      return false;
+    }
+    if (!size)
+      return true;
+    if (!mapping_ && !map(error))
+      return false;
+    std::memcpy(out, data_ + offset, size);
+    return true;
+  }
+
+  void releasePages() override {
+    if (mapping_)
+      ::madvise(mapping_, mappedBytes_, MADV_DONTNEED);
+  }
+
+  void close() override {
+    if (mapping_)
+      ::munmap(mapping_, mappedBytes_);
+    mapping_ = nullptr;
+    data_ = nullptr;
+  }
+
+private:
+  bool map(std::string &error) {
+    int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      error = "cannot open '" + path_ + "': " + std::strerror(errno);
+      return false;
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || base_ > uint64_t(st.st_size) ||
+        span_ > uint64_t(st.st_size) - base_) {
+      ::close(fd);
+      error = "'" + path_ + "' is shorter than the " + std::to_string(span_) +
+              " bytes expected at offset " + std::to_string(base_);
+      return false;
+    }
+    uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+    uint64_t start = base_ / page * page;
+    mappedBytes_ = base_ - start + span_;
+    void *p =
+        ::mmap(nullptr, mappedBytes_, PROT_READ, MAP_PRIVATE, fd, off_t(start));
+    ::close(fd);
+    if (p == MAP_FAILED) {
+      error = "cannot map '" + path_ + "': " + std::strerror(errno);
+      return false;
+    }
+    mapping_ = p;
+    data_ = static_cast<const uint8_t *>(p) + (base_ - start);
+    return true;
+  }
+
+  std::string path_;
+  uint64_t base_, span_;
+  void *mapping_ = nullptr;
+  uint64_t mappedBytes_ = 0;
+  const uint8_t *data_ = nullptr;
+};
+
+class MemoryReader : public HostReader {
+public:
+  MemoryReader(const void *data, uint64_t size)
+      : data_(static_cast<const uint8_t *>(data)), size_(size) {}
+  bool cheapReads() const override { return true; }
+  bool read(uint64_t offset, void *out, uint64_t size,
+            std::string &error) override {
+    if (offset > size_ || size > size_ - offset) {
+      error = "read of " + std::to_string(size) + " bytes at " +
+              std::to_string(offset) + " is outside a " +
+              std::to_string(size_) + "-byte buffer";
+      return false;
+    }
+    if (size)
+      std::memcpy(out, data_ + offset, size);
+    return true;
+  }
+
+private:
+  const uint8_t *data_;
+  uint64_t size_;
+};
+
+} // namespace
+
+std::unique_ptr<HostReader> makeFileReader(std::string path, uint64_t base) {
+  return std::make_unique<FileReader>(std::move(path), base);
+}
+
+std::unique_ptr<HostReader> makeMappedFileReader(std::string path,
+                                                 uint64_t base, uint64_t span) {
+  return std::make_unique<MappedFileReader>(std::move(path), base, span);
+}
+
+std::unique_ptr<HostReader> makeMemoryReader(const void *data, uint64_t size) {
+  return std::make_unique<MemoryReader>(data, size);
+}
+
+//===----------------------------------------------------------------------===//
+// StreamedImage
+//===----------------------------------------------------------------------===//
+
+/// Memory for the box of a slab. Converting a transposed weight reads the
+/// box with a large stride (a column at a time), so the box sits on
+/// transparent huge pages where the kernel offers them: with 4 KiB pages
+/// nearly every element read would miss the TLB.
+class StreamedImage::Box {
+public:
+  ~Box() { release(); }
+  uint8_t *data() const { return data_; }
+  uint64_t capacity() const { return capacity_; }
+
+  /// Makes room for `bytes` (contents are not kept).
+  bool reserve(uint64_t bytes) {
+    if (bytes <= capacity_)
+      return true;
+    release();
+    constexpr uint64_t kHuge = uint64_t(2) << 20;
+    if (bytes < kHuge) {
+      fallback_.reset(new uint8_t[bytes]);
+      data_ = fallback_.get();
+      capacity_ = bytes;
+      return true;
+    }
+    uint64_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    mappedBytes_ = rounded + kHuge;
+    void *p = ::mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      mappedBytes_ = 0;
+      return false;
+    }
+    mapping_ = p;
+    auto aligned = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) / kHuge * kHuge;
+    data_ = reinterpret_cast<uint8_t *>(aligned);
+#ifdef MADV_HUGEPAGE
+    ::madvise(data_, rounded, MADV_HUGEPAGE);
+#endif
+    capacity_ = rounded;
+    return true;
+  }
+
+  void release() {
+    if (mapping_)
+      ::munmap(mapping_, mappedBytes_);
+    mapping_ = nullptr;
+    mappedBytes_ = 0;
+    fallback_.reset();
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+
+private:
+  uint8_t *data_ = nullptr;
+  uint64_t capacity_ = 0;
+  void *mapping_ = nullptr;
+  uint64_t mappedBytes_ = 0;
+  std::unique_ptr<uint8_t[]> fallback_;
+};
+
+struct StreamedImage::Slab {
+  /// Device bytes [start, end) of the image.
+  uint64_t start = 0, end = 0;
+  /// The layout of the slab's box (its device image is the slab).
+  LayoutMap map;
+};
+
+StreamedImage::StreamedImage(const LayoutMap &map,
+                             std::unique_ptr<HostReader> reader,
+                             std::vector<int64_t> hostStrides,
+                             uint64_t budgetBytes)
+    : map_(map), reader_(std::move(reader)),
+      hostStrides_(std::move(hostStrides)), box_(std::make_unique<Box>()) {
+  const std::vector<int64_t> &shape = map_.shape();
+  size_t rank = shape.size();
+  if (hostStrides_.empty()) {
+    hostStrides_.assign(rank, 1);
+    for (size_t d = rank; d-- > 1;)
+      hostStrides_[d - 1] = hostStrides_[d] * shape[d];
+  }
+  const TensorLayout &l = map_.layout();
+  uint64_t eb = map_.elementBytes();
+  uint64_t stickBytes = uint64_t(l.elemsPerStick) * eb;
+  budget_ = std::max(budgetBytes, stickBytes);
+  if (rank == 0 || map_.deviceBytes() <= budget_)
+    return; // One slab: the whole tensor.
+  // Bytes of one index of each device dimension.
+  std::vector<uint64_t> stride(rank + 1, eb);
+  for (size_t k = rank; k-- > 0;)
+    stride[k] = stride[k + 1] * uint64_t(l.deviceShape[k + 1]);
+  size_t j = 0;
+  while (j + 1 < rank && stride[j] > budget_)
+    ++j;
+  splitDim_ = int32_t(j);
+  rangeLen_ = std::min<uint64_t>(uint64_t(l.deviceShape[j]),
+                                 std::max<uint64_t>(1, budget_ / stride[j]));
+  // An odd range: for a transposed weight the range is the box's row length,
+  // and the conversion reads the box a column at a time; a power-of-two
+  // row pitch would put a whole column in a few cache sets (conflict misses
+  // made a 16 MiB box convert 2.5x slower than a 16 MiB - 2 KiB one).
+  if (rangeLen_ > 1 && rangeLen_ % 2 == 0 &&
+      rangeLen_ < uint64_t(l.deviceShape[j]))
+    --rangeLen_;
+  slabBytes_ = rangeLen_ * stride[j];
+  unitBytes_ = stride[j] * uint64_t(l.deviceShape[j]);
+}
+
+StreamedImage::~StreamedImage() = default;
+
+bool StreamedImage::loadSlab(uint64_t offset, std::string &error) {
+  const std::vector<int64_t> &shape = map_.shape();
+  const TensorLayout &l = map_.layout();
+  size_t rank = shape.size();
+  auto slab = std::make_unique<Slab>();
+  std::vector<int64_t> lo(rank, 0), ext(shape);
+  if (splitDim_ < 0) {
+    slab->start = 0;
+    slab->end = map_.deviceBytes();
+    slab->map = map_;
+  } else {
+    size_t j = size_t(splitDim_);
+    uint64_t unit = offset / unitBytes_;
+    uint64_t q = offset % unitBytes_ / slabBytes_;
+    slab->start = unit * unitBytes_ + q * slabBytes_;
+    slab->end = std::min(slab->start + slabBytes_, (unit + 1) * unitBytes_);
+    // Indices of the fixed device dimensions 0 .. j-1.
+    std::vector<uint64_t> fixed(j);
+    for (size_t k = j; k-- > 0;) {
+      fixed[k] = unit % uint64_t(l.deviceShape[k]);
+      unit /= uint64_t(l.deviceShape[k]);
+    }
+    uint64_t first = q * rangeLen_;
+    uint64_t count =
+        std::min<uint64_t>(rangeLen_, uint64_t(l.deviceShape[j]) - first);
+    int64_t e = l.elemsPerStick;
+    TensorLayout box;
+    box.stickDim = l.stickDim;
+    box.dimOrder = l.dimOrder;
+    box.elemsPerStick = l.elemsPerStick;
+    box.paddedShape = l.paddedShape;
+    for (size_t k = 0; k < rank; ++k) {
+      size_t d = size_t(l.dimOrder[k]);
+      bool stick = int32_t(d) == l.stickDim;
+      int64_t padded;
+      if (k < j) {
+        lo[d] = int64_t(fixed[k]) * (stick ? e : 1);
+        padded = stick ? e : 1;
+      } else if (k == j) {
+        lo[d] = int64_t(first) * (stick ? e : 1);
+        padded = int64_t(count) * (stick ? e : 1);
+      } else {
+        lo[d] = 0;
+        padded = l.paddedShape[d];
+      }
+      box.paddedShape[d] = padded;
+      ext[d] = std::clamp<int64_t>(shape[d] - lo[d], 0, padded);
+    }
+    for (size_t k = 0; k < rank; ++k) {
+      size_t d = size_t(l.dimOrder[k]);
+      int64_t p = box.paddedShape[d];
+      box.deviceShape.push_back(int32_t(d) == l.stickDim ? (p + e - 1) / e : p);
+    }
+    box.deviceShape.push_back(e);
+    std::string why;
+    if (!LayoutMap::create(
+            map_.dtype(), ext, box, int64_t(e) * map_.elementBytes(),
+            map_.storage() == ElementStorage::DL16, slab->map, why)) {
+      error = "internal error: slab layout: " + why;
+      return false;
+    }
+  }
+  slab_.reset();
+  if (!gather(lo, ext, error))
+    return false;
+  reader_->releasePages();
+  slab_ = std::move(slab);
+  ++slabsLoaded_;
+  return true;
+}
+
+bool StreamedImage::gather(const std::vector<int64_t> &lo,
+                           const std::vector<int64_t> &ext,
+                           std::string &error) {
+  size_t rank = ext.size();
+  uint64_t eb = map_.elementBytes();
+  uint64_t count = 1;
+  for (int64_t n : ext)
+    count *= uint64_t(n);
+  if (!box_->reserve(count * eb)) {
+    error = "cannot allocate " + std::to_string(count * eb) +
+            " bytes for a weight slab";
+    return false;
+  }
+  boxBytes_ = count * eb;
+  peakBufferBytes_ = std::max(peakBufferBytes_, boxBytes_ + bounce_.capacity());
+  if (count == 0)
+    return true;
+  const std::vector<int64_t> &hs = hostStrides_;
+  // Merge the innermost dimensions that are contiguous in storage into one
+  // run; iterate over the others.
+  uint64_t runElems = 1;
+  size_t split = rank;
+  for (size_t d = rank; d-- > 0;) {
+    if (ext[d] == 1) {
+      split = d;
+      continue;
+    }
+    if (uint64_t(hs[d]) != runElems)
+      break;
+    runElems *= uint64_t(ext[d]);
+    split = d;
+  }
+  uint64_t src = 0;
+  for (size_t d = 0; d < rank; ++d)
+    src += uint64_t(lo[d]) * uint64_t(hs[d]);
+  uint64_t runBytes = runElems * eb;
+  uint8_t *dst = box_->data();
+  bool cheap = reader_->cheapReads();
+
+  // Nearby reads merged into one (file readers).
+  struct Item {
+    uint64_t src;
+    uint8_t *dst;
+  };
+  std::vector<Item> items;
+  uint64_t groupStart = 0, groupEnd = 0;
+  bool dense = true;
+  auto flush = [&]() -> bool {
+    if (items.empty())
+      return true;
+    bool ok;
+    if (dense) {
+      ok = reader_->read(groupStart, items.front().dst, groupEnd - groupStart,
+                         error);
+    } else {
+      if (bounce_.size() < kMergedReadBytes) {
+        bounce_.reserve(kMergedReadBytes);
+        bounce_.resize(kMergedReadBytes);
+        peakBufferBytes_ =
+            std::max(peakBufferBytes_, boxBytes_ + bounce_.capacity());
+      }
+      ok = reader_->read(groupStart, bounce_.data(), groupEnd - groupStart,
+                         error);
+      for (const Item &it : items)
+        std::memcpy(it.dst, bounce_.data() + (it.src - groupStart), runBytes);
+    }
+    items.clear();
+    return ok;
+  };
+  auto emit = [&](uint64_t at, uint8_t *to) -> bool {
+    if (cheap)
+      return reader_->read(at, to, runBytes, error);
+    if (!items.empty()) {
+      if (at == groupEnd && dense) {
+        items.push_back({at, to});
+        groupEnd = at + runBytes;
+        return true;
+      }
+      if (at >= groupEnd && at - groupEnd <= kMergeGapBytes &&
+          at + runBytes - groupStart <= kMergedReadBytes) {
+        dense = dense && at == groupEnd;
+        items.push_back({at, to});
+        groupEnd = at + runBytes;
+        return true;
+      }
+      if (!flush())
+        return false;
+    }
+    items.push_back({at, to});
+    groupStart = at;
+    groupEnd = at + runBytes;
+    dense = true;
+    return true;
+  };
+
+  std::vector<int64_t> index(split, 0);
+  for (;;) {
+    if (!emit(src * eb, dst))
+      return false;
+    dst += runBytes;
+    size_t d = split;
+    for (; d-- > 0;) {
+      if (++index[d] < ext[d]) {
+        src += uint64_t(hs[d]);
+        break;
+      }
+      src -= uint64_t(ext[d] - 1) * uint64_t(hs[d]);
+      index[d] = 0;
+    }
+    if (d == size_t(-1))
+      break;
+  }
+  return flush();
+}
+
+void StreamedImage::finish() {
+  slab_.reset();
+  box_->release();
+  std::vector<uint8_t>().swap(bounce_);
+  reader_->close();
+}
+
+bool StreamedImage::read(uint64_t offset, void *out, uint64_t size,
+                         std::string &error) {
+  if (offset > this->size() || size > this->size() - offset) {
+    error = "range [" + std::to_string(offset) + ", " +
+            std::to_string(offset + size) + ") is outside the " +
+            std::to_string(this->size()) + "-byte image";
+    return false;
+  }
+  auto *p = static_cast<uint8_t *>(out);
+  while (size) {
+    if (!slab_ || offset < slab_->start || offset >= slab_->end)
+      if (!loadSlab(offset, error)) {
+        finish();
+        return false;
+      }
+    uint64_t n = std::min(size, slab_->end - offset);
+    slab_->map.hostToDeviceRange(box_->data(), offset - slab_->start, n, p);
+    offset += n;
+    p += n;
+    size -= n;
+  }
+  if (offset == this->size())
+    finish();
+  return true;
+}
+
+} // namespace spyre::spy

@@ -1,0 +1,341 @@
+//===- SymbolicExpr.cpp - torch.export SymInt expressions -----------------===//
+//
+// One grammar covers both spellings torch has written: sympy's srepr
+// (`Mul(Integer(32), Symbol('s0', integer=True))`, torch >= 2.6) and str()
+// (`32*s0`, older exports):
+//
+//   expr    := term (('+' | '-') term)*
+//   term    := unary (('*' | '//' | '%') unary)*
+//   unary   := '-' unary | primary
+//   primary := INT | NAME | NAME '(' args ')' | '(' expr ')'
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Target/SymbolicExpr.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cctype>
+
+using namespace llvm;
+
+namespace spyre {
+
+class SymbolicExprParser {
+public:
+  SymbolicExprParser(StringRef text, std::string &error)
+      : text(text), error(error) {}
+
+  std::unique_ptr<SymbolicExpr> parseAll() {
+    std::unique_ptr<SymbolicExpr> e = parseExpr();
+    if (e && (skipSpace(), pos != text.size()))
+      return fail("unexpected '" + text.substr(pos, 12).str() + "'");
+    return e;
+  }
+
+private:
+  using Expr = std::unique_ptr<SymbolicExpr>;
+  using Kind = SymbolicExpr::Kind;
+  static constexpr int kMaxDepth = 64;
+
+  StringRef text;
+  std::string &error;
+  size_t pos = 0;
+  int depth = 0;
+
+  Expr fail(const std::string &message) {
+    if (error.empty())
+      error = message + " at offset " + std::to_string(pos);
+    return nullptr;
+  }
+  void skipSpace() {
+    while (pos < text.size() && std::isspace((unsigned char)text[pos]))
+      ++pos;
+  }
+  bool consume(StringRef token) {
+    skipSpace();
+    if (!text.substr(pos).starts_with(token))
+      return false;
+    pos += token.size();
+    return true;
+  }
+  static Expr node(Kind kind, Expr lhs, Expr rhs) {
+    auto e = std::make_unique<SymbolicExpr>();
+    e->kind = kind;
+    e->operands.push_back(std::move(lhs));
+    e->operands.push_back(std::move(rhs));
+    return e;
+  }
+  static Expr integer(int64_t v) {
+    auto e = std::make_unique<SymbolicExpr>();
+    e->kind = Kind::Integer;
+    e->value = v;
+    return e;
+  }
+
+  Expr parseExpr() {
+    if (++depth > kMaxDepth)
+      return fail("expression nested too deeply");
+    Expr lhs = parseTerm();
+    while (lhs) {
+      bool minus;
+      if (consume("+"))
+        minus = false;
+      else if (consume("-"))
+        minus = true;
+      else
+        break;
+      Expr rhs = parseTerm();
+      if (!rhs)
+        return nullptr;
+      if (minus)
+        rhs = node(Kind::Mul, integer(-1), std::move(rhs));
+      lhs = node(Kind::Add, std::move(lhs), std::move(rhs));
+    }
+    --depth;
+    return lhs;
+  }
+
+  Expr parseTerm() {
+    Expr lhs = parseUnary();
+    while (lhs) {
+      Kind kind;
+      if (consume("//"))
+        kind = Kind::FloorDiv;
+      else if (consume("*"))
+        kind = Kind::Mul;
+      else if (consume("%"))
+        kind = Kind::Mod;
+      else
+        break;
+      Expr rhs = parseUnary();
+      if (!rhs)
+        return nullptr;
+      lhs = node(kind, std::move(lhs), std::move(rhs));
+    }
+    return lhs;
+  }
+
+  Expr parseUnary() {
+    if (consume("-")) {
+      if (++depth > kMaxDepth)
+        return fail("expression nested too deeply");
+      Expr e = parseUnary();
+      --depth;
+      return e ? node(Kind::Mul, integer(-1), std::move(e)) : nullptr;
+    }
+    return parsePrimary();
+  }
+
+  Expr parsePrimary() {
+    skipSpace();
+    if (consume("(")) {
+      Expr e = parseExpr();
+      if (e && !consume(")"))
+        return fail("expected ')'");
+      return e;
+    }
+    if (pos < text.size() && std::isdigit((unsigned char)text[pos])) {
+      size_t start = pos;
+      while (pos < text.size() && std::isdigit((unsigned char)text[pos]))
+        ++pos;
+      int64_t v;
+      if (text.substr(start, pos - start).getAsInteger(10, v))
+        return fail("integer out of range");
+      return integer(v);
+    }
+    size_t start = pos;
+    while (pos < text.size() &&
+           (std::isalnum((unsigned char)text[pos]) || text[pos] == '_'))
+      ++pos;
+    StringRef name = text.substr(start, pos - start);
+    if (name.empty())
+      return fail("expected an integer, a symbol or a function");
+    if (!consume("(")) { // A bare symbol (str() spelling).
+      auto e = std::make_unique<SymbolicExpr>();
+      e->kind = Kind::Symbol;
+      e->symbol = name.str();
+      return e;
+    }
+    return parseCall(name);
+  }
+
+  /// `Integer(n)`, `Symbol('s0', assumptions...)` or an operator applied to
+  /// argument expressions.
+  Expr parseCall(StringRef name) {
+    if (name == "Integer") {
+      bool negative = consume("-");
+      Expr e = parsePrimary();
+      if (!e || e->kind != Kind::Integer || !consume(")"))
+        return fail("malformed Integer(...)");
+      if (negative)
+        e->value = -e->value;
+      return e;
+    }
+    if (name == "Symbol") {
+      skipSpace();
+      char quote = pos < text.size() ? text[pos] : 0;
+      if (quote != '\'' && quote != '"')
+        return fail("expected a quoted symbol name");
+      size_t end = text.find(quote, pos + 1);
+      if (end == StringRef::npos)
+        return fail("unterminated symbol name");
+      auto e = std::make_unique<SymbolicExpr>();
+      e->kind = Kind::Symbol;
+      e->symbol = text.substr(pos + 1, end - pos - 1).str();
+      pos = end + 1;
+      // Assumptions (integer=True, positive=True) do not change the value.
+      int nesting = 0;
+      while (pos < text.size() && (nesting > 0 || text[pos] != ')'))
+        nesting += text[pos] == '(' ? 1 : text[pos] == ')' ? -1 : 0, ++pos;
+      if (!consume(")"))
+        return fail("unterminated Symbol(...)");
+      return e;
+    }
+    std::optional<Kind> kind =
+        StringSwitch<std::optional<Kind>>(name)
+            .Case("Add", Kind::Add)
+            .Case("Mul", Kind::Mul)
+            .Cases({"FloorDiv", "CleanDiv"}, Kind::FloorDiv)
+            .Cases({"Mod", "PythonMod"}, Kind::Mod)
+            .Cases({"Pow", "PowByNatural"}, Kind::Pow)
+            .Cases({"Max", "max"}, Kind::Max)
+            .Cases({"Min", "min"}, Kind::Min)
+            .Default(std::nullopt);
+    if (!kind)
+      return fail("unsupported function '" + name.str() + "'");
+    auto e = std::make_unique<SymbolicExpr>();
+    e->kind = *kind;
+    do {
+      Expr arg = parseExpr();
+      if (!arg)
+        return nullptr;
+      e->operands.push_back(std::move(arg));
+    } while (consume(","));
+    if (!consume(")"))
+      return fail("expected ')' after the arguments of " + name.str());
+    bool binary = *kind == Kind::FloorDiv || *kind == Kind::Mod ||
+                  *kind == Kind::Pow;
+    if (binary ? e->operands.size() != 2 : e->operands.empty())
+      return fail(name.str() + " has the wrong number of arguments");
+    return e;
+  }
+};
+
+std::unique_ptr<SymbolicExpr> SymbolicExpr::parse(StringRef text,
+                                                  std::string &error) {
+  error.clear();
+  return SymbolicExprParser(text, error).parseAll();
+}
+
+std::optional<int64_t>
+SymbolicExpr::evaluate(const std::map<std::string, int64_t> &bindings) const {
+  if (kind == Kind::Integer)
+    return value;
+  if (kind == Kind::Symbol) {
+    auto it = bindings.find(symbol);
+    if (it == bindings.end())
+      return std::nullopt;
+    return it->second;
+  }
+  SmallVector<int64_t, 2> args;
+  for (const auto &op : operands) {
+    std::optional<int64_t> v = op->evaluate(bindings);
+    if (!v)
+      return std::nullopt;
+    args.push_back(*v);
+  }
+  int64_t acc = args[0];
+  for (int64_t rhs : ArrayRef<int64_t>(args).drop_front()) {
+    int64_t out;
+    switch (kind) {
+    case Kind::Add:
+      if (AddOverflow(acc, rhs, out))
+        return std::nullopt;
+      break;
+    case Kind::Mul:
+      if (MulOverflow(acc, rhs, out))
+        return std::nullopt;
+      break;
+    case Kind::FloorDiv:
+      if (rhs == 0)
+        return std::nullopt;
+      out = divideFloorSigned(acc, rhs);
+      break;
+    case Kind::Mod: // Python's: the sign of the divisor.
+      if (rhs == 0)
+        return std::nullopt;
+      out = acc - divideFloorSigned(acc, rhs) * rhs;
+      break;
+    case Kind::Pow:
+      if (rhs < 0)
+        return std::nullopt;
+      out = 1;
+      for (int64_t i = 0; i < rhs; ++i)
+        if (MulOverflow(out, acc, out))
+          return std::nullopt;
+      break;
+    case Kind::Max:
+      out = std::max(acc, rhs);
+      break;
+    case Kind::Min:
+      out = std::min(acc, rhs);
+      break;
+    default:
+      return std::nullopt;
+    }
+    acc = out;
+  }
+  return acc;
+}
+
+void SymbolicExpr::collectSymbols(SmallVectorImpl<std::string> &out) const {
+  if (kind == Kind::Symbol && !llvm::is_contained(out, symbol))
+    out.push_back(symbol);
+  for (const auto &op : operands)
+    op->collectSymbols(out);
+}
+
+std::string SymbolicExpr::str() const {
+  switch (kind) {
+  case Kind::Integer:
+    return std::to_string(value);
+  case Kind::Symbol:
+    return symbol;
+  default:
+    break;
+  }
+  auto join = [&](StringRef sep) {
+    std::string s;
+    for (const auto &op : operands) {
+      if (!s.empty())
+        s += sep.str();
+      bool leaf = op->operands.empty();
+      s += leaf ? op->str() : "(" + op->str() + ")";
+    }
+    return s;
+  };
+  switch (kind) {
+  case Kind::Add:
+    return join(" + ");
+  case Kind::Mul:
+    return join("*");
+  case Kind::FloorDiv:
+    return join("//");
+  case Kind::Mod:
+    return join(" % ");
+  case Kind::Pow:
+    return join("**");
+  case Kind::Max:
+    return "max(" + join(", ") + ")";
+  case Kind::Min:
+    return "min(" + join(", ") + ")";
+  default:
+    return "?";
+  }
+}
+
+} // namespace spyre

@@ -1,0 +1,671 @@
+//===- TorchPickle.cpp - Restricted reader of torch.save pickles ----------===//
+//
+// A pickle machine reduced to what torch.save's data.pkl needs (opcode
+// reference: Python's Lib/pickletools.py). Objects live in one arena and
+// refer to each other by pointer, so memo aliasing and self-references are
+// harmless and nothing is freed recursively. Every read is bounds-checked
+// and the stack, memo and arena are capped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Target/TorchPickle.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+namespace spyre {
+
+namespace {
+
+/// Caps that keep a hostile pickle from exhausting memory. A state dict
+/// needs about 20 objects per tensor.
+constexpr size_t kMaxStack = size_t(1) << 20;
+constexpr size_t kMaxMemo = size_t(1) << 20;
+constexpr size_t kMaxObjects = size_t(1) << 22;
+constexpr size_t kMaxRank = 64;
+
+/// The typed storage classes a persistent id may name (`torch.HalfStorage`
+/// ...), with the ScalarType code and element size of their elements.
+struct StorageClass {
+  const char *name;
+  int64_t dtype;
+  int64_t bytes;
+};
+constexpr StorageClass kStorageClasses[] = {
+    {"ByteStorage", 1, 1},      {"CharStorage", 2, 1},   {"ShortStorage", 3, 2},
+    {"IntStorage", 4, 4},       {"LongStorage", 5, 8},   {"HalfStorage", 6, 2},
+    {"FloatStorage", 7, 4},     {"DoubleStorage", 8, 8}, {"BoolStorage", 12, 1},
+    {"BFloat16Storage", 13, 2},
+};
+
+/// The allow-listed globals. They are never called: REDUCE interprets them.
+enum class Global {
+  OrderedDict,
+  RebuildTensorV2,
+  RebuildParameter,
+  RebuildParameterWithState,
+  Storage,
+};
+
+struct Object {
+  enum Kind {
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    Tuple,
+    List,
+    Dict,
+    Callable,
+    Storage,
+    Tensor
+  };
+  Kind kind = None;
+  int64_t i = 0;
+  double f = 0;
+  /// String: its text; Callable: "module.name".
+  std::string s;
+  /// Tuple and List: the elements; Dict: key, value, key, value, ...
+  std::vector<Object *> items;
+  Global global = Global::OrderedDict;
+  const StorageClass *storageClass = nullptr;
+  /// Storage: key, dtype, sizes of the storage; Tensor: the whole view.
+  PickledTensor tensor;
+};
+
+/// A kind with its article, for messages ("an int").
+const char *kindName(Object::Kind k) {
+  switch (k) {
+  case Object::None:
+    return "None";
+  case Object::Bool:
+    return "a bool";
+  case Object::Int:
+    return "an int";
+  case Object::Float:
+    return "a float";
+  case Object::String:
+    return "a str";
+  case Object::Tuple:
+    return "a tuple";
+  case Object::List:
+    return "a list";
+  case Object::Dict:
+    return "a dict";
+  case Object::Callable:
+    return "a global";
+  case Object::Storage:
+    return "a storage";
+  case Object::Tensor:
+    return "a tensor";
+  }
+  return "an object";
+}
+
+/// Storage keys become zip entry names (`data/<key>`): keep them plain.
+bool plainKey(const std::string &key) {
+  if (key.empty() || key.size() > 64)
+    return false;
+  for (char c : key)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+class Machine {
+public:
+  Machine(std::string_view data, const std::string &what, std::string &error)
+      : data(data), what(what), error(error) {}
+
+  /// Runs to STOP; the result, or null with `error` set.
+  Object *run();
+
+private:
+  std::string_view data;
+  const std::string &what;
+  std::string &error;
+  size_t pos = 0;
+  /// Offset of the opcode being interpreted, for messages.
+  size_t opOffset = 0;
+  std::vector<std::unique_ptr<Object>> arena;
+  std::vector<Object *> stack;
+  /// Stack heights at each open MARK: objects below the innermost one are
+  /// out of reach, as in Python's unpickler.
+  std::vector<size_t> marks;
+  std::unordered_map<uint64_t, Object *> memo;
+
+  bool fail(const std::string &message) {
+    error = message + " in pickle " + what + " (offset " +
+            std::to_string(opOffset) + ")";
+    return false;
+  }
+
+  //===--- Reading the opcode stream -------------------------------------===//
+
+  bool bytes(size_t n, const char *&out) {
+    if (n > data.size() - pos)
+      return fail("truncated pickle: opcode needs " + std::to_string(n) +
+                  " more bytes, " + std::to_string(data.size() - pos) +
+                  " remain");
+    out = data.data() + pos;
+    pos += n;
+    return true;
+  }
+  /// A little-endian unsigned integer of `n` bytes.
+  bool le(size_t n, uint64_t &out) {
+    const char *p;
+    if (!bytes(n, p))
+      return false;
+    out = 0;
+    for (size_t k = 0; k < n; ++k)
+      out |= uint64_t(uint8_t(p[k])) << (8 * k);
+    return true;
+  }
+  /// A newline-terminated line (GLOBAL's module and name).
+  bool line(std::string &out) {
+    size_t end = data.find('\n', pos);
+    if (end == std::string_view::npos)
+      return fail("truncated pickle: GLOBAL argument has no newline");
+    out.assign(data.data() + pos, end - pos);
+    pos = end + 1;
+    return true;
+  }
+
+  //===--- Objects and the stack -----------------------------------------===//
+
+  Object *make(Object::Kind kind) {
+    if (arena.size() >= kMaxObjects) {
+      fail("pickle creates more than " + std::to_string(kMaxObjects) +
+           " objects");
+      return nullptr;
+    }
+    arena.push_back(std::make_unique<Object>());
+    arena.back()->kind = kind;
+    return arena.back().get();
+  }
+  size_t floor() const { return marks.empty() ? 0 : marks.back(); }
+  bool push(Object *o) {
+    if (!o)
+      return false;
+    if (stack.size() >= kMaxStack)
+      return fail("pickle stack exceeds " + std::to_string(kMaxStack) +
+                  " entries");
+    stack.push_back(o);
+    return true;
+  }
+  bool pop(Object *&out) {
+    if (stack.size() <= floor())
+      return fail("pickle stack underflow");
+    out = stack.back();
+    stack.pop_back();
+    return true;
+  }
+  bool top(Object *&out) {
+    if (stack.size() <= floor())
+      return fail("pickle stack underflow");
+    out = stack.back();
+    return true;
+  }
+  /// Pops everything above the innermost MARK, and the MARK.
+  bool popMark(std::vector<Object *> &out) {
+    if (marks.empty())
+      return fail("pickle opcode needs a MARK and there is none");
+    out.assign(stack.begin() + long(marks.back()), stack.end());
+    stack.resize(marks.back());
+    marks.pop_back();
+    return true;
+  }
+  bool sequence(Object::Kind kind, std::vector<Object *> items) {
+    Object *o = make(kind);
+    if (!o)
+      return false;
+    o->items = std::move(items);
+    return push(o);
+  }
+  bool integer(int64_t v) {
+    Object *o = make(Object::Int);
+    if (o)
+      o->i = v;
+    return push(o);
+  }
+  bool string(size_t lengthBytes) {
+    uint64_t n;
+    const char *p;
+    if (!le(lengthBytes, n))
+      return false;
+    if (n > data.size() - pos)
+      return fail("truncated pickle: string of " + std::to_string(n) +
+                  " bytes, " + std::to_string(data.size() - pos) + " remain");
+    if (!bytes(size_t(n), p))
+      return false;
+    Object *o = make(Object::String);
+    if (o)
+      o->s.assign(p, n);
+    return push(o);
+  }
+  bool memoPut(uint64_t index) {
+    Object *o = nullptr;
+    if (!top(o))
+      return false;
+    if (memo.size() >= kMaxMemo && !memo.count(index))
+      return fail("pickle memo exceeds " + std::to_string(kMaxMemo) +
+                  " entries");
+    memo[index] = o;
+    return true;
+  }
+  bool memoGet(uint64_t index) {
+    auto it = memo.find(index);
+    if (it == memo.end())
+      return fail("pickle memo entry " + std::to_string(index) +
+                  " is read before it is written");
+    return push(it->second);
+  }
+  bool setItems(std::vector<Object *> pairs) {
+    Object *dict = nullptr;
+    if (!top(dict))
+      return false;
+    if (dict->kind != Object::Dict)
+      return fail(std::string("SETITEM(S) on ") + kindName(dict->kind) +
+                  ", not a dict");
+    if (pairs.size() % 2)
+      return fail("SETITEMS with an odd number of objects");
+    dict->items.insert(dict->items.end(), pairs.begin(), pairs.end());
+    return true;
+  }
+  bool append(std::vector<Object *> items) {
+    Object *list = nullptr;
+    if (!top(list))
+      return false;
+    if (list->kind != Object::List)
+      return fail(std::string("APPEND(S) on ") + kindName(list->kind) +
+                  ", not a list");
+    list->items.insert(list->items.end(), items.begin(), items.end());
+    return true;
+  }
+
+  //===--- Globals, REDUCE, persistent ids -------------------------------===//
+
+  bool global(const std::string &module, const std::string &name);
+  bool reduce();
+  bool rebuildTensor(const std::vector<Object *> &args);
+  bool persistentId();
+};
+
+bool Machine::global(const std::string &module, const std::string &name) {
+  // Checked when the global is named, before anything uses it.
+  std::string full = module + "." + name;
+  std::optional<Global> which;
+  const StorageClass *storage = nullptr;
+  if (full == "collections.OrderedDict")
+    which = Global::OrderedDict;
+  else if (full == "torch._utils._rebuild_tensor_v2")
+    which = Global::RebuildTensorV2;
+  else if (full == "torch._utils._rebuild_parameter")
+    which = Global::RebuildParameter;
+  else if (full == "torch._utils._rebuild_parameter_with_state")
+    which = Global::RebuildParameterWithState;
+  else if (module == "torch")
+    for (const StorageClass &c : kStorageClasses)
+      if (name == c.name) {
+        which = Global::Storage;
+        storage = &c;
+      }
+  if (!which)
+    return fail("disallowed global '" + full + "'");
+  Object *o = make(Object::Callable);
+  if (o) {
+    o->s = full;
+    o->global = *which;
+    o->storageClass = storage;
+  }
+  return push(o);
+}
+
+bool Machine::reduce() {
+  Object *args = nullptr, *fn = nullptr;
+  if (!pop(args) || !pop(fn))
+    return false;
+  if (fn->kind != Object::Callable)
+    return fail(std::string("REDUCE calls ") + kindName(fn->kind) +
+                ", not an allowed global");
+  if (args->kind != Object::Tuple)
+    return fail("REDUCE arguments of '" + fn->s + "' are " +
+                kindName(args->kind) + ", not a tuple");
+  const std::vector<Object *> &a = args->items;
+  switch (fn->global) {
+  case Global::OrderedDict: {
+    // OrderedDict() then SETITEMS is what pickle writes; accept the
+    // OrderedDict([(k, v), ...]) form too.
+    Object *dict = make(Object::Dict);
+    if (!dict)
+      return false;
+    if (a.size() == 1 &&
+        (a[0]->kind == Object::List || a[0]->kind == Object::Tuple)) {
+      for (Object *pair : a[0]->items) {
+        if (pair->kind != Object::Tuple || pair->items.size() != 2)
+          return fail("OrderedDict argument is not a sequence of pairs");
+        dict->items.push_back(pair->items[0]);
+        dict->items.push_back(pair->items[1]);
+      }
+    } else if (!a.empty()) {
+      return fail("OrderedDict called with " + std::to_string(a.size()) +
+                  " arguments");
+    }
+    return push(dict);
+  }
+  case Global::RebuildTensorV2:
+    return rebuildTensor(a);
+  case Global::RebuildParameter:
+  case Global::RebuildParameterWithState: {
+    // (data, requires_grad, backward_hooks[, state]): the data is the
+    // tensor; gradients, hooks and Python attributes do not matter here.
+    size_t want = fn->global == Global::RebuildParameter ? 3 : 4;
+    if (a.size() != want || a[0]->kind != Object::Tensor)
+      return fail("'" + fn->s + "' expects a tensor and " +
+                  std::to_string(want - 1) + " more arguments");
+    return push(a[0]);
+  }
+  case Global::Storage:
+    return fail("global '" + fn->s + "' cannot be called");
+  }
+  return fail("unreachable global");
+}
+
+bool Machine::rebuildTensor(const std::vector<Object *> &a) {
+  // _rebuild_tensor_v2(storage, storage_offset, size, stride,
+  //                    requires_grad, backward_hooks[, metadata])
+  const char *fn = "torch._utils._rebuild_tensor_v2";
+  if (a.size() != 6 && a.size() != 7)
+    return fail(std::string(fn) + " called with " + std::to_string(a.size()) +
+                " arguments (expected 6 or 7)");
+  if (a[0]->kind != Object::Storage)
+    return fail(std::string(fn) + ": argument 1 is " + kindName(a[0]->kind) +
+                ", not a storage");
+  if (a[1]->kind != Object::Int || a[1]->i < 0)
+    return fail(std::string(fn) + ": storage offset is not an int >= 0");
+  if (a[2]->kind != Object::Tuple || a[3]->kind != Object::Tuple ||
+      a[2]->items.size() != a[3]->items.size() || a[2]->items.size() > kMaxRank)
+    return fail(std::string(fn) +
+                ": sizes and strides are not tuples of one rank");
+  if (a[4]->kind != Object::Bool || a[5]->kind != Object::Dict ||
+      (a.size() == 7 && a[6]->kind != Object::Dict))
+    return fail(std::string(fn) +
+                ": requires_grad, hooks or metadata of the wrong type");
+  Object *t = make(Object::Tensor);
+  if (!t)
+    return false;
+  t->tensor = a[0]->tensor;
+  t->tensor.storageOffset = a[1]->i;
+  for (size_t d = 0; d < a[2]->items.size(); ++d) {
+    Object *size = a[2]->items[d], *stride = a[3]->items[d];
+    if (size->kind != Object::Int || stride->kind != Object::Int ||
+        size->i < 0 || stride->i < 0)
+      return fail(std::string(fn) + ": size or stride " + std::to_string(d) +
+                  " is not an int >= 0");
+    t->tensor.sizes.push_back(size->i);
+    t->tensor.strides.push_back(stride->i);
+  }
+  return push(t);
+}
+
+bool Machine::persistentId() {
+  // torch.save's ids: ('storage', <storage class>, key, location, numel).
+  Object *pid = nullptr;
+  if (!pop(pid))
+    return false;
+  const std::vector<Object *> &a = pid->items;
+  if (pid->kind != Object::Tuple || a.size() != 5 ||
+      a[0]->kind != Object::String || a[0]->s != "storage")
+    return fail("persistent id is not a ('storage', ...) tuple of 5");
+  if (a[1]->kind != Object::Callable || a[1]->global != Global::Storage)
+    return fail("persistent id names " +
+                (a[1]->kind == Object::Callable
+                     ? "'" + a[1]->s + "'"
+                     : std::string(kindName(a[1]->kind))) +
+                ", not a storage class");
+  if (a[2]->kind != Object::String || !plainKey(a[2]->s))
+    return fail("persistent id has an invalid storage key");
+  if (a[3]->kind != Object::String)
+    return fail("persistent id location is not a string");
+  if (a[4]->kind != Object::Int || a[4]->i < 0)
+    return fail("persistent id element count is not an int >= 0");
+  Object *s = make(Object::Storage);
+  if (!s)
+    return false;
+  s->tensor.storageKey = a[2]->s;
+  s->tensor.dtype = a[1]->storageClass->dtype;
+  s->tensor.elementBytes = a[1]->storageClass->bytes;
+  s->tensor.storageNumel = a[4]->i;
+  return push(s);
+}
+
+Object *Machine::run() {
+  for (;;) {
+    opOffset = pos;
+    if (pos >= data.size()) {
+      fail("truncated pickle: no STOP opcode");
+      return nullptr;
+    }
+    uint8_t op = uint8_t(data[pos++]);
+    uint64_t n = 0;
+    Object *a = nullptr, *b = nullptr;
+    std::vector<Object *> items;
+    bool ok = true;
+    switch (op) {
+    case 0x80: // PROTO
+      ok = le(1, n);
+      if (ok && (n < 2 || n > 5))
+        ok = fail("pickle protocol " + std::to_string(n) +
+                  " is not supported (2 to 5 are)");
+      break;
+    case 0x95: // FRAME: a read-ahead hint only
+      ok = le(8, n);
+      break;
+    case '.': // STOP
+      if (stack.size() != 1 || !marks.empty()) {
+        fail("pickle stops with " + std::to_string(stack.size()) +
+             " objects on the stack and " + std::to_string(marks.size()) +
+             " open MARKs");
+        return nullptr;
+      }
+      return stack.back();
+    case '(': // MARK
+      if (marks.size() >= kMaxStack)
+        ok = fail("too many open MARKs");
+      else
+        marks.push_back(stack.size());
+      break;
+    case '0': // POP
+      ok = pop(a);
+      break;
+    case '1': // POP_MARK
+      ok = popMark(items);
+      break;
+    case '2': // DUP
+      ok = top(a) && push(a);
+      break;
+    case 'N': // NONE
+      ok = push(make(Object::None));
+      break;
+    case 0x88: // NEWTRUE
+    case 0x89: // NEWFALSE
+      a = make(Object::Bool);
+      if (a)
+        a->i = op == 0x88;
+      ok = push(a);
+      break;
+    case 'J': // BININT
+      ok = le(4, n) && integer(int32_t(uint32_t(n)));
+      break;
+    case 'K': // BININT1
+      ok = le(1, n) && integer(int64_t(n));
+      break;
+    case 'M': // BININT2
+      ok = le(2, n) && integer(int64_t(n));
+      break;
+    case 0x8a: { // LONG1: n bytes of little-endian two's complement
+      uint64_t v = 0;
+      ok = le(1, n);
+      if (ok && n > 8)
+        ok = fail("integer of " + std::to_string(n) + " bytes is too large");
+      if (ok && n)
+        ok = le(n, v);
+      if (ok && n && n < 8 && ((v >> (8 * n - 1)) & 1))
+        v |= ~uint64_t(0) << (8 * n); // sign-extend
+      ok = ok && integer(int64_t(v));
+      break;
+    }
+    case 'G': { // BINFLOAT: big-endian IEEE double
+      const char *p;
+      ok = bytes(8, p);
+      if (ok) {
+        uint64_t bits = 0;
+        for (int k = 0; k < 8; ++k)
+          bits = bits << 8 | uint8_t(p[k]);
+        a = make(Object::Float);
+        if (a)
+          std::memcpy(&a->f, &bits, 8);
+        ok = push(a);
+      }
+      break;
+    }
+    case 0x8c: // SHORT_BINUNICODE
+      ok = string(1);
+      break;
+    case 'X': // BINUNICODE
+      ok = string(4);
+      break;
+    case 0x8d: // BINUNICODE8
+      ok = string(8);
+      break;
+    case '}': // EMPTY_DICT
+      ok = push(make(Object::Dict));
+      break;
+    case ']': // EMPTY_LIST
+      ok = push(make(Object::List));
+      break;
+    case ')': // EMPTY_TUPLE
+      ok = push(make(Object::Tuple));
+      break;
+    case 0x85: // TUPLE1
+    case 0x86: // TUPLE2
+    case 0x87: // TUPLE3
+      items.resize(op - 0x84);
+      for (size_t k = items.size(); ok && k-- > 0;)
+        ok = pop(items[k]);
+      ok = ok && sequence(Object::Tuple, std::move(items));
+      break;
+    case 't': // TUPLE
+      ok = popMark(items) && sequence(Object::Tuple, std::move(items));
+      break;
+    case 'l': // LIST
+      ok = popMark(items) && sequence(Object::List, std::move(items));
+      break;
+    case 'd': // DICT
+      ok = popMark(items);
+      if (ok && items.size() % 2)
+        ok = fail("DICT with an odd number of objects");
+      ok = ok && sequence(Object::Dict, std::move(items));
+      break;
+    case 's': // SETITEM
+      ok = pop(b) && pop(a) && setItems({a, b});
+      break;
+    case 'u': // SETITEMS
+      ok = popMark(items) && setItems(std::move(items));
+      break;
+    case 'a': // APPEND
+      ok = pop(a) && append({a});
+      break;
+    case 'e': // APPENDS
+      ok = popMark(items) && append(std::move(items));
+      break;
+    case 'q': // BINPUT
+      ok = le(1, n) && memoPut(n);
+      break;
+    case 'r': // LONG_BINPUT
+      ok = le(4, n) && memoPut(n);
+      break;
+    case 0x94: // MEMOIZE
+      ok = memoPut(memo.size());
+      break;
+    case 'h': // BINGET
+      ok = le(1, n) && memoGet(n);
+      break;
+    case 'j': // LONG_BINGET
+      ok = le(4, n) && memoGet(n);
+      break;
+    case 'c': { // GLOBAL "module\nname\n"
+      std::string module, name;
+      ok = line(module) && line(name) && global(module, name);
+      break;
+    }
+    case 0x93: // STACK_GLOBAL: module and name from the stack
+      ok = pop(b) && pop(a);
+      if (ok && (a->kind != Object::String || b->kind != Object::String))
+        ok = fail("STACK_GLOBAL operands are not strings");
+      ok = ok && global(a->s, b->s);
+      break;
+    case 'R': // REDUCE
+      ok = reduce();
+      break;
+    case 'Q': // BINPERSID
+      ok = persistentId();
+      break;
+    case 'b': // BUILD: object state (tensor attributes); not needed
+      ok = pop(b) && top(a);
+      if (ok && a->kind != Object::Tensor && a->kind != Object::Dict)
+        ok = fail(std::string("BUILD on ") + kindName(a->kind));
+      break;
+    default: {
+      char text[64];
+      std::snprintf(text, sizeof text, "unsupported pickle opcode 0x%02x",
+                    unsigned(op));
+      std::string message = text;
+      if (op >= 0x20 && op < 0x7f)
+        message += std::string(" ('") + char(op) + "')";
+      ok = fail(message);
+      break;
+    }
+    }
+    if (!ok)
+      return nullptr;
+  }
+}
+
+} // namespace
+
+std::optional<std::map<std::string, PickledTensor>>
+unpickleTensorDict(std::string_view pickle, const std::string &what,
+                   std::string &error) {
+  Machine m(pickle, what, error);
+  Object *result = m.run();
+  if (!result)
+    return std::nullopt;
+  if (result->kind != Object::Dict) {
+    error = std::string("pickle ") + what + " holds " + kindName(result->kind) +
+            ", not a dict of tensors";
+    return std::nullopt;
+  }
+  std::map<std::string, PickledTensor> out;
+  for (size_t k = 0; k + 1 < result->items.size(); k += 2) {
+    Object *key = result->items[k], *value = result->items[k + 1];
+    if (key->kind != Object::String) {
+      error = std::string("pickle ") + what + " has " + kindName(key->kind) +
+              " key; tensor names are strings";
+      return std::nullopt;
+    }
+    if (value->kind != Object::Tensor) {
+      error = "entry '" + key->s + "' of pickle " + what + " is " +
+              kindName(value->kind) + ", not a tensor";
+      return std::nullopt;
+    }
+    out[key->s] = value->tensor; // a repeated key replaces, as in Python
+  }
+  return out;
+}
+
+} // namespace spyre

@@ -1,0 +1,315 @@
+// RUN: spyre-opt %s --spyre-decompose --split-input-file -verify-diagnostics
+
+// Every diagnostic of spyre-decompose's decompositions
+// (lib/Transforms/Decompositions) and of its driver: unsupported ops and
+// argument values a decomposition rejects, each at the node's location.
+
+// The driver: an op without a registry entry.
+func.func @unsupported(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{unsupported op 'aten.frobnicate.default': no decomposition onto Spyre compute ops (see docs/supported-ops.md)}}
+  %0 = spyre.aten "aten.frobnicate.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Every failing node is reported, not just the first; the others still
+// decompose.
+func.func @every_error_reported(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{unsupported op 'aten.frobnicate.default'}}
+  %0 = spyre.aten "aten.frobnicate.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = spyre.aten "aten.relu.default"(%0) {args = {}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  // expected-error @+1 {{unsupported op 'aten.unknown_thing.default'}}
+  %2 = spyre.aten "aten.unknown_thing.default"(%1) {args = {}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// -----
+
+//===--- Argument kinds (AtenArgs) ----------------------------------------===//
+
+func.func @arg_not_a_tensor() -> tensor<8xf32> {
+  // expected-error @+1 {{argument 'self' of 'aten.exp.default' must be a tensor}}
+  %0 = spyre.aten "aten.exp.default"() {args = {self = 1.000000e+00 : f64}, tensor_args = []} : () -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @arg_not_an_integer(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{argument 'dim' of 'aten._softmax.default' must be an integer}}
+  %0 = spyre.aten "aten._softmax.default"(%x) {args = {dim = 1.500000e+00 : f64, half_to_float = false}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @arg_not_a_number(%b: tensor<8xf32>, %x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{argument 'alpha' of 'aten.addmm.default' must be a number}}
+  %0 = spyre.aten "aten.addmm.default"(%b, %x, %w) {args = {alpha = "one"}, tensor_args = ["self", "mat1", "mat2"]} : (tensor<8xf32>, tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @arg_not_a_bool(%x: tensor<4x8xf32>) -> tensor<4xi64> {
+  // expected-error @+1 {{argument 'keepdim' of 'aten.argmax.default' must be a bool}}
+  %0 = spyre.aten "aten.argmax.default"(%x) {args = {dim = 1 : i64, keepdim = "no"}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+func.func @arg_not_a_string(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{argument 'approximate' of 'aten.gelu.default' must be a string}}
+  %0 = spyre.aten "aten.gelu.default"(%x) {args = {approximate = 3 : i64}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @arg_list_element_not_an_integer(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{argument 'dims' of 'aten.permute.default' must be a list of integers}}
+  %0 = spyre.aten "aten.permute.default"(%x) {args = {dims = [1, 0.000000e+00 : f64]}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @arg_not_a_list(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{argument 'dim' of 'aten.sum.dim_IntList' must be a list of integers}}
+  %0 = spyre.aten "aten.sum.dim_IntList"(%x) {args = {dim = 1.000000e+00 : f64, keepdim = false}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @dim_out_of_range(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{dimension 2 is out of range for a rank-2 tensor in 'aten.permute.default'}}
+  %p = spyre.aten "aten.permute.default"(%x) {args = {dims = [2, 0]}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %p : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @reduction_dim_out_of_range(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{dimension -3 is out of range for a rank-2 tensor in 'aten.amax.default'}}
+  %0 = spyre.aten "aten.amax.default"(%x) {args = {dim = [-3], keepdim = false}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+//===--- Pointwise --------------------------------------------------------===//
+
+func.func @unary_integer_result(%x: tensor<8xi32>) -> tensor<8xi32> {
+  // expected-error @+1 {{'aten.neg.default' needs a floating-point result, got 'i32'}}
+  %0 = spyre.aten "aten.neg.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<8xi32>) -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
+
+// -----
+
+func.func @bad_gelu(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{gelu approximation 'fast' is not one of 'none', 'tanh'}}
+  %0 = spyre.aten "aten.gelu.default"(%x) {args = {approximate = "fast"}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @bad_rounding_mode(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{div rounding_mode 'round' is not one of None, 'trunc', 'floor'}}
+  %0 = spyre.aten "aten.div.Tensor_mode"(%x, %y) {args = {rounding_mode = "round"}, tensor_args = ["self", "other"]} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @integer_pow(%x: tensor<8xi32>) -> tensor<8xi32> {
+  // expected-error @+1 {{pow with an integer result is not supported (only floating-point results)}}
+  %0 = spyre.aten "aten.pow.Tensor_Scalar"(%x) {args = {exponent = 2 : i64}, tensor_args = ["self"]} : (tensor<8xi32>) -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
+
+// -----
+
+func.func @dropout_training(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{dropout in training mode is not supported (Spyre compiles inference graphs)}}
+  %0 = spyre.aten "aten.dropout.default"(%x) {args = {p = 1.000000e-01 : f64, train = true}, tensor_args = ["input"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+//===--- Normalization ----------------------------------------------------===//
+
+func.func @normalized_shape_mismatch(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{normalized_shape [4] is not the trailing shape of the input}}
+  %0 = spyre.aten "aten.layer_norm.default"(%x) {args = {eps = 1.000000e-05 : f64, normalized_shape = [4]}, tensor_args = ["input"]} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @rms_norm_shape_too_long(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{normalized_shape [2, 8] is not the trailing shape of the input}}
+  %0 = spyre.aten "aten.rms_norm.default"(%x) {args = {eps, normalized_shape = [2, 8]}, tensor_args = ["input"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @batch_norm_training(%x: tensor<2x7x9xf32>, %m: tensor<7xf32>, %v: tensor<7xf32>) -> tensor<2x7x9xf32> {
+  // expected-error @+1 {{batch_norm in training mode is not supported (Spyre compiles inference graphs)}}
+  %0 = spyre.aten "aten.batch_norm.default"(%x, %m, %v) {args = {cudnn_enabled = true, eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = true}, tensor_args = ["input", "running_mean", "running_var"]} : (tensor<2x7x9xf32>, tensor<7xf32>, tensor<7xf32>) -> tensor<2x7x9xf32>
+  return %0 : tensor<2x7x9xf32>
+}
+
+// -----
+
+func.func @batch_norm_no_stats(%x: tensor<2x7x9xf32>) -> tensor<2x7x9xf32> {
+  // expected-error @+1 {{batch_norm needs running_mean and running_var in inference}}
+  %0 = spyre.aten "aten.batch_norm.default"(%x) {args = {cudnn_enabled = true, eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = false}, tensor_args = ["input"]} : (tensor<2x7x9xf32>) -> tensor<2x7x9xf32>
+  return %0 : tensor<2x7x9xf32>
+}
+
+// -----
+
+func.func @batch_norm_rank1(%x: tensor<7xf32>, %m: tensor<7xf32>, %v: tensor<7xf32>) -> tensor<7xf32> {
+  // expected-error @+1 {{batch_norm needs an input of rank >= 2}}
+  %0 = spyre.aten "aten.batch_norm.default"(%x, %m, %v) {args = {cudnn_enabled = true, eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = false}, tensor_args = ["input", "running_mean", "running_var"]} : (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>) -> tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+//===--- Attention --------------------------------------------------------===//
+
+func.func @sdpa_dropout(%q: tensor<2x9x16xf32>) -> tensor<2x9x16xf32> {
+  // expected-error @+1 {{attention dropout (dropout_p = 1.000000e-01) is not supported in inference}}
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %q, %q) {args = {dropout_p = 1.000000e-01 : f64, is_causal = false}, tensor_args = ["query", "key", "value"]} : (tensor<2x9x16xf32>, tensor<2x9x16xf32>, tensor<2x9x16xf32>) -> tensor<2x9x16xf32>
+  return %0 : tensor<2x9x16xf32>
+}
+
+// -----
+
+func.func @sdpa_rank_mismatch(%q: tensor<2x9x16xf32>, %k: tensor<9x16xf32>) -> tensor<2x9x16xf32> {
+  // expected-error @+1 {{attention needs query, key and value of one rank >= 2}}
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %k) {args = {dropout_p = 0.000000e+00 : f64, is_causal = false}, tensor_args = ["query", "key", "value"]} : (tensor<2x9x16xf32>, tensor<9x16xf32>, tensor<9x16xf32>) -> tensor<2x9x16xf32>
+  return %0 : tensor<2x9x16xf32>
+}
+
+// -----
+
+func.func @sdpa_heads_without_gqa(%q: tensor<1x4x9x16xf16>, %k: tensor<1x2x9x16xf16>) -> tensor<1x4x9x16xf16> {
+  // expected-error @+1 {{query has 4 heads and key 2; grouped-query attention needs enable_gqa and a multiple}}
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %k) {args = {dropout_p = 0.000000e+00 : f64, enable_gqa = false, is_causal = false}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>) -> tensor<1x4x9x16xf16>
+  return %0 : tensor<1x4x9x16xf16>
+}
+
+// -----
+
+func.func @sdpa_heads_not_a_multiple(%q: tensor<1x5x9x16xf16>, %k: tensor<1x2x9x16xf16>) -> tensor<1x5x9x16xf16> {
+  // expected-error @+1 {{query has 5 heads and key 2; grouped-query attention needs enable_gqa and a multiple}}
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %k) {args = {dropout_p = 0.000000e+00 : f64, enable_gqa = true, is_causal = false}, tensor_args = ["query", "key", "value"]} : (tensor<1x5x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>) -> tensor<1x5x9x16xf16>
+  return %0 : tensor<1x5x9x16xf16>
+}
+
+// -----
+
+//===--- Shape ------------------------------------------------------------===//
+
+func.func @permute_wrong_length(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{permute needs 2 dims for a rank-2 tensor, got 3}}
+  %0 = spyre.aten "aten.permute.default"(%x) {args = {dims = [1, 0, 2]}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @slice_negative_step(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{slice step must be positive, got -1}}
+  %0 = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 0 : i64, end = 0 : i64, start = 7 : i64, step = -1 : i64}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @select_out_of_range(%x: tensor<2x5xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{select index 5 out of range for size 5}}
+  %0 = spyre.aten "aten.select.int"(%x) {args = {dim = 1 : i64, index = 5 : i64}, tensor_args = ["self"]} : (tensor<2x5xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @index_rank0(%x: tensor<f32>, %i: tensor<1xi64>) -> tensor<1xf32> {
+  // expected-error @+1 {{indexing a rank-0 tensor}}
+  %0 = spyre.aten "aten.index_select.default"(%x, %i) {args = {dim = 0 : i64}, tensor_args = ["self", "index"]} : (tensor<f32>, tensor<1xi64>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
+
+// -----
+
+func.func @index_2d_inner(%x: tensor<2x5x8xf32>, %i: tensor<3x2xi64>) -> tensor<2x3x2x8xf32> {
+  // expected-error @+1 {{indexing dim 1 with a 2-D index tensor is not supported (1-D only)}}
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {indices = [false, true]}, tensor_args = ["self", "indices"]} : (tensor<2x5x8xf32>, tensor<3x2xi64>) -> tensor<2x3x2x8xf32>
+  return %0 : tensor<2x3x2x8xf32>
+}
+
+// -----
+
+func.func @index_two_tensors(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %j: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{index.Tensor is supported with one index tensor}}
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i, %j) {args = {}, tensor_args = ["self", "indices", "indices"]} : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @index_copy_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{index_copy along the innermost dim is not supported}}
+  %0 = spyre.aten "aten.index_copy.default"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @pad_no_input() -> tensor<4xf32> {
+  // expected-error @+1 {{pad needs an input tensor}}
+  %0 = spyre.aten "aten.pad.default"() {args = {self = 1.000000e+00 : f64, pad = [1, 1]}, tensor_args = []} : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @pad_reflect(%x: tensor<2x8xf32>) -> tensor<2x10xf32> {
+  // expected-error @+1 {{pad mode 'reflect' is not supported (constant only)}}
+  %0 = spyre.aten "aten.pad.default"(%x) {args = {mode = "reflect", pad = [1, 1], value}, tensor_args = ["self"]} : (tensor<2x8xf32>) -> tensor<2x10xf32>
+  return %0 : tensor<2x10xf32>
+}
+
+// -----
+
+func.func @pad_odd_list(%x: tensor<2x8xf32>) -> tensor<2x9xf32> {
+  // expected-error @+1 {{pad needs pairs for at most every dim}}
+  %0 = spyre.aten "aten.constant_pad_nd.default"(%x) {args = {pad = [1], value = 0.000000e+00 : f64}, tensor_args = ["self"]} : (tensor<2x8xf32>) -> tensor<2x9xf32>
+  return %0 : tensor<2x9xf32>
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<2x8xf32>) -> tensor<2x7xf32> {
+  // expected-error @+1 {{negative padding (cropping) is not supported}}
+  %0 = spyre.aten "aten.constant_pad_nd.default"(%x) {args = {pad = [-1, 0], value = 0.000000e+00 : f64}, tensor_args = ["self"]} : (tensor<2x8xf32>) -> tensor<2x7xf32>
+  return %0 : tensor<2x7xf32>
+}
+
+// -----
+
+func.func @triu_vector(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{triu/tril need rank >= 2}}
+  %0 = spyre.aten "aten.triu.default"(%x) {args = {diagonal = 0 : i64}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -1,0 +1,404 @@
+// RUN: spyre-opt %s --spyre-decompose --split-input-file | FileCheck %s
+
+// The reduction family (lib/Transforms/Decompositions/Reductions.cpp):
+// spyre.reduce along one dim at a time (the dim kept with size 1) plus
+// elementwise ops. Sums, means, variances and softmaxes of f16/bf16
+// compute in f32 and round once.
+
+// sum of f16 along the stick dim: in f32, rounded once; the reduced dim is
+// kept by spyre.reduce and dropped by a reshape after the conversion.
+// CHECK-LABEL: func.func @sum_last
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<2x5x67xf16> -> tensor<2x5x67xf32>
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 2 : tensor<2x5x67xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[C:.*]] = spyre.cast %[[S]] : tensor<2x5x1xf32> -> tensor<2x5x1xf16>
+// CHECK: %[[R:.*]] = spyre.reshape %[[C]] : tensor<2x5x1xf16> -> tensor<2x5xf16>
+// CHECK: return %[[R]]
+func.func @sum_last(%x: tensor<2x5x67xf16>) -> tensor<2x5xf16> {
+  %0 = spyre.aten "aten.sum.dim_IntList"(%x) {args = {dim = [-1], dtype, keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5xf16>
+  return %0 : tensor<2x5xf16>
+}
+
+// -----
+
+// sum along a non-stick dim with keepdim: one reduce, no reshape.
+// CHECK-LABEL: func.func @sum_dim1_keepdim
+// CHECK-NEXT: %[[S:.*]] = spyre.reduce sum %arg0 dim 1 : tensor<2x5x67xf32> -> tensor<2x1x67xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @sum_dim1_keepdim(%x: tensor<2x5x67xf32>) -> tensor<2x1x67xf32> {
+  %0 = spyre.aten "aten.sum.dim_IntList"(%x) {args = {dim = [1], dtype, keepdim = true}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x1x67xf32>
+  return %0 : tensor<2x1x67xf32>
+}
+
+// -----
+
+// Several dims: one reduce per dim (sorted), then the reshape.
+// CHECK-LABEL: func.func @sum_two_dims
+// CHECK: %[[A:.*]] = spyre.reduce sum %arg0 dim 0 : tensor<2x5x67xf32> -> tensor<1x5x67xf32>
+// CHECK: %[[B:.*]] = spyre.reduce sum %[[A]] dim 2 : tensor<1x5x67xf32> -> tensor<1x5x1xf32>
+// CHECK: spyre.reshape %[[B]] : tensor<1x5x1xf32> -> tensor<5xf32>
+func.func @sum_two_dims(%x: tensor<2x5x67xf32>) -> tensor<5xf32> {
+  %0 = spyre.aten "aten.sum.dim_IntList"(%x) {args = {dim = [0, -1], dtype, keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+// sum.default: every dim.
+// CHECK-LABEL: func.func @sum_all
+// CHECK: %[[A:.*]] = spyre.reduce sum %arg0 dim 0 : tensor<2x5xf32> -> tensor<1x5xf32>
+// CHECK: %[[B:.*]] = spyre.reduce sum %[[A]] dim 1 : tensor<1x5xf32> -> tensor<1x1xf32>
+// CHECK: spyre.reshape %[[B]] : tensor<1x1xf32> -> tensor<f32>
+func.func @sum_all(%x: tensor<2x5xf32>) -> tensor<f32> {
+  %0 = spyre.aten "aten.sum.default"(%x) {args = {dtype}, tensor_args = ["self"]} : (tensor<2x5xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// An integer sum (i32 -> i64 as PyTorch promotes) accumulates in f32
+// (exact while the sums stay below 2^24).
+// CHECK-LABEL: func.func @sum_int
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<4x8xi32> -> tensor<4x8xf32>
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 1 : tensor<4x8xf32> -> tensor<4x1xf32>
+// CHECK: %[[C:.*]] = spyre.cast %[[S]] : tensor<4x1xf32> -> tensor<4x1xi64>
+// CHECK: spyre.reshape %[[C]] : tensor<4x1xi64> -> tensor<4xi64>
+func.func @sum_int(%x: tensor<4x8xi32>) -> tensor<4xi64> {
+  %0 = spyre.aten "aten.sum.dim_IntList"(%x) {args = {dim = [1], dtype, keepdim = false}, tensor_args = ["self"]} : (tensor<4x8xi32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// mean: the f32 sum times 1/n (1/64).
+// CHECK-LABEL: func.func @mean_last
+// CHECK: %[[N:.*]] = spyre.constant dense<1.562500e-02> : tensor<f32>
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<2x5x64xf16> -> tensor<2x5x64xf32>
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 2 : tensor<2x5x64xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[M:.*]] = spyre.binary mul %[[S]], %[[N]] : tensor<2x5x1xf32>, tensor<f32> -> tensor<2x5x1xf32>
+// CHECK: %[[C:.*]] = spyre.cast %[[M]] : tensor<2x5x1xf32> -> tensor<2x5x1xf16>
+// CHECK: spyre.reshape %[[C]] : tensor<2x5x1xf16> -> tensor<2x5xf16>
+func.func @mean_last(%x: tensor<2x5x64xf16>) -> tensor<2x5xf16> {
+  %0 = spyre.aten "aten.mean.dim"(%x) {args = {dim = [-1], dtype, keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x64xf16>) -> tensor<2x5xf16>
+  return %0 : tensor<2x5xf16>
+}
+
+// -----
+
+// mean along a non-stick dim, keepdim (1/5).
+// CHECK-LABEL: func.func @mean_dim1_keepdim
+// CHECK: %[[N:.*]] = spyre.constant dense<2.000000e-01> : tensor<f32>
+// CHECK: %[[X:.*]] = spyre.cast %arg0
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 1 : tensor<2x5x67xf32> -> tensor<2x1x67xf32>
+// CHECK: %[[M:.*]] = spyre.binary mul %[[S]], %[[N]]
+// CHECK: %[[C:.*]] = spyre.cast %[[M]] : tensor<2x1x67xf32> -> tensor<2x1x67xf16>
+// CHECK-NOT: spyre.reshape
+// CHECK: return %[[C]]
+func.func @mean_dim1_keepdim(%x: tensor<2x5x67xf16>) -> tensor<2x1x67xf16> {
+  %0 = spyre.aten "aten.mean.dim"(%x) {args = {dim = [1], dtype, keepdim = true}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x1x67xf16>
+  return %0 : tensor<2x1x67xf16>
+}
+
+// -----
+
+// mean.default: over all 32 elements.
+// CHECK-LABEL: func.func @mean_all
+// CHECK: %[[N:.*]] = spyre.constant dense<3.125000e-02> : tensor<f32>
+// CHECK: %[[A:.*]] = spyre.reduce sum %arg0 dim 0
+// CHECK: %[[B:.*]] = spyre.reduce sum %[[A]] dim 1 : tensor<1x8xf32> -> tensor<1x1xf32>
+// CHECK: %[[M:.*]] = spyre.binary mul %[[B]], %[[N]]
+// CHECK: spyre.reshape %[[M]] : tensor<1x1xf32> -> tensor<f32>
+func.func @mean_all(%x: tensor<4x8xf32>) -> tensor<f32> {
+  %0 = spyre.aten "aten.mean.default"(%x) {args = {dtype}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// amax along the stick dim: a max reduce in the input dtype (exact).
+// CHECK-LABEL: func.func @amax_last
+// CHECK-NEXT: %[[M:.*]] = spyre.reduce max %arg0 dim 2 : tensor<2x5x67xf16> -> tensor<2x5x1xf16>
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %[[M]] : tensor<2x5x1xf16> -> tensor<2x5xf16>
+// CHECK-NEXT: return %[[R]]
+func.func @amax_last(%x: tensor<2x5x67xf16>) -> tensor<2x5xf16> {
+  %0 = spyre.aten "aten.amax.default"(%x) {args = {dim = [-1], keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5xf16>
+  return %0 : tensor<2x5xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @amax_dim0_keepdim
+// CHECK-NEXT: %[[M:.*]] = spyre.reduce max %arg0 dim 0 : tensor<2x5x67xf32> -> tensor<1x5x67xf32>
+// CHECK-NEXT: return %[[M]]
+func.func @amax_dim0_keepdim(%x: tensor<2x5x67xf32>) -> tensor<1x5x67xf32> {
+  %0 = spyre.aten "aten.amax.default"(%x) {args = {dim = [0], keepdim = true}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<1x5x67xf32>
+  return %0 : tensor<1x5x67xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @amin_dim1
+// CHECK-NEXT: %[[M:.*]] = spyre.reduce min %arg0 dim 1 : tensor<2x5x67xf32> -> tensor<2x1x67xf32>
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %[[M]] : tensor<2x1x67xf32> -> tensor<2x67xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @amin_dim1(%x: tensor<2x5x67xf32>) -> tensor<2x67xf32> {
+  %0 = spyre.aten "aten.amin.default"(%x) {args = {dim = [1], keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x67xf32>
+  return %0 : tensor<2x67xf32>
+}
+
+// -----
+
+// max.default: the maximum over every dim.
+// CHECK-LABEL: func.func @max_all
+// CHECK: %[[A:.*]] = spyre.reduce max %arg0 dim 0 : tensor<4x8xf32> -> tensor<1x8xf32>
+// CHECK: %[[B:.*]] = spyre.reduce max %[[A]] dim 1 : tensor<1x8xf32> -> tensor<1x1xf32>
+// CHECK: spyre.reshape %[[B]] : tensor<1x1xf32> -> tensor<f32>
+func.func @max_all(%x: tensor<4x8xf32>) -> tensor<f32> {
+  %0 = spyre.aten "aten.max.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// max.dim: the values (max) and the indices (argmax, i64) of one dim.
+// CHECK-LABEL: func.func @max_dim
+// CHECK: %[[V:.*]] = spyre.reduce max %arg0 dim 1 : tensor<7x67xf32> -> tensor<7x1xf32>
+// CHECK: %[[VR:.*]] = spyre.reshape %[[V]] : tensor<7x1xf32> -> tensor<7xf32>
+// CHECK: %[[I:.*]] = spyre.reduce argmax %arg0 dim 1 : tensor<7x67xf32> -> tensor<7x1xi64>
+// CHECK: %[[IR:.*]] = spyre.reshape %[[I]] : tensor<7x1xi64> -> tensor<7xi64>
+// CHECK: return %[[VR]], %[[IR]]
+func.func @max_dim(%x: tensor<7x67xf32>) -> (tensor<7xf32>, tensor<7xi64>) {
+  %0:2 = spyre.aten "aten.max.dim"(%x) {args = {dim = -1 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<7x67xf32>) -> (tensor<7xf32>, tensor<7xi64>)
+  return %0#0, %0#1 : tensor<7xf32>, tensor<7xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @max_dim1_keepdim
+// CHECK-NEXT: %[[V:.*]] = spyre.reduce max %arg0 dim 1 : tensor<2x5x67xf16> -> tensor<2x1x67xf16>
+// CHECK-NEXT: %[[I:.*]] = spyre.reduce argmax %arg0 dim 1 : tensor<2x5x67xf16> -> tensor<2x1x67xi64>
+// CHECK-NEXT: return %[[V]], %[[I]]
+func.func @max_dim1_keepdim(%x: tensor<2x5x67xf16>) -> (tensor<2x1x67xf16>, tensor<2x1x67xi64>) {
+  %0:2 = spyre.aten "aten.max.dim"(%x) {args = {dim = 1 : i64, keepdim = true}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> (tensor<2x1x67xf16>, tensor<2x1x67xi64>)
+  return %0#0, %0#1 : tensor<2x1x67xf16>, tensor<2x1x67xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @min_dim
+// CHECK: spyre.reduce min %arg0 dim 1 : tensor<7x67xf32> -> tensor<7x1xf32>
+// CHECK: spyre.reduce argmin %arg0 dim 1 : tensor<7x67xf32> -> tensor<7x1xi64>
+func.func @min_dim(%x: tensor<7x67xf32>) -> (tensor<7xf32>, tensor<7xi64>) {
+  %0:2 = spyre.aten "aten.min.dim"(%x) {args = {dim = 1 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<7x67xf32>) -> (tensor<7xf32>, tensor<7xi64>)
+  return %0#0, %0#1 : tensor<7xf32>, tensor<7xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @argmax_last
+// CHECK-NEXT: %[[I:.*]] = spyre.reduce argmax %arg0 dim 2 : tensor<2x5x67xf16> -> tensor<2x5x1xi64>
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %[[I]] : tensor<2x5x1xi64> -> tensor<2x5xi64>
+// CHECK-NEXT: return %[[R]]
+func.func @argmax_last(%x: tensor<2x5x67xf16>) -> tensor<2x5xi64> {
+  %0 = spyre.aten "aten.argmax.default"(%x) {args = {dim = -1 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5xi64>
+  return %0 : tensor<2x5xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @argmax_dim1_keepdim
+// CHECK-NEXT: %[[I:.*]] = spyre.reduce argmax %arg0 dim 1 : tensor<2x5x67xf32> -> tensor<2x1x67xi64>
+// CHECK-NEXT: return %[[I]]
+func.func @argmax_dim1_keepdim(%x: tensor<2x5x67xf32>) -> tensor<2x1x67xi64> {
+  %0 = spyre.aten "aten.argmax.default"(%x) {args = {dim = 1 : i64, keepdim = true}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x1x67xi64>
+  return %0 : tensor<2x1x67xi64>
+}
+
+// -----
+
+// argmax with dim None: over the flattened tensor.
+// CHECK-LABEL: func.func @argmax_flat
+// CHECK: %[[F:.*]] = spyre.reshape %arg0 : tensor<2x5xf32> -> tensor<10xf32>
+// CHECK: %[[I:.*]] = spyre.reduce argmax %[[F]] dim 0 : tensor<10xf32> -> tensor<1xi64>
+// CHECK: spyre.reshape %[[I]] : tensor<1xi64> -> tensor<i64>
+func.func @argmax_flat(%x: tensor<2x5xf32>) -> tensor<i64> {
+  %0 = spyre.aten "aten.argmax.default"(%x) {args = {dim, keepdim = false}, tensor_args = ["self"]} : (tensor<2x5xf32>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @argmin
+// CHECK: %[[I:.*]] = spyre.reduce argmin %arg0 dim 0 : tensor<2x5xf32> -> tensor<1x5xi64>
+// CHECK: spyre.reshape %[[I]] : tensor<1x5xi64> -> tensor<5xi64>
+func.func @argmin(%x: tensor<2x5xf32>) -> tensor<5xi64> {
+  %0 = spyre.aten "aten.argmin.default"(%x) {args = {dim = 0 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<2x5xf32>) -> tensor<5xi64>
+  return %0 : tensor<5xi64>
+}
+
+// -----
+
+// var (correction 0): two passes in f32, sum((x - mean)^2) / (n - 0):
+// mean = sum(x) / n, centered = x - mean, squared by a multiply.
+// CHECK-LABEL: func.func @var_last
+// CHECK: %[[N:.*]] = spyre.constant dense<1.562500e-02> : tensor<f32>
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<2x5x64xf16> -> tensor<2x5x64xf32>
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 2 : tensor<2x5x64xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[MEAN:.*]] = spyre.binary mul %[[S]], %[[N]]
+// CHECK: %[[C:.*]] = spyre.binary sub %[[X]], %[[MEAN]] : tensor<2x5x64xf32>, tensor<2x5x1xf32> -> tensor<2x5x64xf32>
+// CHECK: %[[SQ:.*]] = spyre.binary mul %[[C]], %[[C]]
+// CHECK: %[[SS:.*]] = spyre.reduce sum %[[SQ]] dim 2 : tensor<2x5x64xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[R:.*]] = spyre.reshape %[[SS]] : tensor<2x5x1xf32> -> tensor<2x5xf32>
+// CHECK: %[[V:.*]] = spyre.binary mul %[[R]], %[[N]]
+// CHECK: %[[OUT:.*]] = spyre.cast %[[V]] : tensor<2x5xf32> -> tensor<2x5xf16>
+// CHECK: return %[[OUT]]
+func.func @var_last(%x: tensor<2x5x64xf16>) -> tensor<2x5xf16> {
+  %0 = spyre.aten "aten.var.correction"(%x) {args = {correction = 0 : i64, dim = [-1], keepdim = false}, tensor_args = ["self"]} : (tensor<2x5x64xf16>) -> tensor<2x5xf16>
+  return %0 : tensor<2x5xf16>
+}
+
+// -----
+
+// var.dim with unbiased = True along dim 0: divides by n - 1 = 3.
+// CHECK-LABEL: func.func @var_unbiased
+// CHECK-DAG: %[[DENOM:.*]] = spyre.constant dense<0.333333343> : tensor<f32>
+// CHECK-DAG: %[[N:.*]] = spyre.constant dense<2.500000e-01> : tensor<f32>
+// CHECK: %[[S:.*]] = spyre.reduce sum %arg0 dim 0 : tensor<4x5xf32> -> tensor<1x5xf32>
+// CHECK: %[[MEAN:.*]] = spyre.binary mul %[[S]], %[[N]]
+// CHECK: %[[C:.*]] = spyre.binary sub %arg0, %[[MEAN]]
+// CHECK: %[[SQ:.*]] = spyre.binary mul %[[C]], %[[C]]
+// CHECK: %[[SS:.*]] = spyre.reduce sum %[[SQ]] dim 0
+// CHECK: %[[R:.*]] = spyre.reshape %[[SS]] : tensor<1x5xf32> -> tensor<5xf32>
+// CHECK: spyre.binary mul %[[R]], %[[DENOM]]
+func.func @var_unbiased(%x: tensor<4x5xf32>) -> tensor<5xf32> {
+  %0 = spyre.aten "aten.var.dim"(%x) {args = {dim = [0], unbiased = true, keepdim = false}, tensor_args = ["self"]} : (tensor<4x5xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+// var_mean: the variance and the mean it was centered with, keepdim.
+// CHECK-LABEL: func.func @var_mean_keepdim
+// CHECK: %[[N:.*]] = spyre.constant dense<1.562500e-02> : tensor<f32>
+// CHECK: %[[X:.*]] = spyre.cast %arg0
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 2
+// CHECK: %[[MEAN:.*]] = spyre.binary mul %[[S]], %[[N]]
+// CHECK: %[[C:.*]] = spyre.binary sub %[[X]], %[[MEAN]]
+// CHECK: %[[SQ:.*]] = spyre.binary mul %[[C]], %[[C]]
+// CHECK: %[[SS:.*]] = spyre.reduce sum %[[SQ]] dim 2 : tensor<2x5x64xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[V:.*]] = spyre.binary mul %[[SS]], %[[N]]
+// CHECK: %[[VOUT:.*]] = spyre.cast %[[V]] : tensor<2x5x1xf32> -> tensor<2x5x1xf16>
+// CHECK: %[[MOUT:.*]] = spyre.cast %[[MEAN]] : tensor<2x5x1xf32> -> tensor<2x5x1xf16>
+// CHECK: return %[[VOUT]], %[[MOUT]]
+func.func @var_mean_keepdim(%x: tensor<2x5x64xf16>) -> (tensor<2x5x1xf16>, tensor<2x5x1xf16>) {
+  %0:2 = spyre.aten "aten.var_mean.correction"(%x) {args = {correction = 0 : i64, dim = [-1], keepdim = true}, tensor_args = ["self"]} : (tensor<2x5x64xf16>) -> (tensor<2x5x1xf16>, tensor<2x5x1xf16>)
+  return %0#0, %0#1 : tensor<2x5x1xf16>, tensor<2x5x1xf16>
+}
+
+// -----
+
+// var_mean with every argument defaulted: all dims, correction 1 (1/31).
+// CHECK-LABEL: func.func @var_mean_default
+// CHECK-DAG: %[[DENOM:.*]] = spyre.constant dense<0.0322580636> : tensor<f32>
+// CHECK-DAG: %[[N:.*]] = spyre.constant dense<3.125000e-02> : tensor<f32>
+// CHECK: %[[A:.*]] = spyre.reduce sum %arg0 dim 0
+// CHECK: %[[B:.*]] = spyre.reduce sum %[[A]] dim 1 : tensor<1x8xf32> -> tensor<1x1xf32>
+// CHECK: %[[MEAN:.*]] = spyre.binary mul %[[B]], %[[N]]
+// CHECK: %[[C:.*]] = spyre.binary sub %arg0, %[[MEAN]] : tensor<4x8xf32>, tensor<1x1xf32> -> tensor<4x8xf32>
+// CHECK: %[[SQ:.*]] = spyre.binary mul %[[C]], %[[C]]
+// CHECK: %[[SA:.*]] = spyre.reduce sum %[[SQ]] dim 0
+// CHECK: %[[SB:.*]] = spyre.reduce sum %[[SA]] dim 1
+// CHECK: %[[R:.*]] = spyre.reshape %[[SB]] : tensor<1x1xf32> -> tensor<f32>
+// CHECK: %[[V:.*]] = spyre.binary mul %[[R]], %[[DENOM]]
+// CHECK: %[[M:.*]] = spyre.reshape %[[MEAN]] : tensor<1x1xf32> -> tensor<f32>
+// CHECK: return %[[V]], %[[M]]
+func.func @var_mean_default(%x: tensor<4x8xf32>) -> (tensor<f32>, tensor<f32>) {
+  %0:2 = spyre.aten "aten.var_mean.correction"(%x) {args = {}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> (tensor<f32>, tensor<f32>)
+  return %0#0, %0#1 : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// softmax subtracts the max before exp (no overflow), divides by the sum;
+// f16 computes in f32 and rounds once.
+// CHECK-LABEL: func.func @softmax_last
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<2x5x67xf16> -> tensor<2x5x67xf32>
+// CHECK: %[[MAX:.*]] = spyre.reduce max %[[X]] dim 2 : tensor<2x5x67xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[SH:.*]] = spyre.binary sub %[[X]], %[[MAX]] : tensor<2x5x67xf32>, tensor<2x5x1xf32> -> tensor<2x5x67xf32>
+// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 2 : tensor<2x5x67xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]] : tensor<2x5x67xf32>, tensor<2x5x1xf32> -> tensor<2x5x67xf32>
+// CHECK: %[[OUT:.*]] = spyre.cast %[[P]] : tensor<2x5x67xf32> -> tensor<2x5x67xf16>
+// CHECK: return %[[OUT]]
+func.func @softmax_last(%x: tensor<2x5x67xf16>) -> tensor<2x5x67xf16> {
+  %0 = spyre.aten "aten._softmax.default"(%x) {args = {dim = -1 : i64, half_to_float = false}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x67xf16>
+  return %0 : tensor<2x5x67xf16>
+}
+
+// -----
+
+// softmax.int along dim 0 (not the stick dim), f32: no casts.
+// CHECK-LABEL: func.func @softmax_dim0
+// CHECK-NOT: spyre.cast
+// CHECK: %[[MAX:.*]] = spyre.reduce max %arg0 dim 0 : tensor<2x5x67xf32> -> tensor<1x5x67xf32>
+// CHECK: %[[SH:.*]] = spyre.binary sub %arg0, %[[MAX]]
+// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 0 : tensor<2x5x67xf32> -> tensor<1x5x67xf32>
+// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]]
+// CHECK: return %[[P]]
+func.func @softmax_dim0(%x: tensor<2x5x67xf32>) -> tensor<2x5x67xf32> {
+  %0 = spyre.aten "aten.softmax.int"(%x) {args = {dim = 0 : i64, dtype}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x5x67xf32>
+  return %0 : tensor<2x5x67xf32>
+}
+
+// -----
+
+// log_softmax: (x - max) - log(sum(exp(x - max))).
+// CHECK-LABEL: func.func @log_softmax
+// CHECK: %[[MAX:.*]] = spyre.reduce max %arg0 dim 2
+// CHECK: %[[SH:.*]] = spyre.binary sub %arg0, %[[MAX]]
+// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 2
+// CHECK: %[[LOG:.*]] = spyre.unary log %[[SUM]] : tensor<2x5x1xf32> -> tensor<2x5x1xf32>
+// CHECK: %[[R:.*]] = spyre.binary sub %[[SH]], %[[LOG]] : tensor<2x5x67xf32>, tensor<2x5x1xf32> -> tensor<2x5x67xf32>
+// CHECK: return %[[R]]
+func.func @log_softmax(%x: tensor<2x5x67xf32>) -> tensor<2x5x67xf32> {
+  %0 = spyre.aten "aten._log_softmax.default"(%x) {args = {dim = -1 : i64, half_to_float = false}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x5x67xf32>
+  return %0 : tensor<2x5x67xf32>
+}
+
+// -----
+
+// log_softmax.int of f16 along dim 1, in f32.
+// CHECK-LABEL: func.func @log_softmax_dim1_f16
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<2x5x67xf16> -> tensor<2x5x67xf32>
+// CHECK: %[[MAX:.*]] = spyre.reduce max %[[X]] dim 1 : tensor<2x5x67xf32> -> tensor<2x1x67xf32>
+// CHECK: %[[SH:.*]] = spyre.binary sub %[[X]], %[[MAX]]
+// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 1
+// CHECK: %[[LOG:.*]] = spyre.unary log %[[SUM]]
+// CHECK: %[[R:.*]] = spyre.binary sub %[[SH]], %[[LOG]]
+// CHECK: spyre.cast %[[R]] : tensor<2x5x67xf32> -> tensor<2x5x67xf16>
+func.func @log_softmax_dim1_f16(%x: tensor<2x5x67xf16>) -> tensor<2x5x67xf16> {
+  %0 = spyre.aten "aten.log_softmax.int"(%x) {args = {dim = 1 : i64, dtype}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x67xf16>
+  return %0 : tensor<2x5x67xf16>
+}
+
+// -----
+
+// _safe_softmax: as softmax, and a row whose max is -inf (fully masked)
+// gives 0 instead of NaN: one compare of the row maxima and a select.
+// CHECK-LABEL: func.func @safe_softmax
+// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
+// CHECK: %[[MAX:.*]] = spyre.reduce max %arg0 dim 1 : tensor<4x9xf32> -> tensor<4x1xf32>
+// CHECK: %[[SH:.*]] = spyre.binary sub %arg0, %[[MAX]]
+// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 1
+// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]]
+// CHECK: %[[DEAD:.*]] = spyre.compare eq %[[MAX]], %[[NINF]] : tensor<4x1xf32>, tensor<f32> -> tensor<4x1xi1>
+// CHECK: %[[R:.*]] = spyre.select %[[DEAD]], %[[ZERO]], %[[P]] : tensor<4x1xi1>, tensor<f32>, tensor<4x9xf32> -> tensor<4x9xf32>
+// CHECK: return %[[R]]
+func.func @safe_softmax(%x: tensor<4x9xf32>) -> tensor<4x9xf32> {
+  %0 = spyre.aten "aten._safe_softmax.default"(%x) {args = {dim = -1 : i64, dtype}, tensor_args = ["self"]} : (tensor<4x9xf32>) -> tensor<4x9xf32>
+  return %0 : tensor<4x9xf32>
+}

@@ -1,0 +1,346 @@
+// RUN: spyre-opt %s --spyre-decompose --split-input-file | FileCheck %s
+
+// Shape and data movement ops (lib/Transforms/Decompositions/Shape.cpp):
+// views are spyre.reshape / broadcast, windows spyre.slice, joins
+// spyre.concat, index ops spyre.gather / scatter, factories constants.
+// The RoPE rotate_half adapter is in spyre-decompose-adapters.mlir.
+
+// view, _unsafe_view, reshape, unsqueeze, squeeze.dim, flatten: one
+// spyre.reshape to the node's result shape (-1 resolved by the importer);
+// squeeze(unsqueeze(x)) folds back to x.
+// CHECK-LABEL: func.func @views
+// CHECK-NEXT: %[[V:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf32> -> tensor<10x67xf32>
+// CHECK-NEXT: %[[U:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf32> -> tensor<10x67xf32>
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf32> -> tensor<2x335xf32>
+// CHECK-NEXT: %[[UNSQ:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf32> -> tensor<2x1x5x67xf32>
+// CHECK-NEXT: %[[F:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf32> -> tensor<2x335xf32>
+// CHECK-NEXT: return %[[V]], %[[U]], %[[R]], %[[UNSQ]], %arg0, %[[F]]
+func.func @views(%x: tensor<2x5x67xf32>) -> (tensor<10x67xf32>, tensor<10x67xf32>, tensor<2x335xf32>, tensor<2x1x5x67xf32>, tensor<2x5x67xf32>, tensor<2x335xf32>) {
+  %0 = spyre.aten "aten.view.default"(%x) {args = {size = [-1, 67]}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<10x67xf32>
+  %1 = spyre.aten "aten._unsafe_view.default"(%x) {args = {size = [10, 67]}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<10x67xf32>
+  %2 = spyre.aten "aten.reshape.default"(%x) {args = {shape = [2, -1]}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x335xf32>
+  %3 = spyre.aten "aten.unsqueeze.default"(%x) {args = {dim = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x1x5x67xf32>
+  %4 = spyre.aten "aten.squeeze.dim"(%3) {args = {dim = 1 : i64}, tensor_args = ["self"]} : (tensor<2x1x5x67xf32>) -> tensor<2x5x67xf32>
+  %5 = spyre.aten "aten.flatten.using_ints"(%x) {args = {end_dim = -1 : i64, start_dim = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x335xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<10x67xf32>, tensor<10x67xf32>, tensor<2x335xf32>, tensor<2x1x5x67xf32>, tensor<2x5x67xf32>, tensor<2x335xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @squeeze_default
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %arg0 : tensor<7x1x67xf16> -> tensor<7x67xf16>
+// CHECK-NEXT: return %[[R]]
+func.func @squeeze_default(%x: tensor<7x1x67xf16>) -> tensor<7x67xf16> {
+  %0 = spyre.aten "aten.squeeze.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<7x1x67xf16>) -> tensor<7x67xf16>
+  return %0 : tensor<7x67xf16>
+}
+
+// -----
+
+// permute: a transpose with the permutation.
+// CHECK-LABEL: func.func @permute
+// CHECK-NEXT: %[[T:.*]] = spyre.transpose %arg0 [2, 0, 1] : tensor<2x5x71xf16> -> tensor<71x2x5xf16>
+// CHECK-NEXT: return %[[T]]
+func.func @permute(%x: tensor<2x5x71xf16>) -> tensor<71x2x5xf16> {
+  %0 = spyre.aten "aten.permute.default"(%x) {args = {dims = [2, 0, 1]}, tensor_args = ["self"]} : (tensor<2x5x71xf16>) -> tensor<71x2x5xf16>
+  return %0 : tensor<71x2x5xf16>
+}
+
+// -----
+
+// transpose.int: a swap of two dims (negative dims normalized); swapping a
+// dim with itself is nothing.
+// CHECK-LABEL: func.func @transpose
+// CHECK-NEXT: %[[A:.*]] = spyre.transpose %arg0 [1, 0, 2] : tensor<2x5x67xf16> -> tensor<5x2x67xf16>
+// CHECK-NEXT: %[[B:.*]] = spyre.transpose %arg0 [0, 2, 1] : tensor<2x5x67xf16> -> tensor<2x67x5xf16>
+// CHECK-NEXT: return %[[A]], %[[B]], %arg0
+func.func @transpose(%x: tensor<2x5x67xf16>) -> (tensor<5x2x67xf16>, tensor<2x67x5xf16>, tensor<2x5x67xf16>) {
+  %0 = spyre.aten "aten.transpose.int"(%x) {args = {dim0 = 0 : i64, dim1 = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<5x2x67xf16>
+  %1 = spyre.aten "aten.transpose.int"(%x) {args = {dim0 = -1 : i64, dim1 = -2 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x67x5xf16>
+  %2 = spyre.aten "aten.transpose.int"(%x) {args = {dim0 = 1 : i64, dim1 = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x67xf16>
+  return %0, %1, %2 : tensor<5x2x67xf16>, tensor<2x67x5xf16>, tensor<2x5x67xf16>
+}
+
+// -----
+
+// t: [1, 0] for a matrix, nothing for a vector.
+// CHECK-LABEL: func.func @t
+// CHECK-NEXT: %[[T:.*]] = spyre.transpose %arg0 [1, 0] : tensor<7x67xf16> -> tensor<67x7xf16>
+// CHECK-NEXT: return %[[T]], %arg1
+func.func @t(%x: tensor<7x67xf16>, %v: tensor<8xf16>) -> (tensor<67x7xf16>, tensor<8xf16>) {
+  %0 = spyre.aten "aten.t.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<67x7xf16>
+  %1 = spyre.aten "aten.t.default"(%v) {args = {}, tensor_args = ["self"]} : (tensor<8xf16>) -> tensor<8xf16>
+  return %0, %1 : tensor<67x7xf16>, tensor<8xf16>
+}
+
+// -----
+
+// expand: a broadcast; to the same shape, nothing.
+// CHECK-LABEL: func.func @expand
+// CHECK-NEXT: %[[B:.*]] = spyre.broadcast %arg0 : tensor<1x5x67xf16> -> tensor<2x5x67xf16>
+// CHECK-NEXT: return %[[B]], %arg0
+func.func @expand(%x: tensor<1x5x67xf16>) -> (tensor<2x5x67xf16>, tensor<1x5x67xf16>) {
+  %0 = spyre.aten "aten.expand.default"(%x) {args = {implicit = false, size = [2, -1, -1]}, tensor_args = ["self"]} : (tensor<1x5x67xf16>) -> tensor<2x5x67xf16>
+  %1 = spyre.aten "aten.expand.default"(%x) {args = {implicit = false, size = [1, -1, -1]}, tensor_args = ["self"]} : (tensor<1x5x67xf16>) -> tensor<1x5x67xf16>
+  return %0, %1 : tensor<2x5x67xf16>, tensor<1x5x67xf16>
+}
+
+// -----
+
+// slice: a window with offsets and strides; a negative start counts from
+// the end (-64 of 67 = 3), the end is clamped; the full window is nothing.
+// CHECK-LABEL: func.func @slice
+// CHECK: %[[A:.*]] = spyre.slice %arg0 offsets [0, 1, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x3x67xf16>
+// CHECK: %[[C:.*]] = spyre.cast %arg0
+// CHECK: %[[B:.*]] = spyre.slice %[[C]] offsets [0, 0, 3] strides [1, 1, 3] : tensor<2x5x67xf32> -> tensor<2x5x22xf32>
+// CHECK: return %[[A]], %[[B]], %arg0
+func.func @slice(%x: tensor<2x5x67xf16>) -> (tensor<2x3x67xf16>, tensor<2x5x22xf32>, tensor<2x5x67xf16>) {
+  %0 = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 1 : i64, end = 4 : i64, start = 1 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x3x67xf16>
+  %c = spyre.aten "aten.to.dtype"(%x) {args = {copy = false, dtype = "f32", memory_format, non_blocking = false}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x67xf32>
+  %1 = spyre.aten "aten.slice.Tensor"(%c) {args = {dim = -1 : i64, end = 9223372036854775807 : i64, start = -64 : i64, step = 3 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf32>) -> tensor<2x5x22xf32>
+  %2 = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 0 : i64, end = 9223372036854775807 : i64, start = 0 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x67xf16>
+  return %0, %1, %2 : tensor<2x3x67xf16>, tensor<2x5x22xf32>, tensor<2x5x67xf16>
+}
+
+// -----
+
+// select.int: a one-wide slice, then a reshape drops the dim; a negative
+// index counts from the end.
+// CHECK-LABEL: func.func @select
+// CHECK-NEXT: %[[A:.*]] = spyre.slice %arg0 offsets [0, 3, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x1x67xf16>
+// CHECK-NEXT: %[[AR:.*]] = spyre.reshape %[[A]] : tensor<2x1x67xf16> -> tensor<2x67xf16>
+// CHECK-NEXT: %[[B:.*]] = spyre.slice %arg0 offsets [1, 0, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<1x5x67xf16>
+// CHECK-NEXT: %[[BR:.*]] = spyre.reshape %[[B]] : tensor<1x5x67xf16> -> tensor<5x67xf16>
+// CHECK-NEXT: return %[[AR]], %[[BR]]
+func.func @select(%x: tensor<2x5x67xf16>) -> (tensor<2x67xf16>, tensor<5x67xf16>) {
+  %0 = spyre.aten "aten.select.int"(%x) {args = {dim = 1 : i64, index = 3 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x67xf16>
+  %1 = spyre.aten "aten.select.int"(%x) {args = {dim = 0 : i64, index = -1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<5x67xf16>
+  return %0, %1 : tensor<2x67xf16>, tensor<5x67xf16>
+}
+
+// -----
+
+// cat: one concat; an empty legacy [0] input is dropped.
+// CHECK-LABEL: func.func @cat
+// CHECK-NEXT: %[[C:.*]] = spyre.concat %arg0, %arg1 dim 0 : tensor<2x67xf32>, tensor<5x67xf32> -> tensor<7x67xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @cat(%a: tensor<2x67xf32>, %b: tensor<5x67xf32>, %e: tensor<0xf32>) -> tensor<7x67xf32> {
+  %0 = spyre.aten "aten.cat.default"(%a, %e, %b) {args = {dim = 0 : i64}, tensor_args = ["tensors", "tensors", "tensors"]} : (tensor<2x67xf32>, tensor<0xf32>, tensor<5x67xf32>) -> tensor<7x67xf32>
+  return %0 : tensor<7x67xf32>
+}
+
+// -----
+
+// cat along the last dim with mixed dtypes: inputs converted first.
+// CHECK-LABEL: func.func @cat_last_promote
+// CHECK: %[[A:.*]] = spyre.cast %arg0 : tensor<4x3xf16> -> tensor<4x3xf32>
+// CHECK: spyre.concat %[[A]], %arg1 dim 1 : tensor<4x3xf32>, tensor<4x5xf32> -> tensor<4x8xf32>
+func.func @cat_last_promote(%a: tensor<4x3xf16>, %b: tensor<4x5xf32>) -> tensor<4x8xf32> {
+  %0 = spyre.aten "aten.cat.default"(%a, %b) {args = {dim = -1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<4x3xf16>, tensor<4x5xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// split.Tensor: consecutive slices, sizes from the results (30, 30, 7).
+// CHECK-LABEL: func.func @split
+// CHECK-NEXT: %[[A:.*]] = spyre.slice %arg0 offsets [0, 0, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x5x30xf16>
+// CHECK-NEXT: %[[B:.*]] = spyre.slice %arg0 offsets [0, 0, 30] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x5x30xf16>
+// CHECK-NEXT: %[[C:.*]] = spyre.slice %arg0 offsets [0, 0, 60] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x5x7xf16>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]]
+func.func @split(%x: tensor<2x5x67xf16>) -> (tensor<2x5x30xf16>, tensor<2x5x30xf16>, tensor<2x5x7xf16>) {
+  %0:3 = spyre.aten "aten.split.Tensor"(%x) {args = {dim = -1 : i64, split_size = 30 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> (tensor<2x5x30xf16>, tensor<2x5x30xf16>, tensor<2x5x7xf16>)
+  return %0#0, %0#1, %0#2 : tensor<2x5x30xf16>, tensor<2x5x30xf16>, tensor<2x5x7xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @split_with_sizes
+// CHECK-NEXT: %[[A:.*]] = spyre.slice %arg0 offsets [0, 0, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x5x10xf16>
+// CHECK-NEXT: %[[B:.*]] = spyre.slice %arg0 offsets [0, 0, 10] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x5x57xf16>
+// CHECK-NEXT: return %[[A]], %[[B]]
+func.func @split_with_sizes(%x: tensor<2x5x67xf16>) -> (tensor<2x5x10xf16>, tensor<2x5x57xf16>) {
+  %0:2 = spyre.aten "aten.split_with_sizes.default"(%x) {args = {dim = -1 : i64, split_sizes = [10, 57]}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> (tensor<2x5x10xf16>, tensor<2x5x57xf16>)
+  return %0#0, %0#1 : tensor<2x5x10xf16>, tensor<2x5x57xf16>
+}
+
+// -----
+
+// chunk along dim 1 (5 into 2, 2, 1).
+// CHECK-LABEL: func.func @chunk
+// CHECK-NEXT: %[[A:.*]] = spyre.slice %arg0 offsets [0, 0, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x2x67xf16>
+// CHECK-NEXT: %[[B:.*]] = spyre.slice %arg0 offsets [0, 2, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x2x67xf16>
+// CHECK-NEXT: %[[C:.*]] = spyre.slice %arg0 offsets [0, 4, 0] strides [1, 1, 1] : tensor<2x5x67xf16> -> tensor<2x1x67xf16>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]]
+func.func @chunk(%x: tensor<2x5x67xf16>) -> (tensor<2x2x67xf16>, tensor<2x2x67xf16>, tensor<2x1x67xf16>) {
+  %0:3 = spyre.aten "aten.chunk.default"(%x) {args = {chunks = 3 : i64, dim = 1 : i64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> (tensor<2x2x67xf16>, tensor<2x2x67xf16>, tensor<2x1x67xf16>)
+  return %0#0, %0#1, %0#2 : tensor<2x2x67xf16>, tensor<2x2x67xf16>, tensor<2x1x67xf16>
+}
+
+// -----
+
+// index_select along dim 0: a gather of rows.
+// CHECK-LABEL: func.func @index_select
+// CHECK-NEXT: %[[G:.*]] = spyre.gather %arg0[%arg1] : tensor<7x67xf16>, tensor<5xi64> -> tensor<5x67xf16>
+// CHECK-NEXT: return %[[G]]
+func.func @index_select(%x: tensor<7x67xf16>, %i: tensor<5xi64>) -> tensor<5x67xf16> {
+  %0 = spyre.aten "aten.index_select.default"(%x, %i) {args = {dim = 0 : i64}, tensor_args = ["self", "index"]} : (tensor<7x67xf16>, tensor<5xi64>) -> tensor<5x67xf16>
+  return %0 : tensor<5x67xf16>
+}
+
+// -----
+
+// index_select along dim 1: the dim moved first by a transpose, the rest
+// flattened into rows, gathered, and moved back.
+// CHECK-LABEL: func.func @index_select_dim1
+// CHECK-NEXT: %[[T:.*]] = spyre.transpose %arg0 [1, 0, 2] : tensor<3x7x8xf32> -> tensor<7x3x8xf32>
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %[[T]] : tensor<7x3x8xf32> -> tensor<7x24xf32>
+// CHECK-NEXT: %[[G:.*]] = spyre.gather %[[R]][%arg1] : tensor<7x24xf32>, tensor<4xi32> -> tensor<4x24xf32>
+// CHECK-NEXT: %[[GR:.*]] = spyre.reshape %[[G]] : tensor<4x24xf32> -> tensor<4x3x8xf32>
+// CHECK-NEXT: %[[B:.*]] = spyre.transpose %[[GR]] [1, 0, 2] : tensor<4x3x8xf32> -> tensor<3x4x8xf32>
+// CHECK-NEXT: return %[[B]]
+func.func @index_select_dim1(%x: tensor<3x7x8xf32>, %i: tensor<4xi32>) -> tensor<3x4x8xf32> {
+  %0 = spyre.aten "aten.index_select.default"(%x, %i) {args = {dim = 1 : i64}, tensor_args = ["self", "index"]} : (tensor<3x7x8xf32>, tensor<4xi32>) -> tensor<3x4x8xf32>
+  return %0 : tensor<3x4x8xf32>
+}
+
+// -----
+
+// embedding: a gather of table rows by a 2-D index tensor.
+// CHECK-LABEL: func.func @embedding
+// CHECK-NEXT: %[[G:.*]] = spyre.gather %arg0[%arg1] : tensor<16x8xf32>, tensor<2x5xi64> -> tensor<2x5x8xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @embedding(%w: tensor<16x8xf32>, %i: tensor<2x5xi64>) -> tensor<2x5x8xf32> {
+  %0 = spyre.aten "aten.embedding.default"(%w, %i) {args = {padding_idx = -1 : i64, scale_grad_by_freq = false, sparse = false}, tensor_args = ["weight", "indices"]} : (tensor<16x8xf32>, tensor<2x5xi64>) -> tensor<2x5x8xf32>
+  return %0 : tensor<2x5x8xf32>
+}
+
+// -----
+
+// index.Tensor with one index tensor: x[:, idx] (the `indices` mask says
+// which dim) gathers along dim 1; x[idx] along dim 0.
+// CHECK-LABEL: func.func @index
+// CHECK: %[[T:.*]] = spyre.transpose %arg0 [1, 0, 2] : tensor<2x5x67xf16> -> tensor<5x2x67xf16>
+// CHECK: %[[R:.*]] = spyre.reshape %[[T]] : tensor<5x2x67xf16> -> tensor<5x134xf16>
+// CHECK: %[[G:.*]] = spyre.gather %[[R]][%arg1] : tensor<5x134xf16>, tensor<4xi64> -> tensor<4x134xf16>
+// CHECK: %[[GR:.*]] = spyre.reshape %[[G]] : tensor<4x134xf16> -> tensor<4x2x67xf16>
+// CHECK: %[[A:.*]] = spyre.transpose %[[GR]] [1, 0, 2] : tensor<4x2x67xf16> -> tensor<2x4x67xf16>
+// CHECK: %[[R0:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf16> -> tensor<2x335xf16>
+// CHECK: %[[G0:.*]] = spyre.gather %[[R0]][%arg1] : tensor<2x335xf16>, tensor<4xi64> -> tensor<4x335xf16>
+// CHECK: %[[B:.*]] = spyre.reshape %[[G0]] : tensor<4x335xf16> -> tensor<4x5x67xf16>
+// CHECK: return %[[A]], %[[B]]
+func.func @index(%x: tensor<2x5x67xf16>, %i: tensor<4xi64>) -> (tensor<2x4x67xf16>, tensor<4x5x67xf16>) {
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {indices = [false, true]}, tensor_args = ["self", "indices"]} : (tensor<2x5x67xf16>, tensor<4xi64>) -> tensor<2x4x67xf16>
+  %1 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {}, tensor_args = ["self", "indices"]} : (tensor<2x5x67xf16>, tensor<4xi64>) -> tensor<4x5x67xf16>
+  return %0, %1 : tensor<2x4x67xf16>, tensor<4x5x67xf16>
+}
+
+// -----
+
+// index_copy (the KV-cache update): a scatter of the source's slices
+// along dim 2.
+// CHECK-LABEL: func.func @index_copy
+// CHECK-NEXT: %[[S:.*]] = spyre.scatter %arg2 into %arg0[%arg1] dim 2 : tensor<1x2x3x40xf16>, tensor<1x2x16x40xf16>, tensor<3xi64> -> tensor<1x2x16x40xf16>
+// CHECK-NEXT: return %[[S]]
+func.func @index_copy(%x: tensor<1x2x16x40xf16>, %i: tensor<3xi64>, %s: tensor<1x2x3x40xf16>) -> tensor<1x2x16x40xf16> {
+  %0 = spyre.aten "aten.index_copy.default"(%x, %i, %s) {args = {dim = 2 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<1x2x16x40xf16>, tensor<3xi64>, tensor<1x2x3x40xf16>) -> tensor<1x2x16x40xf16>
+  return %0 : tensor<1x2x16x40xf16>
+}
+
+// -----
+
+// The in-place variant uses the functional op's decomposition.
+// CHECK-LABEL: func.func @index_copy_inplace
+// CHECK-NEXT: %[[S:.*]] = spyre.scatter %arg2 into %arg0[%arg1] dim 2
+// CHECK-NEXT: return %[[S]]
+func.func @index_copy_inplace(%x: tensor<1x2x16x40xf16>, %i: tensor<3xi64>, %s: tensor<1x2x3x40xf16>) -> tensor<1x2x16x40xf16> {
+  %0 = spyre.aten "aten.index_copy_.default"(%x, %i, %s) {args = {dim = 2 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<1x2x16x40xf16>, tensor<3xi64>, tensor<1x2x3x40xf16>) -> tensor<1x2x16x40xf16>
+  return %0 : tensor<1x2x16x40xf16>
+}
+
+// -----
+
+// full / zeros / ones: splat constants of the result type; arange: a
+// dense constant.
+// CHECK-LABEL: func.func @factories
+// CHECK-NEXT: %[[FULL:.*]] = spyre.constant dense<1.500000e+00> : tensor<7x67xf32>
+// CHECK-NEXT: %[[ZEROS:.*]] = spyre.constant dense<0.000000e+00> : tensor<7x67xf16>
+// CHECK-NEXT: %[[ONES:.*]] = spyre.constant dense<true> : tensor<9x9xi1>
+// CHECK-NEXT: %[[AR:.*]] = spyre.constant dense<[0, 1, 2, {{.*}}, 65, 66]> : tensor<67xi64>
+// CHECK-NEXT: %[[AR2:.*]] = spyre.constant dense<[1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00, 9.000000e+00]> : tensor<5xf32>
+// CHECK-NEXT: return %[[FULL]], %[[ZEROS]], %[[ONES]], %[[AR]], %[[AR2]]
+func.func @factories() -> (tensor<7x67xf32>, tensor<7x67xf16>, tensor<9x9xi1>, tensor<67xi64>, tensor<5xf32>) {
+  %0 = spyre.aten "aten.full.default"() {args = {device = "cpu", dtype, fill_value = 1.500000e+00 : f64, layout, pin_memory = false, size = [7, 67]}, tensor_args = []} : () -> tensor<7x67xf32>
+  %1 = spyre.aten "aten.zeros.default"() {args = {device = "cpu", dtype = "f16", layout, pin_memory = false, size = [7, 67]}, tensor_args = []} : () -> tensor<7x67xf16>
+  %2 = spyre.aten "aten.ones.default"() {args = {device = "cpu", dtype = "i1", layout, pin_memory = false, size = [9, 9]}, tensor_args = []} : () -> tensor<9x9xi1>
+  %3 = spyre.aten "aten.arange.default"() {args = {device = "cpu", dtype, end = 67 : i64, layout, pin_memory = false}, tensor_args = []} : () -> tensor<67xi64>
+  %4 = spyre.aten "aten.arange.start_step"() {args = {device = "cpu", dtype = "f32", end = 11 : i64, layout, pin_memory = false, start = 1 : i64, step = 2 : i64}, tensor_args = []} : () -> tensor<5xf32>
+  return %0, %1, %2, %3, %4 : tensor<7x67xf32>, tensor<7x67xf16>, tensor<9x9xi1>, tensor<67xi64>, tensor<5xf32>
+}
+
+// -----
+
+// triu (diagonal 1) keeps col >= row + 1, tril (diagonal 0) keeps
+// col <= row: a compare of a [1, cols] and a [rows, 1] iota (the diagonal
+// folded into the row iota), then a select with 0 (false for bool).
+// CHECK-LABEL: func.func @triu_tril
+// CHECK-DAG: %[[FALSE:.*]] = spyre.constant dense<false> : tensor<i1>
+// CHECK-DAG: %[[ROWS9:.*]] = spyre.constant dense<{{\[\[}}0], [1], [2], [3], [4], [5], [6], [7], [8]]> : tensor<9x1xi32>
+// CHECK-DAG: %[[COLS9:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8]]> : tensor<1x9xi32>
+// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f16>
+// CHECK-DAG: %[[COLS:.*]] = spyre.constant dense<{{\[\[}}0, 1, {{.*}}, 66]]> : tensor<1x67xi32>
+// CHECK-DAG: %[[ROWS:.*]] = spyre.constant dense<{{\[\[}}1], [2], [3], [4], [5], [6], [7]]> : tensor<7x1xi32>
+// CHECK: %[[KU:.*]] = spyre.compare ge %[[COLS]], %[[ROWS]] : tensor<1x67xi32>, tensor<7x1xi32> -> tensor<7x67xi1>
+// CHECK: %[[U:.*]] = spyre.select %[[KU]], %arg0, %[[ZERO]]
+// CHECK: %[[KL:.*]] = spyre.compare le %[[COLS9]], %[[ROWS9]] : tensor<1x9xi32>, tensor<9x1xi32> -> tensor<9x9xi1>
+// CHECK: %[[L:.*]] = spyre.select %[[KL]], %arg1, %[[FALSE]]
+// CHECK: return %[[U]], %[[L]]
+func.func @triu_tril(%x: tensor<7x67xf16>, %m: tensor<9x9xi1>) -> (tensor<7x67xf16>, tensor<9x9xi1>) {
+  %0 = spyre.aten "aten.triu.default"(%x) {args = {diagonal = 1 : i64}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<7x67xf16>
+  %1 = spyre.aten "aten.tril.default"(%m) {args = {diagonal = 0 : i64}, tensor_args = ["self"]} : (tensor<9x9xi1>) -> tensor<9x9xi1>
+  return %0, %1 : tensor<7x67xf16>, tensor<9x9xi1>
+}
+
+// -----
+
+// clone, contiguous, alias, detach: the identity (layouts are the
+// compiler's choice).
+// CHECK-LABEL: func.func @identities
+// CHECK-NEXT: %[[N:.*]] = spyre.unary neg %arg0
+// CHECK-NEXT: return %[[N]]
+func.func @identities(%x: tensor<7x67xf16>) -> tensor<7x67xf16> {
+  %0 = spyre.aten "aten.clone.default"(%x) {args = {memory_format}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<7x67xf16>
+  %1 = spyre.aten "aten.contiguous.default"(%0) {args = {memory_format = 0 : i64}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<7x67xf16>
+  %2 = spyre.aten "aten.alias.default"(%1) {args = {}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<7x67xf16>
+  %3 = spyre.aten "aten.detach.default"(%2) {args = {}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<7x67xf16>
+  %4 = spyre.aten "aten.neg.default"(%3) {args = {}, tensor_args = ["self"]} : (tensor<7x67xf16>) -> tensor<7x67xf16>
+  return %4 : tensor<7x67xf16>
+}
+
+// -----
+
+// constant_pad_nd: the innermost pair first (1 before, 2 after the last
+// dim), then dim 1 (3 after), each a concat with splats of the value.
+// CHECK-LABEL: func.func @constant_pad_nd
+// CHECK-DAG: %[[D1:.*]] = spyre.constant dense<5.000000e-01> : tensor<2x3x70xf16>
+// CHECK-DAG: %[[BEFORE:.*]] = spyre.constant dense<5.000000e-01> : tensor<2x5x1xf16>
+// CHECK-DAG: %[[AFTER:.*]] = spyre.constant dense<5.000000e-01> : tensor<2x5x2xf16>
+// CHECK: %[[A:.*]] = spyre.concat %[[BEFORE]], %arg0, %[[AFTER]] dim 2 : tensor<2x5x1xf16>, tensor<2x5x67xf16>, tensor<2x5x2xf16> -> tensor<2x5x70xf16>
+// CHECK: %[[B:.*]] = spyre.concat %[[A]], %[[D1]] dim 1 : tensor<2x5x70xf16>, tensor<2x3x70xf16> -> tensor<2x8x70xf16>
+// CHECK: return %[[B]]
+func.func @constant_pad_nd(%x: tensor<2x5x67xf16>) -> tensor<2x8x70xf16> {
+  %0 = spyre.aten "aten.constant_pad_nd.default"(%x) {args = {pad = [1, 2, 0, 3], value = 5.000000e-01 : f64}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x8x70xf16>
+  return %0 : tensor<2x8x70xf16>
+}
+
+// -----
+
+// pad(mode = 'constant') with value None pads with 0.
+// CHECK-LABEL: func.func @pad_default_value
+// CHECK-DAG: %[[BEFORE:.*]] = spyre.constant dense<0.000000e+00> : tensor<2x5x1xf16>
+// CHECK-DAG: %[[AFTER:.*]] = spyre.constant dense<0.000000e+00> : tensor<2x5x2xf16>
+// CHECK: spyre.concat %[[BEFORE]], %arg0, %[[AFTER]] dim 2
+func.func @pad_default_value(%x: tensor<2x5x67xf16>) -> tensor<2x5x70xf16> {
+  %0 = spyre.aten "aten.pad.default"(%x) {args = {mode = "constant", pad = [1, 2], value}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x70xf16>
+  return %0 : tensor<2x5x70xf16>
+}
