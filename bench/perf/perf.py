@@ -58,6 +58,7 @@ VARIANTS = [
     ("ours", []),
     ("1core", ["--max-cores", "1"]),
     ("depth1", ["--depth", "1"]),
+    ("unfused", ["--fusion=false"]),
 ]
 # Extra schedules only the calibration table needs.
 EXTRA = {
@@ -365,7 +366,7 @@ def flags(results):
                                "%.1f us (x%.2f)" % (name, var, us(r["estimate_ns"]),
                                                     us(r["kernel_ns"]), q))
         if o:
-            for var in ("1core", "depth1"):
+            for var in ("1core", "depth1", "unfused"):
                 r = v.get(var)
                 if r and r["device_ns"] < o["device_ns"] * 0.99:
                     out.append("%s: baseline %s (%s) is faster than our schedule: %.1f us vs "
@@ -455,16 +456,19 @@ def render(results, arch, meta, fl, failures, wall):
         o = v.get("ours")
         if not o:
             continue
-        c1, d1 = v.get("1core"), v.get("depth1")
+        c1, d1, nf = v.get("1core"), v.get("depth1"), v.get("unfused")
         rows.append([
             "`%s`" % name, fmt(us(o["device_ns"])),
             fmt(us(c1["device_ns"])) if c1 else "—",
             ratio(c1["device_ns"], o["device_ns"]) if c1 else "—",
             fmt(us(d1["device_ns"])) if d1 else "—",
             ratio(d1["device_ns"], o["device_ns"]) if d1 else "—",
+            fmt(us(nf["device_ns"])) if nf else "—",
+            ratio(nf["device_ns"], o["device_ns"]) if nf else "—",
         ])
     md.append(table(["model", "ours: device us", "1 core (`--max-cores 1`) us", "speedup",
-                     "no double buffering (`--depth 1`) us", "speedup"], rows))
+                     "no double buffering (`--depth 1`) us", "speedup",
+                     "no fusion (`--fusion=false`) us", "speedup"], rows))
     md.append("")
     md.append("Speedup = baseline device time / ours (launch overhead excluded, it is the "
               "same for every schedule). A speedup below 1 means the baseline schedule is "

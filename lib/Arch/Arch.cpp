@@ -7,7 +7,7 @@
 
 #include "spyre/Arch/Arch.h"
 
-#include <nlohmann/json.hpp>
+#include "spyre/Support/Json.h"
 
 #include <cmath>
 #include <cstdio>

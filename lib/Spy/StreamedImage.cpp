@@ -3,6 +3,7 @@
 #include "spyre/Spy/StreamedImage.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -13,6 +14,24 @@
 namespace spyre::spy {
 
 HostReader::~HostReader() = default;
+
+int preadFully(int fd, void *out, uint64_t size, uint64_t offset) {
+  auto *p = static_cast<uint8_t *>(out);
+  while (size) {
+    size_t n = size_t(std::min<uint64_t>(size, uint64_t(1) << 30));
+    ssize_t r = ::pread(fd, p, n, off_t(offset));
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0)
+      return errno;
+    if (r == 0)
+      return -1;
+    p += r;
+    offset += uint64_t(r);
+    size -= uint64_t(r);
+  }
+  return 0;
+}
 
 //===----------------------------------------------------------------------===//
 // Readers
@@ -35,23 +54,13 @@ public:
         return false;
       }
     }
-    auto *p = static_cast<uint8_t *>(out);
-    uint64_t at = base_ + offset;
-    while (size) {
-      size_t n = size_t(std::min<uint64_t>(size, uint64_t(1) << 30));
-      ssize_t r = ::pread(fd_, p, n, off_t(at));
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0) {
-        error = "cannot read '" + path_ + "' at byte " + std::to_string(at) +
-                (r < 0 ? std::string(": ") + std::strerror(errno)
-                       : std::string(": the file ends there (truncated "
-                                     "after the import?)"));
-        return false;
-      }
-      p += r;
-      at += uint64_t(r);
-      size -= uint64_t(r);
+    if (int e = preadFully(fd_, out, size, base_ + offset)) {
+      error = "cannot read '" + path_ + "' at byte " +
+              std::to_string(base_ + offset) +
+              (e > 0 ? std::string(": ") + std::strerror(e)
+                     : std::string(": the file ends there (truncated after "
+                                   "the import?)"));
+      return false;
     }
     return true;
   }
@@ -183,6 +192,26 @@ std::unique_ptr<HostReader> makeMemoryReader(const void *data, uint64_t size) {
 // StreamedImage
 //===----------------------------------------------------------------------===//
 
+/// Whether element i of a tensor of `shape` is at host byte
+/// sum(i[d] * strides[d]) * eb for every i without leaving uint64: one
+/// stride per dimension, none negative, the last byte representable.
+[[maybe_unused]] static bool
+addressesTensor(const std::vector<int64_t> &shape,
+                const std::vector<int64_t> &strides, uint64_t eb) {
+  if (strides.size() != shape.size())
+    return false;
+  uint64_t last = 0, step;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (strides[d] < 0)
+      return false;
+    if (shape[d] > 0 && (__builtin_mul_overflow(uint64_t(shape[d] - 1),
+                                                uint64_t(strides[d]), &step) ||
+                         __builtin_add_overflow(last, step, &last)))
+      return false;
+  }
+  return !__builtin_mul_overflow(last + 1, eb, &step);
+}
+
 /// Memory for the box of a slab. Converting a transposed weight reads the
 /// box with a large stride (a column at a time), so the box sits on
 /// transparent huge pages where the kernel offers them: with 4 KiB pages
@@ -261,8 +290,12 @@ StreamedImage::StreamedImage(const LayoutMap &map,
     for (size_t d = rank; d-- > 1;)
       hostStrides_[d - 1] = hostStrides_[d] * shape[d];
   }
-  const TensorLayout &l = map_.layout();
   uint64_t eb = map_.elementBytes();
+  // gather() addresses host bytes in uint64 arithmetic; strides that wrap
+  // it would read the wrong elements. Callers (ExternalData) reject them.
+  assert(addressesTensor(shape, hostStrides_, eb) &&
+         "host strides that do not address the tensor");
+  const TensorLayout &l = map_.layout();
   uint64_t stickBytes = uint64_t(l.elemsPerStick) * eb;
   budget_ = std::max(budgetBytes, stickBytes);
   if (rank == 0 || map_.deviceBytes() <= budget_)

@@ -1,6 +1,11 @@
 //===- ExternalData.cpp - Weight bytes kept outside the IR ----------------===//
 
 #include "spyre/Target/ExternalData.h"
+#include "spyre/Target/StridedView.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <zip.h>
 
@@ -15,53 +20,49 @@ using namespace mlir;
 
 namespace spyre {
 
-namespace {
-
 /// A compressed archive entry (torch writes stored ones; a re-zipped
-/// archive may not): decompressed, at the first read, into an unlinked
-/// temporary file, then read with pread like a stored one. Memory stays
-/// bounded; disk holds one such entry at a time (the file goes at close()).
-class SpilledEntryReader : public spy::HostReader {
+/// archive may not), decompressed whole into an unlinked temporary file at
+/// the first read of any weight in it, then read with pread like a stored
+/// one. The weights of one entry share it (a torch 2.6-2.8 `model.pt`
+/// holds every weight): it is decompressed once, not once per weight. The
+/// file lives while a reader of the entry is open (users_), so the disk
+/// holds the entries being written, not all of them.
+class ExternalData::SpilledEntry {
 public:
-  SpilledEntryReader(std::string archive, std::string entry, uint64_t base,
-                     uint64_t span)
-      : archive_(std::move(archive)), entry_(std::move(entry)), base_(base),
-        span_(span) {}
-  ~SpilledEntryReader() override { close(); }
+  SpilledEntry(std::string archive, std::string entry, uint64_t size)
+      : archive_(std::move(archive)), entry_(std::move(entry)), size_(size) {}
+  ~SpilledEntry() { drop(); }
 
-  bool read(uint64_t offset, void *out, uint64_t size,
-            std::string &error) override {
+  const std::string &entry() const { return entry_; }
+  uint64_t decompressions() const { return decompressions_; }
+
+  void retain() { ++users_; }
+  void release() {
+    if (--users_ == 0)
+      drop();
+  }
+
+  bool read(uint64_t offset, void *out, uint64_t size, std::string &error) {
     if (fd_ < 0 && !spill(error))
       return false;
-    if (offset > span_ || size > span_ - offset) {
+    if (offset > size_ || size > size_ - offset) {
       error = "read outside entry '" + entry_ + "'";
       return false;
     }
-    auto *p = static_cast<uint8_t *>(out);
-    uint64_t at = base_ + offset;
-    while (size) {
-      ssize_t r = ::pread(fd_, p, size_t(std::min<uint64_t>(size, 1u << 30)),
-                          off_t(at));
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0) {
-        error = "cannot read the decompressed entry '" + entry_ + "'";
-        return false;
-      }
-      p += r;
-      at += uint64_t(r);
-      size -= uint64_t(r);
+    if (spy::preadFully(fd_, out, size, offset) != 0) {
+      error = "cannot read the decompressed entry '" + entry_ + "'";
+      return false;
     }
     return true;
   }
 
-  void close() override {
+private:
+  void drop() {
     if (fd_ >= 0)
       ::close(fd_);
     fd_ = -1;
   }
 
-private:
   bool spill(std::string &error) {
     const char *dir = std::getenv("TMPDIR");
     std::string name =
@@ -72,25 +73,46 @@ private:
               "': " + std::strerror(errno);
       return false;
     }
-    ::unlink(name.c_str());
+    ::unlink(name.c_str()); // Gone from the disk when the last fd closes.
+    ++decompressions_;
     int code = 0;
     zip_t *z = zip_open(archive_.c_str(), ZIP_RDONLY, &code);
     zip_file_t *f = z ? zip_fopen(z, entry_.c_str(), 0) : nullptr;
     bool ok = f != nullptr;
+    int writeErrno = 0;
     std::vector<uint8_t> buffer(1 << 20);
-    for (uint64_t left = base_ + span_; ok && left;) {
+    for (uint64_t left = size_; ok && left;) {
       zip_int64_t r =
           zip_fread(f, buffer.data(), std::min<uint64_t>(left, buffer.size()));
-      ok = r > 0 && ::write(fd, buffer.data(), size_t(r)) == r;
+      ok = r > 0;
+      for (zip_int64_t done = 0; ok && done < r;) {
+        ssize_t w = ::write(fd, buffer.data() + done, size_t(r - done));
+        if (w < 0 && errno == EINTR)
+          continue;
+        if (w <= 0) {
+          writeErrno = w < 0 ? errno : ENOSPC;
+          ok = false;
+        }
+        done += w > 0 ? w : 0;
+      }
       left -= ok ? uint64_t(r) : 0;
     }
+    // Reading on to the end makes libzip check the CRC.
+    uint8_t extra;
+    ok = ok && zip_fread(f, &extra, 1) == 0;
+    std::string why = writeErrno ? std::string("cannot write to ") + name +
+                                       ": " + std::strerror(writeErrno)
+                      : f ? zip_error_strerror(zip_file_get_error(f))
+                      : z ? zip_strerror(z)
+                          : "";
     if (f)
       zip_fclose(f);
     if (z)
       zip_discard(z);
     if (!ok) {
       ::close(fd);
-      error = "cannot decompress entry '" + entry_ + "' of '" + archive_ + "'";
+      error = "cannot decompress entry '" + entry_ + "' of '" + archive_ + "'" +
+              (why.empty() || why == "No error" ? "" : ": " + why);
       return false;
     }
     fd_ = fd;
@@ -98,35 +120,106 @@ private:
   }
 
   std::string archive_, entry_;
-  uint64_t base_, span_;
+  uint64_t size_;
   int fd_ = -1;
+  uint64_t users_ = 0, decompressions_ = 0;
 };
+
+namespace {
+
+/// Reads [base, base + span) of a shared spilled entry. Holds the entry's
+/// file from construction (all readers exist before the first read, so the
+/// file stays until the last weight in it is written) until close().
+class SpilledEntryReader : public spy::HostReader {
+public:
+  SpilledEntryReader(std::shared_ptr<ExternalData::SpilledEntry> entry,
+                     uint64_t base, uint64_t span)
+      : entry_(std::move(entry)), base_(base), span_(span) {
+    entry_->retain();
+  }
+  ~SpilledEntryReader() override { close(); }
+
+  bool read(uint64_t offset, void *out, uint64_t size,
+            std::string &error) override {
+    if (!held_) { // Read again after close().
+      entry_->retain();
+      held_ = true;
+    }
+    if (offset > span_ || size > span_ - offset) {
+      error =
+          "read outside the weight's bytes of entry '" + entry_->entry() + "'";
+      return false;
+    }
+    return entry_->read(base_ + offset, out, size, error);
+  }
+
+  void close() override {
+    if (held_)
+      entry_->release();
+    held_ = false;
+  }
+
+private:
+  std::shared_ptr<ExternalData::SpilledEntry> entry_;
+  uint64_t base_, span_;
+  bool held_ = true;
+};
+
+/// The name of the weight `op` defines, for messages.
+std::string weightName(Operation *op) {
+  for (StringRef attr : {"source_name", "name", "sym_name"})
+    if (auto s = op->getAttrOfType<StringAttr>(attr))
+      return s.str();
+  return "?";
+}
 
 } // namespace
 
 ExternalData::ExternalData() = default;
 ExternalData::~ExternalData() = default;
 
+uint64_t ExternalData::decompressions() const {
+  uint64_t n = 0;
+  for (const auto &[key, entry] : spilled)
+    n += entry->decompressions();
+  return n;
+}
+
 FailureOr<std::unique_ptr<spy::StreamedImage>>
 ExternalData::open(Operation *op, ExternalDataAttr ext,
                    const spy::LayoutMap &map, uint64_t budgetBytes) {
+  // Messages name the weight: the op's location may be the .mlir line.
+  std::string name = "weight '" + weightName(op) + "'";
+  auto list = [](ArrayRef<int64_t> values) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << '[';
+    llvm::interleaveComma(values, os);
+    os << ']';
+    return text;
+  };
   if (ext.getFile().empty())
     return op->emitError("weight has no data: it was imported from a bare "
                          "exported-program JSON; import the .pt2 archive to "
                          "compile its weights");
+  // `ext` comes from the importer or from hand-written IR: check that the
+  // view it describes is addressable before anything reads through it.
   const std::vector<int64_t> &shape = map.shape();
-  uint64_t elementBytes = map.elementBytes();
   ArrayRef<int64_t> strides = ext.getStrides();
   if (!strides.empty() && strides.size() != shape.size())
-    return op->emitError("weight has ")
-           << strides.size() << " strides for a rank-" << shape.size()
-           << " tensor";
+    return op->emitError(name)
+           << " has " << strides.size() << " strides for a rank-"
+           << shape.size() << " tensor";
   if (llvm::any_of(strides, [](int64_t s) { return s < 0; }) ||
       ext.getOffset() < 0)
-    return op->emitError("weight has a negative stride or offset");
-  // Bytes the (possibly strided) view spans from its first element.
+    return op->emitError(name)
+           << " has a negative stride or offset (offset " << ext.getOffset()
+           << ", strides " << list(strides) << ")";
+  // Bytes the (possibly strided) view spans from its first element, none
+  // of it allowed to wrap (a wrapped span would pass the size checks below
+  // and read wrong bytes).
   bool contiguous = true;
-  uint64_t spanElems = map.numElements() ? 1 : 0;
+  std::optional<uint64_t> spanBytes = map.hostBytes();
   if (!strides.empty()) {
     int64_t expect = 1;
     for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
@@ -134,11 +227,18 @@ ExternalData::open(Operation *op, ExternalDataAttr ext,
         contiguous = false;
       expect *= shape[d];
     }
-    if (spanElems)
-      for (auto [s, st] : llvm::zip(shape, strides))
-        spanElems += uint64_t(s - 1) * uint64_t(st);
+    if (!contiguous) {
+      std::optional<uint64_t> elems = stridedViewSpan(shape, strides, 0);
+      spanBytes =
+          elems ? llvm::checkedMulUnsigned(*elems, uint64_t(map.elementBytes()))
+                : std::nullopt;
+    }
   }
-  uint64_t spanBytes = contiguous ? map.hostBytes() : spanElems * elementBytes;
+  uint64_t offset = uint64_t(ext.getOffset());
+  if (!spanBytes || !llvm::checkedAddUnsigned(offset, *spanBytes))
+    return op->emitError(name)
+           << " spans more than 2^64 bytes (offset " << offset << ", strides "
+           << list(strides) << ")";
   std::vector<int64_t> hostStrides;
   // A view whose innermost dimension is not contiguous in storage is read
   // element by element, through a mapping rather than one system call each.
@@ -153,44 +253,49 @@ ExternalData::open(Operation *op, ExternalDataAttr ext,
   }
 
   std::string file = ext.getFile().str();
-  uint64_t offset = uint64_t(ext.getOffset());
   std::unique_ptr<spy::HostReader> reader;
   auto fileReader = [&](uint64_t at) {
-    return elementwise ? spy::makeMappedFileReader(file, at, spanBytes)
+    return elementwise ? spy::makeMappedFileReader(file, at, *spanBytes)
                        : spy::makeFileReader(file, at);
   };
   if (ext.getEntry().empty()) {
     struct stat st;
     if (::stat(file.c_str(), &st) != 0)
-      return op->emitError("cannot open '")
-             << file << "': " << std::strerror(errno);
+      return op->emitError(name)
+             << ": cannot open '" << file << "': " << std::strerror(errno);
     if (offset > uint64_t(st.st_size) ||
-        spanBytes > uint64_t(st.st_size) - offset)
-      return op->emitError("'") << file << "' is shorter than the " << spanBytes
-                                << " bytes expected at offset " << offset;
+        *spanBytes > uint64_t(st.st_size) - offset)
+      return op->emitError(name)
+             << ": '" << file << "' is shorter than the " << *spanBytes
+             << " bytes expected at offset " << offset << " (it has "
+             << uint64_t(st.st_size) << ")";
     reader = fileReader(offset);
   } else {
     std::unique_ptr<Pt2Archive> &archive = archives[file];
-    std::string error;
+    std::string why;
     if (!archive) {
-      archive = Pt2Archive::open(file, error);
+      archive = Pt2Archive::open(file, why);
       if (!archive)
-        return op->emitError(error);
+        return op->emitError(why);
     }
     std::string entry = ext.getEntry().str();
     std::optional<uint64_t> size = archive->entrySize(entry);
     if (!size)
-      return op->emitError("archive '")
-             << file << "' has no entry '" << entry << "'";
-    if (offset > *size || spanBytes > *size - offset)
-      return op->emitError("weight needs ")
-             << offset + spanBytes << " bytes of '" << entry << "', which has "
-             << *size;
-    if (std::optional<uint64_t> at = archive->storedDataOffset(entry, error))
+      return op->emitError(name)
+             << ": archive '" << file << "' has no entry '" << entry << "'";
+    if (offset > *size || *spanBytes > *size - offset)
+      return op->emitError(name)
+             << " needs " << offset + *spanBytes << " bytes of '" << entry
+             << "', which has " << *size;
+    if (std::optional<uint64_t> at = archive->storedDataOffset(entry, why)) {
       reader = fileReader(*at + offset); // Stored (what torch writes).
-    else
-      reader = std::make_unique<SpilledEntryReader>(
-          file, archive->root() + entry, offset, spanBytes);
+    } else {
+      std::shared_ptr<SpilledEntry> &spill = spilled[file + '\0' + entry];
+      if (!spill)
+        spill = std::make_shared<SpilledEntry>(file, archive->root() + entry,
+                                               *size);
+      reader = std::make_unique<SpilledEntryReader>(spill, offset, *spanBytes);
+    }
   }
   return std::make_unique<spy::StreamedImage>(
       map, std::move(reader), std::move(hostStrides), budgetBytes);

@@ -88,6 +88,13 @@ struct Pt2Archive::Impl {
 
 Pt2Archive::~Pt2Archive() = default;
 
+std::string legacyExportSaveMessage(const std::string &path) {
+  return "'" + path + "' is a torch.export.save archive of torch <= 2.7 "
+         "(serialized_exported_program.json), which is not read; save the "
+         "program again with torch.export.save of torch >= 2.8 (a PT2 "
+         "archive)";
+}
+
 std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
                                              std::string &error) {
   int code = 0;
@@ -112,8 +119,10 @@ std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
     std::string s(name);
     size_t slash = s.find('/');
     if (slash == std::string::npos) {
-      error = "'" + path + "': entry '" + s +
-              "' is not under a root folder (not a PyTorch archive)";
+      error = s == "serialized_exported_program.json"
+                  ? legacyExportSaveMessage(path)
+                  : "'" + path + "': entry '" + s +
+                        "' is not under a root folder (not a PyTorch archive)";
       return nullptr;
     }
     std::string root = s.substr(0, slash + 1);
@@ -169,8 +178,16 @@ Pt2Archive::readRange(const std::string &relative, uint64_t offset,
   }
   std::vector<uint8_t> out(size);
   bool ok = true;
-  if (offset && zip_fseek(f, zip_int64_t(offset), SEEK_SET) != 0) {
-    // Compressed entries cannot seek: read and drop the prefix.
+  // Compressed entries cannot seek (and a failed zip_fseek leaves the file
+  // unreadable in libzip < 1.9): read and drop the prefix instead.
+  zip_stat_t st;
+  zip_stat_init(&st);
+  bool stored = zip_stat(impl_->zip, name.c_str(), 0, &st) == 0 &&
+                (st.valid & ZIP_STAT_COMP_METHOD) &&
+                st.comp_method == ZIP_CM_STORE;
+  if (offset && stored) {
+    ok = zip_fseek(f, zip_int64_t(offset), SEEK_SET) == 0;
+  } else if (offset) {
     std::vector<uint8_t> skip(std::min<uint64_t>(offset, 1 << 20));
     for (uint64_t left = offset; left && ok;) {
       zip_int64_t r = zip_fread(f, skip.data(), std::min<uint64_t>(left, skip.size()));

@@ -14,6 +14,7 @@
 #include "spyre/Dialect/Spyre/AtenSchema.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Target/Pt2Archive.h"
+#include "spyre/Target/StridedView.h"
 #include "spyre/Target/TorchSave.h"
 #include "spyre/Target/SymbolicExpr.h"
 
@@ -27,9 +28,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
-#include <nlohmann/json.hpp>
+#include "spyre/Support/Json.h"
 
 #include <regex>
+#include <set>
 
 using namespace mlir;
 using nlohmann::json;
@@ -140,9 +142,15 @@ std::string modulePath(const std::string &stack) {
 }
 
 /// Reads the only key of a union object.
+/// Anything else is malformed: thrown, and reported by importPt2's catch.
 std::pair<std::string, const json *> unionTag(const json &j) {
-  if (!j.is_object() || j.size() != 1)
-    return {"", nullptr};
+  if (!j.is_object() || j.size() != 1) {
+    std::string text = j.dump();
+    if (text.size() > 80)
+      text = text.substr(0, 77) + "...";
+    throw std::invalid_argument("expected a union (an object with one key), "
+                                "got " + text);
+  }
   auto it = j.begin();
   return {it.key(), &it.value()};
 }
@@ -200,6 +208,10 @@ private:
   llvm::StringMap<std::string> mutableInputs;
   /// Graph names mutated in place, in first-mutation order.
   SmallVector<std::string> mutatedInPlace;
+  /// Parameters by graph name: their FQN.
+  llvm::StringMap<std::string> parameterNames;
+  /// View results by name: the tensor whose storage they share.
+  llvm::StringMap<std::string> viewRoots;
   /// range_constraints: symbol -> [min, max] (max absent: unbounded).
   std::map<std::string, std::pair<int64_t, std::optional<int64_t>>> ranges;
   int schemaMinor = 0;
@@ -218,8 +230,7 @@ private:
         models.push_back(e);
     if (models.empty()) {
       if (archive->contains("serialized_exported_program.json"))
-        fail(fileLoc, "'" + path + "' is a legacy torch.export.save archive "
-                      "(torch <= 2.7); re-save it with torch >= 2.9");
+        fail(fileLoc, legacyExportSaveMessage(path));
       fail(fileLoc, "'" + path + "' has no models/*.json: not a torch.export "
                     "archive");
     }
@@ -278,6 +289,13 @@ private:
       fail(loc, "cannot read symbolic size '" + text + "': " + error);
     if (std::optional<int64_t> v = expr->evaluate(options.boundDims))
       return v;
+    SmallVector<std::string> symbols;
+    expr->collectSymbols(symbols);
+    if (llvm::all_of(symbols, [&](const std::string &s) {
+          return options.boundDims.count(s);
+        }))
+      fail(loc, "symbolic size '" + expr->str() + "' cannot be evaluated "
+                "with the --bind-dims values (overflow or division by zero)");
     if (symbol)
       *symbol = expr->str();
     return std::nullopt;
@@ -511,13 +529,21 @@ private:
     if (outs.empty())
       return false;
     for (const json &out : outs)
-      if (unionTag(out).first != "as_sym_int")
+      if (unionTag(out).first != "as_sym_int" &&
+          unionTag(out).first != "as_sym_bool")
         return false;
     for (const json &out : outs) {
-      auto [tag, ref] = unionTag(*unionTag(out).second);
+      auto [kind, arg] = unionTag(out);
+      auto [tag, ref] = unionTag(*arg);
       if (tag != "as_name")
         continue;
       std::string name = ref->get<std::string>();
+      // A guard's condition (sym_size(x, 0) == 4): only shape asserts,
+      // which are skipped, read it.
+      if (kind == "as_sym_bool") {
+        symbolValues[name] = b.getStringAttr("<symbolic bool>");
+        continue;
+      }
       std::optional<int64_t> v;
       std::string expr;
       // sym_size of a tensor whose dim is static (after --bind-dims).
@@ -668,9 +694,17 @@ private:
                   "which cannot be read without Python");
       const json &meta = (*config)["tensor_meta"];
       stored = metaType(meta, fqn, loc);
+      auto concrete = [&](const json &j) {
+        std::string symbol;
+        std::optional<int64_t> v = symInt(j, loc, &symbol);
+        if (!v)
+          fail(loc, "weight '" + fqn + "' has a symbolic stride or storage "
+                    "offset (" + symbol + ")");
+        return *v;
+      };
       for (const json &s : meta["strides"])
-        strides.push_back(*symInt(s, loc));
-      storageOffset = *symInt(meta["storage_offset"], loc);
+        strides.push_back(concrete(s));
+      storageOffset = concrete(meta["storage_offset"]);
       entry = dir + (*config)["path_name"].get<std::string>();
       std::optional<uint64_t> fileSize = archive->entrySize(entry);
       if (!fileSize)
@@ -699,13 +733,19 @@ private:
       fail(loc, "weight '" + fqn + "' is stored as " + typeName(stored) +
                     " but the graph uses it as " + typeName(type));
     int64_t elem = getElementBytes(type.getElementType());
-    // Bytes the view reaches: (offset + sum (size-1)*stride + 1) * itemsize.
-    int64_t span = type.getNumElements() ? storageOffset + 1 : 0;
-    if (span)
-      for (auto [size, stride] : llvm::zip(type.getShape(), strides))
-        span += (size - 1) * stride;
-    if (uint64_t(span * elem) > available)
-      fail(loc, "weight '" + fqn + "' needs " + std::to_string(span * elem) +
+    // Bytes the view reaches, checked: the metadata is untrusted.
+    std::optional<uint64_t> spanElems =
+        stridedViewSpan(type.getShape(), strides, storageOffset);
+    uint64_t spanBytes;
+    if (!spanElems || __builtin_mul_overflow(*spanElems, uint64_t(elem),
+                                             &spanBytes))
+      fail(loc, "weight '" + fqn + "' has an invalid view: " +
+                    std::to_string(strides.size()) + " strides for rank " +
+                    std::to_string(type.getRank()) +
+                    ", strides and storage offset must be >= 0 and its "
+                    "extent must fit in 64 bits");
+    if (spanBytes > available)
+      fail(loc, "weight '" + fqn + "' needs " + std::to_string(spanBytes) +
                     " bytes but " + source + " has " +
                     std::to_string(available));
     bool contiguous = true;
@@ -723,7 +763,7 @@ private:
     }
     std::string error;
     std::optional<std::vector<uint8_t>> raw =
-        archive->readRange(entry, base, uint64_t(span * elem), error);
+        archive->readRange(entry, base, spanBytes, error);
     if (!raw)
       fail(loc, error);
     std::vector<char> host(bytes);
@@ -760,23 +800,50 @@ private:
         };
         ranges[symbol] = {bound("min_val").value_or(0), bound("max_val")};
       }
+    std::set<std::string> symbols = programSymbols();
     for (auto &[symbol, value] : options.boundDims) {
-      auto it = ranges.find(symbol);
-      if (it == ranges.end()) {
+      if (!symbols.count(symbol)) {
         std::string known;
-        for (auto &[s, r] : ranges)
+        for (const std::string &s : symbols)
           known += (known.empty() ? "" : ", ") + s;
         fail(fileLoc, "--bind-dims names '" + symbol +
                           "', which is not a symbol of this program" +
                           (known.empty() ? std::string(" (it has none)")
                                          : " (its symbols: " + known + ")"));
       }
+      auto it = ranges.find(symbol);
+      if (it == ranges.end())
+        continue; // No exported range to check against.
       auto [lo, hi] = it->second;
       if (value < lo || (hi && value > *hi))
         fail(fileLoc, "--bind-dims " + symbol + "=" + std::to_string(value) +
                           " is outside the exported range " +
                           rangeText(symbol));
     }
+  }
+
+  /// The symbols of range_constraints and those in tensor sizes (an export
+  /// may leave a symbol without a range).
+  std::set<std::string> programSymbols() {
+    std::set<std::string> out;
+    for (auto &[symbol, range] : ranges)
+      out.insert(symbol);
+    for (auto &[name, meta] : tensorValues.items()) {
+      if (!meta.is_object() || !meta.contains("sizes"))
+        continue;
+      for (const json &size : meta["sizes"]) {
+        if (!size.is_object() || !size.contains("as_expr"))
+          continue;
+        std::string error;
+        if (auto e = SymbolicExpr::parse(
+                size["as_expr"].value("expr_str", std::string()), error)) {
+          SmallVector<std::string> found;
+          e->collectSymbols(found);
+          out.insert(found.begin(), found.end());
+        }
+      }
+    }
+    return out;
   }
 
   std::string rangeText(const std::string &symbol) {
@@ -926,11 +993,13 @@ private:
       if (tag == "user_input" || tag == "constant_input")
         continue;
       const json &arg = (*value)["arg"];
-      if (tag == "parameter")
+      if (tag == "parameter") {
         values[arg["name"].get<std::string>()] =
             weight((*value)["parameter_name"], arg["name"],
                    WeightKind::parameter, true);
-      else if (tag == "buffer") {
+        parameterNames[arg["name"].get<std::string>()] =
+            (*value)["parameter_name"].get<std::string>();
+      } else if (tag == "buffer") {
         values[arg["name"].get<std::string>()] =
             weight((*value)["buffer_name"], arg["name"], WeightKind::buffer,
                    (*value).value("persistent", true));
@@ -997,6 +1066,24 @@ private:
         label = (*value)[0]["name"].get<std::string>();
     }
     Location loc = nodeLoc(node, label.empty() ? op : label);
+    // A malformed field inside the node (a JSON type error, a broken union)
+    // is reported at the node's Python line, not just at the file.
+    try {
+      importNodeAt(node, op, loc);
+    } catch (const std::exception &e) {
+      fail(loc, "malformed node '" + (label.empty() ? op : label) +
+                    "': " + e.what());
+    }
+  }
+
+  void importNodeAt(const json &node, const std::string &op, Location loc) {
+    const json &outs = node["outputs"];
+    // Shape guards of dynamic exports: checked by torch.export against the
+    // range constraints, which --bind-dims enforces; nothing to run.
+    if (op == "aten._assert_scalar.default" ||
+        op == "aten.sym_constrain_range_for_size.default" ||
+        op == "aten.sym_constrain_range.default")
+      return;
     if (importSymIntNode(node, op, loc))
       return;
 
@@ -1054,19 +1141,40 @@ private:
       if (!values.try_emplace(name, result).second)
         fail(loc, "value '" + name + "' is defined twice");
     }
+    std::string self;
+    if (!node["inputs"].empty()) {
+      auto [tag, value] = unionTag(node["inputs"][0]["arg"]);
+      if (tag == "as_tensor")
+        self = (*value)["name"].get<std::string>();
+    }
+    // Views share their base's storage: remember the root of each.
+    const AtenSchema *schema = lookupAtenSchema(op);
+    if (schema && schema->returnsView() && !self.empty()) {
+      std::string root = viewRoots.lookup(self);
+      for (const std::string &name : resultNames)
+        if (!name.empty())
+          viewRoots[name] = root.empty() ? self : root;
+    }
     // An in-place op (add_, index_copy_) mutates its first tensor: later
-    // reads of that tensor see the result (functionalization).
+    // reads of that tensor see the result (functionalization). Rebinding a
+    // name cannot update the tensors a view shares storage with, and
+    // parameters stay read-only on Spyre: both are refused, not miscompiled.
     StringRef base = StringRef(op).rsplit('.').first;
     if (base.ends_with("_") && !base.ends_with("__") &&
-        aten.getNumResults() == 1 && !node["inputs"].empty()) {
-      auto [tag, value] = unionTag(node["inputs"][0]["arg"]);
-      if (tag == "as_tensor") {
-        std::string name = (*value)["name"].get<std::string>();
-        values[name] = aten.getResult(0);
-        if (mutableInputs.count(name) &&
-            !llvm::is_contained(mutatedInPlace, name))
-          mutatedInPlace.push_back(name);
-      }
+        aten.getNumResults() == 1 && !self.empty()) {
+      if (auto it = viewRoots.find(self); it != viewRoots.end())
+        fail(loc, "in-place op '" + op + "' writes through a view of '" +
+                      it->second + "'; mutating a view is not supported "
+                      "(export with ep.run_decompositions() to functionalize "
+                      "it)");
+      if (auto it = parameterNames.find(self); it != parameterNames.end())
+        fail(loc, "in-place op '" + op + "' mutates parameter '" +
+                      it->second + "'; parameters are read-only (register "
+                      "the tensor as a buffer to mutate it)");
+      values[self] = aten.getResult(0);
+      if (mutableInputs.count(self) &&
+          !llvm::is_contained(mutatedInPlace, self))
+        mutatedInPlace.push_back(self);
     }
   }
 };

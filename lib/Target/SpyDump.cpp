@@ -12,7 +12,8 @@ namespace spyre {
 
 namespace {
 
-void printList(llvm::raw_ostream &os, const auto &values) {
+template <typename Range>
+void printList(llvm::raw_ostream &os, const Range &values) {
   os << '[';
   bool first = true;
   for (const auto &v : values) {

@@ -219,7 +219,8 @@ private:
     // Read at write time, in the writer's chunks, through a buffer of
     // bounded size: the weight is never in memory as a whole.
     std::shared_ptr<spy::StreamedImage> source = std::move(*image);
-    std::string name = desc.name;
+    // The model's name of the weight, as ExternalData's messages give it.
+    std::string name = t.getSourceName() ? t.getSourceName()->str() : desc.name;
     writer.setTensorData(
         index, map.deviceBytes(),
         [source, name](uint64_t offset, void *buffer, uint64_t size,

@@ -39,12 +39,17 @@ public:
 private:
   using Expr = std::unique_ptr<SymbolicExpr>;
   using Kind = SymbolicExpr::Kind;
+  // Bounds keep hostile text from exhausting the stack (nesting) or from
+  // building trees whose recursive evaluation or destruction would (long
+  // `a+b+...` chains nest to the left).
   static constexpr int kMaxDepth = 64;
+  static constexpr int kMaxNodes = 4096;
 
   StringRef text;
   std::string &error;
   size_t pos = 0;
   int depth = 0;
+  int nodes = 0;
 
   Expr fail(const std::string &message) {
     if (error.empty())
@@ -62,25 +67,30 @@ private:
     pos += token.size();
     return true;
   }
-  static Expr node(Kind kind, Expr lhs, Expr rhs) {
+  Expr make(Kind kind) {
+    ++nodes;
     auto e = std::make_unique<SymbolicExpr>();
     e->kind = kind;
+    return e;
+  }
+  Expr node(Kind kind, Expr lhs, Expr rhs) {
+    Expr e = make(kind);
     e->operands.push_back(std::move(lhs));
     e->operands.push_back(std::move(rhs));
     return e;
   }
-  static Expr integer(int64_t v) {
-    auto e = std::make_unique<SymbolicExpr>();
-    e->kind = Kind::Integer;
+  Expr integer(int64_t v) {
+    Expr e = make(Kind::Integer);
     e->value = v;
     return e;
   }
+  bool tooLarge() { return nodes > kMaxNodes; }
 
   Expr parseExpr() {
-    if (++depth > kMaxDepth)
-      return fail("expression nested too deeply");
     Expr lhs = parseTerm();
     while (lhs) {
+      if (tooLarge())
+        return fail("expression too long");
       bool minus;
       if (consume("+"))
         minus = false;
@@ -95,13 +105,14 @@ private:
         rhs = node(Kind::Mul, integer(-1), std::move(rhs));
       lhs = node(Kind::Add, std::move(lhs), std::move(rhs));
     }
-    --depth;
     return lhs;
   }
 
   Expr parseTerm() {
     Expr lhs = parseUnary();
     while (lhs) {
+      if (tooLarge())
+        return fail("expression too long");
       Kind kind;
       if (consume("//"))
         kind = Kind::FloorDiv;
@@ -131,6 +142,14 @@ private:
   }
 
   Expr parsePrimary() {
+    if (++depth > kMaxDepth)
+      return fail("expression nested too deeply");
+    Expr e = parsePrimaryNested();
+    --depth;
+    return e;
+  }
+
+  Expr parsePrimaryNested() {
     skipSpace();
     if (consume("(")) {
       Expr e = parseExpr();
@@ -155,8 +174,7 @@ private:
     if (name.empty())
       return fail("expected an integer, a symbol or a function");
     if (!consume("(")) { // A bare symbol (str() spelling).
-      auto e = std::make_unique<SymbolicExpr>();
-      e->kind = Kind::Symbol;
+      Expr e = make(Kind::Symbol);
       e->symbol = name.str();
       return e;
     }
@@ -167,13 +185,16 @@ private:
   /// argument expressions.
   Expr parseCall(StringRef name) {
     if (name == "Integer") {
-      bool negative = consume("-");
-      Expr e = parsePrimary();
-      if (!e || e->kind != Kind::Integer || !consume(")"))
+      skipSpace();
+      size_t start = pos;
+      if (pos < text.size() && text[pos] == '-')
+        ++pos;
+      while (pos < text.size() && std::isdigit((unsigned char)text[pos]))
+        ++pos;
+      int64_t v;
+      if (text.substr(start, pos - start).getAsInteger(10, v) || !consume(")"))
         return fail("malformed Integer(...)");
-      if (negative)
-        e->value = -e->value;
-      return e;
+      return integer(v);
     }
     if (name == "Symbol") {
       skipSpace();
@@ -183,8 +204,7 @@ private:
       size_t end = text.find(quote, pos + 1);
       if (end == StringRef::npos)
         return fail("unterminated symbol name");
-      auto e = std::make_unique<SymbolicExpr>();
-      e->kind = Kind::Symbol;
+      Expr e = make(Kind::Symbol);
       e->symbol = text.substr(pos + 1, end - pos - 1).str();
       pos = end + 1;
       // Assumptions (integer=True, positive=True) do not change the value.
@@ -207,8 +227,7 @@ private:
             .Default(std::nullopt);
     if (!kind)
       return fail("unsupported function '" + name.str() + "'");
-    auto e = std::make_unique<SymbolicExpr>();
-    e->kind = *kind;
+    Expr e = make(*kind);
     do {
       Expr arg = parseExpr();
       if (!arg)
@@ -261,23 +280,28 @@ SymbolicExpr::evaluate(const std::map<std::string, int64_t> &bindings) const {
         return std::nullopt;
       break;
     case Kind::FloorDiv:
-      if (rhs == 0)
+    case Kind::Mod: { // Python's: floor division, the sign of the divisor.
+      if (rhs == 0 || divideSignedWouldOverflow(acc, rhs))
         return std::nullopt;
-      out = divideFloorSigned(acc, rhs);
+      int64_t q = divideFloorSigned(acc, rhs);
+      out = kind == Kind::FloorDiv ? q : acc - q * rhs;
       break;
-    case Kind::Mod: // Python's: the sign of the divisor.
-      if (rhs == 0)
-        return std::nullopt;
-      out = acc - divideFloorSigned(acc, rhs) * rhs;
-      break;
-    case Kind::Pow:
+    }
+    case Kind::Pow: {
       if (rhs < 0)
         return std::nullopt;
+      // Square and multiply: at most 63 steps for any exponent.
+      int64_t base = acc, e = rhs;
       out = 1;
-      for (int64_t i = 0; i < rhs; ++i)
-        if (MulOverflow(out, acc, out))
+      while (e) {
+        if ((e & 1) && MulOverflow(out, base, out))
           return std::nullopt;
+        e >>= 1;
+        if (e && MulOverflow(base, base, base))
+          return std::nullopt;
+      }
       break;
+    }
     case Kind::Max:
       out = std::max(acc, rhs);
       break;

@@ -4,7 +4,8 @@
 // reference: Python's Lib/pickletools.py). Objects live in one arena and
 // refer to each other by pointer, so memo aliasing and self-references are
 // harmless and nothing is freed recursively. Every read is bounds-checked
-// and the stack, memo and arena are capped.
+// and the stack, memo and arena are capped; the arena's cap follows the
+// pickle's length, so memory stays proportional to the input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +14,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <memory>
+#include <deque>
 #include <unordered_map>
 
 namespace spyre {
@@ -21,10 +22,14 @@ namespace spyre {
 namespace {
 
 /// Caps that keep a hostile pickle from exhausting memory. A state dict
-/// needs about 20 objects per tensor.
+/// needs about 20 objects per tensor, one per 3 to 7 bytes of pickle
+/// (torch.save, protocols 2 and 4); one object (and memo entry) per two
+/// bytes is allowed. Most opcodes are one byte, so without that cap an
+/// 8 MB pickle could make 8 million objects.
 constexpr size_t kMaxStack = size_t(1) << 20;
 constexpr size_t kMaxMemo = size_t(1) << 20;
 constexpr size_t kMaxObjects = size_t(1) << 22;
+constexpr size_t kBytesPerObject = 2;
 constexpr size_t kMaxRank = 64;
 
 /// The typed storage classes a persistent id may name (`torch.HalfStorage`
@@ -42,7 +47,7 @@ constexpr StorageClass kStorageClasses[] = {
 };
 
 /// The allow-listed globals. They are never called: REDUCE interprets them.
-enum class Global {
+enum class Global : uint8_t {
   OrderedDict,
   RebuildTensorV2,
   RebuildParameter,
@@ -50,8 +55,11 @@ enum class Global {
   Storage,
 };
 
+/// One object of the pickle: 16 bytes. What varies in size (text,
+/// elements, tensor views) lives in the machine's pools, only for the
+/// kinds that have it.
 struct Object {
-  enum Kind {
+  enum Kind : uint8_t {
     None,
     Bool,
     Int,
@@ -65,17 +73,20 @@ struct Object {
     Tensor
   };
   Kind kind = None;
-  int64_t i = 0;
-  double f = 0;
-  /// String: its text; Callable: "module.name".
-  std::string s;
-  /// Tuple and List: the elements; Dict: key, value, key, value, ...
-  std::vector<Object *> items;
+  /// Callable: which allowed global.
   Global global = Global::OrderedDict;
-  const StorageClass *storageClass = nullptr;
-  /// Storage: key, dtype, sizes of the storage; Tensor: the whole view.
-  PickledTensor tensor;
+  /// Index into the pool of the kind: strings (String; Callable:
+  /// "module.name"), sequences (Tuple, List; Dict: key, value, ...) or
+  /// tensors (Storage: key, dtype, numel; Tensor: the whole view).
+  uint32_t ref = 0;
+  union {
+    /// Bool, Int; Callable of a storage class: its index in
+    /// kStorageClasses.
+    int64_t i = 0;
+    double f;
+  };
 };
+static_assert(sizeof(Object) == 16, "keep objects small: see kBytesPerObject");
 
 /// A kind with its article, for messages ("an int").
 const char *kindName(Object::Kind k) {
@@ -119,19 +130,35 @@ bool plainKey(const std::string &key) {
 class Machine {
 public:
   Machine(std::string_view data, const std::string &what, std::string &error)
-      : data(data), what(what), error(error) {}
+      : data(data), what(what), error(error),
+        maxObjects(std::min(kMaxObjects, data.size() / kBytesPerObject + 16)),
+        maxMemo(std::min(kMaxMemo, maxObjects)) {}
 
   /// Runs to STOP; the result, or null with `error` set.
   Object *run();
+
+  std::string &text(Object *o) { return strings[o->ref]; }
+  std::vector<Object *> &items(Object *o) { return sequences[o->ref]; }
+  PickledTensor &tensor(Object *o) { return tensors[o->ref]; }
 
 private:
   std::string_view data;
   const std::string &what;
   std::string &error;
+  /// kMaxObjects and kMaxMemo, or less for a short pickle.
+  size_t maxObjects, maxMemo;
   size_t pos = 0;
   /// Offset of the opcode being interpreted, for messages.
   size_t opOffset = 0;
-  std::vector<std::unique_ptr<Object>> arena;
+  /// Objects (a deque: they never move) and the pools they index.
+  std::deque<Object> arena;
+  std::deque<std::string> strings;
+  std::deque<std::vector<Object *>> sequences;
+  std::deque<PickledTensor> tensors;
+  /// Immutable objects that opcodes of one byte would otherwise create
+  /// afresh: None, False, True, ().
+  Object *none = nullptr, *falseObject = nullptr, *trueObject = nullptr,
+         *emptyTuple = nullptr;
   std::vector<Object *> stack;
   /// Stack heights at each open MARK: objects below the innermost one are
   /// out of reach, as in Python's unpickler.
@@ -177,15 +204,43 @@ private:
 
   //===--- Objects and the stack -----------------------------------------===//
 
+  /// A new object, with its entry in the pool of its kind.
   Object *make(Object::Kind kind) {
-    if (arena.size() >= kMaxObjects) {
-      fail("pickle creates more than " + std::to_string(kMaxObjects) +
-           " objects");
+    if (arena.size() >= maxObjects) {
+      fail("pickle creates more than " + std::to_string(maxObjects) +
+           " objects (the most its " + std::to_string(data.size()) +
+           " bytes may make)");
       return nullptr;
     }
-    arena.push_back(std::make_unique<Object>());
-    arena.back()->kind = kind;
-    return arena.back().get();
+    Object &o = arena.emplace_back();
+    o.kind = kind;
+    switch (kind) {
+    case Object::String:
+    case Object::Callable:
+      o.ref = uint32_t(strings.size());
+      strings.emplace_back();
+      break;
+    case Object::Tuple:
+    case Object::List:
+    case Object::Dict:
+      o.ref = uint32_t(sequences.size());
+      sequences.emplace_back();
+      break;
+    case Object::Storage:
+    case Object::Tensor:
+      o.ref = uint32_t(tensors.size());
+      tensors.emplace_back();
+      break;
+    default:
+      break;
+    }
+    return &o;
+  }
+  /// The shared immutable object `slot`, made at its first use.
+  Object *shared(Object *&slot, Object::Kind kind, int64_t value = 0) {
+    if (!slot && (slot = make(kind)))
+      slot->i = value;
+    return slot;
   }
   size_t floor() const { return marks.empty() ? 0 : marks.back(); }
   bool push(Object *o) {
@@ -219,11 +274,11 @@ private:
     marks.pop_back();
     return true;
   }
-  bool sequence(Object::Kind kind, std::vector<Object *> items) {
+  bool sequence(Object::Kind kind, std::vector<Object *> elements) {
     Object *o = make(kind);
     if (!o)
       return false;
-    o->items = std::move(items);
+    items(o) = std::move(elements);
     return push(o);
   }
   bool integer(int64_t v) {
@@ -244,15 +299,15 @@ private:
       return false;
     Object *o = make(Object::String);
     if (o)
-      o->s.assign(p, n);
+      text(o).assign(p, n);
     return push(o);
   }
   bool memoPut(uint64_t index) {
     Object *o = nullptr;
     if (!top(o))
       return false;
-    if (memo.size() >= kMaxMemo && !memo.count(index))
-      return fail("pickle memo exceeds " + std::to_string(kMaxMemo) +
+    if (memo.size() >= maxMemo && !memo.count(index))
+      return fail("pickle memo exceeds " + std::to_string(maxMemo) +
                   " entries");
     memo[index] = o;
     return true;
@@ -264,7 +319,7 @@ private:
                   " is read before it is written");
     return push(it->second);
   }
-  bool setItems(std::vector<Object *> pairs) {
+  bool setItems(const std::vector<Object *> &pairs) {
     Object *dict = nullptr;
     if (!top(dict))
       return false;
@@ -273,17 +328,17 @@ private:
                   ", not a dict");
     if (pairs.size() % 2)
       return fail("SETITEMS with an odd number of objects");
-    dict->items.insert(dict->items.end(), pairs.begin(), pairs.end());
+    items(dict).insert(items(dict).end(), pairs.begin(), pairs.end());
     return true;
   }
-  bool append(std::vector<Object *> items) {
+  bool append(const std::vector<Object *> &elements) {
     Object *list = nullptr;
     if (!top(list))
       return false;
     if (list->kind != Object::List)
       return fail(std::string("APPEND(S) on ") + kindName(list->kind) +
                   ", not a list");
-    list->items.insert(list->items.end(), items.begin(), items.end());
+    items(list).insert(items(list).end(), elements.begin(), elements.end());
     return true;
   }
 
@@ -299,7 +354,7 @@ bool Machine::global(const std::string &module, const std::string &name) {
   // Checked when the global is named, before anything uses it.
   std::string full = module + "." + name;
   std::optional<Global> which;
-  const StorageClass *storage = nullptr;
+  int64_t storage = -1;
   if (full == "collections.OrderedDict")
     which = Global::OrderedDict;
   else if (full == "torch._utils._rebuild_tensor_v2")
@@ -312,15 +367,15 @@ bool Machine::global(const std::string &module, const std::string &name) {
     for (const StorageClass &c : kStorageClasses)
       if (name == c.name) {
         which = Global::Storage;
-        storage = &c;
+        storage = &c - kStorageClasses;
       }
   if (!which)
     return fail("disallowed global '" + full + "'");
   Object *o = make(Object::Callable);
   if (o) {
-    o->s = full;
+    text(o) = full;
     o->global = *which;
-    o->storageClass = storage;
+    o->i = storage;
   }
   return push(o);
 }
@@ -333,9 +388,9 @@ bool Machine::reduce() {
     return fail(std::string("REDUCE calls ") + kindName(fn->kind) +
                 ", not an allowed global");
   if (args->kind != Object::Tuple)
-    return fail("REDUCE arguments of '" + fn->s + "' are " +
+    return fail("REDUCE arguments of '" + text(fn) + "' are " +
                 kindName(args->kind) + ", not a tuple");
-  const std::vector<Object *> &a = args->items;
+  const std::vector<Object *> &a = items(args);
   switch (fn->global) {
   case Global::OrderedDict: {
     // OrderedDict() then SETITEMS is what pickle writes; accept the
@@ -345,11 +400,11 @@ bool Machine::reduce() {
       return false;
     if (a.size() == 1 &&
         (a[0]->kind == Object::List || a[0]->kind == Object::Tuple)) {
-      for (Object *pair : a[0]->items) {
-        if (pair->kind != Object::Tuple || pair->items.size() != 2)
+      for (Object *pair : items(a[0])) {
+        if (pair->kind != Object::Tuple || items(pair).size() != 2)
           return fail("OrderedDict argument is not a sequence of pairs");
-        dict->items.push_back(pair->items[0]);
-        dict->items.push_back(pair->items[1]);
+        items(dict).push_back(items(pair)[0]);
+        items(dict).push_back(items(pair)[1]);
       }
     } else if (!a.empty()) {
       return fail("OrderedDict called with " + std::to_string(a.size()) +
@@ -365,14 +420,14 @@ bool Machine::reduce() {
     // tensor; gradients, hooks and Python attributes do not matter here.
     size_t want = fn->global == Global::RebuildParameter ? 3 : 4;
     if (a.size() != want || a[0]->kind != Object::Tensor)
-      return fail("'" + fn->s + "' expects a tensor and " +
+      return fail("'" + text(fn) + "' expects a tensor and " +
                   std::to_string(want - 1) + " more arguments");
     return push(a[0]);
   }
-  case Global::Storage:
-    return fail("global '" + fn->s + "' cannot be called");
+  case Global::Storage: // Only a tag of persistent ids.
+    break;
   }
-  return fail("unreachable global");
+  return fail("global '" + text(fn) + "' cannot be called");
 }
 
 bool Machine::rebuildTensor(const std::vector<Object *> &a) {
@@ -388,7 +443,7 @@ bool Machine::rebuildTensor(const std::vector<Object *> &a) {
   if (a[1]->kind != Object::Int || a[1]->i < 0)
     return fail(std::string(fn) + ": storage offset is not an int >= 0");
   if (a[2]->kind != Object::Tuple || a[3]->kind != Object::Tuple ||
-      a[2]->items.size() != a[3]->items.size() || a[2]->items.size() > kMaxRank)
+      items(a[2]).size() != items(a[3]).size() || items(a[2]).size() > kMaxRank)
     return fail(std::string(fn) +
                 ": sizes and strides are not tuples of one rank");
   if (a[4]->kind != Object::Bool || a[5]->kind != Object::Dict ||
@@ -398,16 +453,17 @@ bool Machine::rebuildTensor(const std::vector<Object *> &a) {
   Object *t = make(Object::Tensor);
   if (!t)
     return false;
-  t->tensor = a[0]->tensor;
-  t->tensor.storageOffset = a[1]->i;
-  for (size_t d = 0; d < a[2]->items.size(); ++d) {
-    Object *size = a[2]->items[d], *stride = a[3]->items[d];
+  PickledTensor &view = tensor(t);
+  view = tensor(a[0]);
+  view.storageOffset = a[1]->i;
+  for (size_t d = 0; d < items(a[2]).size(); ++d) {
+    Object *size = items(a[2])[d], *stride = items(a[3])[d];
     if (size->kind != Object::Int || stride->kind != Object::Int ||
         size->i < 0 || stride->i < 0)
       return fail(std::string(fn) + ": size or stride " + std::to_string(d) +
                   " is not an int >= 0");
-    t->tensor.sizes.push_back(size->i);
-    t->tensor.strides.push_back(stride->i);
+    view.sizes.push_back(size->i);
+    view.strides.push_back(stride->i);
   }
   return push(t);
 }
@@ -417,17 +473,17 @@ bool Machine::persistentId() {
   Object *pid = nullptr;
   if (!pop(pid))
     return false;
-  const std::vector<Object *> &a = pid->items;
-  if (pid->kind != Object::Tuple || a.size() != 5 ||
-      a[0]->kind != Object::String || a[0]->s != "storage")
+  if (pid->kind != Object::Tuple || items(pid).size() != 5 ||
+      items(pid)[0]->kind != Object::String || text(items(pid)[0]) != "storage")
     return fail("persistent id is not a ('storage', ...) tuple of 5");
+  const std::vector<Object *> &a = items(pid);
   if (a[1]->kind != Object::Callable || a[1]->global != Global::Storage)
     return fail("persistent id names " +
                 (a[1]->kind == Object::Callable
-                     ? "'" + a[1]->s + "'"
+                     ? "'" + text(a[1]) + "'"
                      : std::string(kindName(a[1]->kind))) +
                 ", not a storage class");
-  if (a[2]->kind != Object::String || !plainKey(a[2]->s))
+  if (a[2]->kind != Object::String || !plainKey(text(a[2])))
     return fail("persistent id has an invalid storage key");
   if (a[3]->kind != Object::String)
     return fail("persistent id location is not a string");
@@ -436,10 +492,12 @@ bool Machine::persistentId() {
   Object *s = make(Object::Storage);
   if (!s)
     return false;
-  s->tensor.storageKey = a[2]->s;
-  s->tensor.dtype = a[1]->storageClass->dtype;
-  s->tensor.elementBytes = a[1]->storageClass->bytes;
-  s->tensor.storageNumel = a[4]->i;
+  const StorageClass &c = kStorageClasses[a[1]->i];
+  PickledTensor &storage = tensor(s);
+  storage.storageKey = text(a[2]);
+  storage.dtype = c.dtype;
+  storage.elementBytes = c.bytes;
+  storage.storageNumel = a[4]->i;
   return push(s);
 }
 
@@ -489,14 +547,13 @@ Object *Machine::run() {
       ok = top(a) && push(a);
       break;
     case 'N': // NONE
-      ok = push(make(Object::None));
+      ok = push(shared(none, Object::None));
       break;
     case 0x88: // NEWTRUE
+      ok = push(shared(trueObject, Object::Bool, 1));
+      break;
     case 0x89: // NEWFALSE
-      a = make(Object::Bool);
-      if (a)
-        a->i = op == 0x88;
-      ok = push(a);
+      ok = push(shared(falseObject, Object::Bool, 0));
       break;
     case 'J': // BININT
       ok = le(4, n) && integer(int32_t(uint32_t(n)));
@@ -549,7 +606,7 @@ Object *Machine::run() {
       ok = push(make(Object::List));
       break;
     case ')': // EMPTY_TUPLE
-      ok = push(make(Object::Tuple));
+      ok = push(shared(emptyTuple, Object::Tuple));
       break;
     case 0x85: // TUPLE1
     case 0x86: // TUPLE2
@@ -607,7 +664,7 @@ Object *Machine::run() {
       ok = pop(b) && pop(a);
       if (ok && (a->kind != Object::String || b->kind != Object::String))
         ok = fail("STACK_GLOBAL operands are not strings");
-      ok = ok && global(a->s, b->s);
+      ok = ok && global(text(a), text(b));
       break;
     case 'R': // REDUCE
       ok = reduce();
@@ -651,19 +708,20 @@ unpickleTensorDict(std::string_view pickle, const std::string &what,
     return std::nullopt;
   }
   std::map<std::string, PickledTensor> out;
-  for (size_t k = 0; k + 1 < result->items.size(); k += 2) {
-    Object *key = result->items[k], *value = result->items[k + 1];
+  const std::vector<Object *> &entries = m.items(result);
+  for (size_t k = 0; k + 1 < entries.size(); k += 2) {
+    Object *key = entries[k], *value = entries[k + 1];
     if (key->kind != Object::String) {
       error = std::string("pickle ") + what + " has " + kindName(key->kind) +
               " key; tensor names are strings";
       return std::nullopt;
     }
     if (value->kind != Object::Tensor) {
-      error = "entry '" + key->s + "' of pickle " + what + " is " +
+      error = "entry '" + m.text(key) + "' of pickle " + what + " is " +
               kindName(value->kind) + ", not a tensor";
       return std::nullopt;
     }
-    out[key->s] = value->tensor; // a repeated key replaces, as in Python
+    out[m.text(key)] = m.tensor(value); // a repeated key replaces, as in Python
   }
   return out;
 }

@@ -189,9 +189,21 @@ readTorchSave(std::string_view file, const std::string &what,
     if (!b)
       return std::nullopt;
     std::string_view order = file.substr(b->dataOffset, b->size);
+    if (order == "big") {
+      error = what + ": storages are big-endian; only little-endian is "
+                     "supported";
+      return std::nullopt;
+    }
     if (order != "little") {
-      error = what + ": storages are " + std::string(order) +
-              "-endian; only little-endian is supported";
+      // Any bytes at all: quote them only when short and printable.
+      bool printable = order.size() <= 16 &&
+                       std::all_of(order.begin(), order.end(), [](char c) {
+                         return c >= 0x20 && c < 0x7f;
+                       });
+      error = what + ": record '" + prefix + "byteorder' holds " +
+              (printable ? "'" + std::string(order) + "'"
+                         : std::to_string(order.size()) + " bytes") +
+              ", not 'little' or 'big'";
       return std::nullopt;
     }
   }

@@ -30,28 +30,46 @@ double sfpNs(const Arch &arch, int64_t rows, int64_t cols,
   return arch.coreCyclesToNs(cycles);
 }
 
-double dmaNs(const Arch &arch, int64_t bytes, int64_t activeCores) {
-  double link = double(bytes) / arch.ringLinkBandwidth();
-  double shared = double(bytes) * double(std::max<int64_t>(activeCores, 1)) /
-                  arch.memoryBandwidth();
-  return std::max(link, shared) * 1e9;
+DmaTime dmaTime(const Arch &arch,
+                llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
+                int64_t activeCores) {
+  DmaTime t;
+  double latency = double(arch.memoryLatencyNs);
+  bool together = true;
+  for (auto [bytes, sharers] : transfers) {
+    double service = double(bytes) / arch.memoryBandwidth() * 1e9;
+    double own = std::max(service, double(bytes) / arch.ringLinkBandwidth() *
+                                       1e9);
+    double all = service * double(std::max<int64_t>(activeCores, 1)) /
+                 double(std::max<int64_t>(sharers, 1));
+    t.core += own + latency;
+    t.memory += all;
+    t.period += std::max(own + latency, all);
+    if (together) {
+      t.start += std::clamp(all - own, 0.0, latency);
+      together = all <= own + latency;
+    }
+  }
+  return t;
 }
 
-double dmaStepNs(const Arch &arch,
-                 llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
-                 int64_t activeCores) {
-  if (transfers.empty())
+double pipelineNs(const DmaTime &dma, double compute, const DmaTime &store,
+                  int64_t steps, bool overlap) {
+  if (steps < 1)
     return 0;
-  double linkBytes = 0, memoryBytes = 0;
-  for (auto [bytes, sharers] : transfers) {
-    linkBytes += double(bytes);
-    memoryBytes += double(bytes) * double(std::max<int64_t>(activeCores, 1)) /
-                   double(std::max<int64_t>(sharers, 1));
+  double n = double(steps);
+  if (overlap && steps > 1) {
+    // The first compute waits for the first load; the queue then loads the
+    // next step and waits for that compute to store. The last compute
+    // overlaps the store before it; the last store follows it.
+    double load = dma.period - store.period;
+    double fill = std::max(0.0, compute - load) +
+                  std::max(0.0, compute - store.period);
+    return n * std::max(dma.period, compute) + std::min(dma.period, fill);
   }
-  double ns = std::max(linkBytes / arch.ringLinkBandwidth(),
-                       memoryBytes / arch.memoryBandwidth()) *
-              1e9;
-  return ns + double(arch.memoryLatencyNs);
+  // The first step in step with the other cores, the rest staggered.
+  return dma.period + compute +
+         (n - 1) * std::max(dma.memory, dma.core + compute);
 }
 
 double rooflineNs(const Arch &arch, int64_t macs, int64_t bytes) {

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -27,9 +28,11 @@ std::string describeSymbols(ModuleOp module, StringRef expr) {
   std::string out;
   SmallVector<StringRef> tokens;
   llvm::SplitString(expr, tokens, " ()*+-/%,");
+  llvm::StringSet<> listed;
   for (StringRef token : tokens) {
+    // The dialect verifier checked the form: [min, max or "inf"].
     auto range = ranges ? ranges.getAs<ArrayAttr>(token) : ArrayAttr();
-    if (!range || range.size() != 2 || StringRef(out).contains(token))
+    if (!range || !listed.insert(token).second)
       continue;
     std::string hi = "inf";
     if (auto i = dyn_cast<IntegerAttr>(range[1]))
@@ -107,13 +110,20 @@ LogicalResult requireStaticShapes(ModuleOp module, StringRef passName) {
             << "' is symbolic (" << *expr << ")" << advice(*expr);
         return WalkResult::interrupt();
       }
+    auto dims = op->getAttrOfType<ArrayAttr>("spyre.dims");
     for (auto [i, type] : llvm::enumerate(op.getResultTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.hasStaticShape())
         continue;
+      // The importer's expressions of this result's dims, when it left them.
+      std::string exprs;
+      if (auto d = dims ? dyn_cast<ArrayAttr>(dims[i]) : ArrayAttr())
+        for (auto e : d.getAsRange<StringAttr>())
+          if (!e.getValue().empty())
+            exprs += (exprs.empty() ? "" : ", ") + e.getValue().str();
       op.emitError("result ")
           << i << " of '" << op.getTarget() << "' has a symbolic shape"
-          << advice("");
+          << (exprs.empty() ? "" : " (" + exprs + ")") << advice(exprs);
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

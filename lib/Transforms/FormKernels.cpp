@@ -101,6 +101,7 @@ struct Embedding {
 
 struct FormKernelsPass
     : public spyre::impl::SpyreFormKernelsBase<FormKernelsPass> {
+  using Base::Base;
   unsigned counter = 0;
 
   void runOnOperation() override {
@@ -117,7 +118,7 @@ struct FormKernelsPass
         auto compute = dyn_cast<ComputeOpInterface>(op);
         if (!compute)
           continue;
-        if (!isFusable(op) || !tryFuse(compute))
+        if (!fuseConsumers || !isFusable(op) || !tryFuse(compute))
           wrap(compute);
       }
       SmallVector<KernelOp> kernels;

@@ -27,8 +27,7 @@ public:
     KernelOp kernel = plan.kernel;
     ProgramOp program = scope.begin(name, kernel.getName());
 
-    unsigned numInputs = kernel.getInputs().size();
-    for (unsigned i = 0; i < numInputs; ++i)
+    for (unsigned i = 0; i < numInputs(); ++i)
       if (plan.tensors[i].hoisted)
         emitTransfer(i, /*store=*/false);
 
@@ -36,28 +35,14 @@ public:
     for (int64_t l : hw)
       if (l != plan.accLoop)
         tileLoops.push_back(l);
-    openLoops(tileLoops);
-    for (unsigned i = 0; i < numInputs; ++i)
-      if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop)
-        emitTransfer(i, /*store=*/false);
-    if (plan.accLoop >= 0) {
-      bool looped = llvm::is_contained(hw, plan.accLoop);
-      if (looped)
-        openLoops({plan.accLoop});
-      for (unsigned i = 0; i < numInputs; ++i)
-        if (!plan.tensors[i].hoisted && plan.tensors[i].variesInAccLoop)
-          emitTransfer(i, /*store=*/false);
-      for (auto &[value, pv] : plan.values)
-        if (pv.inner && failed(emitOp(pv)))
-          return failure();
-      if (looped)
-        closeLoops(1);
+    int64_t pipe = plan.pipelinedLoop();
+    if (pipe >= 0) {
+      assert(tileLoops.back() == pipe && "the innermost tile loop");
+      tileLoops.pop_back();
     }
-    for (auto &[value, pv] : plan.values)
-      if ((plan.accLoop < 0 || !pv.inner) && failed(emitOp(pv)))
-        return failure();
-    for (unsigned j = 0; j < kernel.getNumResults(); ++j)
-      emitResult(numInputs + j);
+    openLoops(tileLoops);
+    if (failed(pipe >= 0 ? emitPipelined(pipe) : emitTile()))
+      return failure();
     closeLoops(tileLoops.size());
 
     scope.finish();
@@ -77,20 +62,48 @@ private:
   SmallVector<CoreShare> shares;
   SmallVector<int64_t> hw;
 
+  /// Which tiles of the pipelined loop the instructions being emitted work
+  /// on: on core c, tile `first[c] + iv * stride` (iv counting that loop
+  /// when it is open), in copy `copy` of every multi-copy buffer. Without
+  /// pipelining (`loop` -1) buffers rotate with the innermost open loop.
+  struct TilePosition {
+    int64_t loop = -1;
+    SmallVector<int64_t> first;
+    int64_t stride = 1;
+    int64_t copy = -1;
+  } at;
+  /// The accumulation loop is the innermost open loop.
+  bool inAccLoop = false;
+
   int64_t stickBytes() const { return plan.arch.stickBytes; }
   IntegerAttr i64(int64_t v) { return b.getI64IntegerAttr(v); }
   UnitAttr flag(bool v) { return v ? b.getUnitAttr() : UnitAttr(); }
 
-  SmallVector<int64_t> perCore(function_ref<int64_t(const CoreShare &)> f) {
+  unsigned numInputs() const { return plan.kernel.getInputs().size(); }
+
+  SmallVector<int64_t> perCore(function_ref<int64_t(int64_t core)> f) {
     SmallVector<int64_t> v;
-    for (const CoreShare &s : shares)
-      v.push_back(f(s));
+    for (int64_t c = 0; c < plan.numCores(); ++c)
+      v.push_back(f(c));
     return v;
+  }
+
+  /// Per loop, the first index of core `c`'s tile at iteration 0.
+  SmallVector<int64_t> startsOf(int64_t c) const {
+    SmallVector<int64_t> starts = shares[c].start;
+    if (at.loop >= 0)
+      starts[at.loop] += at.first[c] * plan.loops[at.loop].tile;
+    return starts;
+  }
+
+  /// Tiles one iteration of hardware loop `l` advances.
+  int64_t tilesPerIteration(int64_t l) const {
+    return l == at.loop ? at.stride : 1;
   }
 
   void openLoops(ArrayRef<int64_t> loops) {
     for (int64_t l : loops)
-      scope.openLoop(perCore([&](const CoreShare &s) { return s.tiles[l]; }),
+      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
                      l);
   }
 
@@ -112,6 +125,19 @@ private:
   /// An LX address for buffer `idx` at the current loop depth.
   LxAddressAttr lxAddress(int64_t idx) {
     const PlanBuffer &buf = plan.buffers[idx];
+    if (at.copy >= 0)
+      return LxAddressAttr::get(
+          ctx, buf.offset + at.copy % buf.copies * buf.bytes, {}, 0);
+    // Inside the accumulation loop only the inputs it streams rotate with
+    // it; an accumulator (kept as a result, hence several copies) rotates
+    // with the tile loop around it.
+    bool streamed = llvm::any_of(
+        llvm::seq<unsigned>(0, numInputs()), [&](unsigned i) {
+          return plan.tensorBuffer[i] == idx;
+        });
+    if (inAccLoop && !streamed)
+      return scope.lx(buf.offset, buf.bytes, buf.copies,
+                      int64_t(scope.depth()) - 2);
     return scope.lx(buf.offset, buf.bytes, buf.copies);
   }
 
@@ -120,18 +146,162 @@ private:
     const PlanLoop &loop = plan.loops[l];
     if (!loop.hasEdge())
       return nullptr;
-    return scope.clamp(
-        l, argIndex, loop.tile, loop.size,
-        perCore([&](const CoreShare &s) { return s.start[l]; }));
+    return scope.clamp(l, argIndex, loop.tile * tilesPerIteration(l),
+                       loop.size,
+                       perCore([&](int64_t c) { return startsOf(c)[l]; }));
+  }
+
+  /// Loads of a tile's streamed inputs: those fixed along the accumulation
+  /// loop, or those that vary along it.
+  void emitLoads(bool variesInAccLoop) {
+    for (unsigned i = 0; i < numInputs(); ++i)
+      if (!plan.tensors[i].hoisted &&
+          plan.tensors[i].variesInAccLoop == variesInAccLoop)
+        emitTransfer(i, /*store=*/false);
+  }
+
+  /// The body ops inside the accumulation loop, or those after it (all of
+  /// them without one).
+  LogicalResult emitValues(bool inner) {
+    for (auto &[value, pv] : plan.values)
+      if ((plan.accLoop >= 0 && pv.inner) == inner && failed(emitOp(pv)))
+        return failure();
+    return success();
+  }
+
+  void emitStores() {
+    for (unsigned j = 0; j < plan.kernel.getNumResults(); ++j)
+      emitResult(numInputs() + j);
+  }
+
+  /// One tile, serialized: its loads, the accumulation loop (streaming its
+  /// loads through rotating buffers when it is a hardware loop), the
+  /// epilogue, the stores.
+  LogicalResult emitTile() {
+    emitLoads(/*variesInAccLoop=*/false);
+    bool looped = plan.accLoop >= 0 && llvm::is_contained(hw, plan.accLoop);
+    if (looped)
+      openLoops({plan.accLoop});
+    inAccLoop = looped;
+    emitLoads(/*variesInAccLoop=*/true);
+    if (failed(emitValues(/*inner=*/true)))
+      return failure();
+    inAccLoop = false;
+    if (looped)
+      closeLoops(1);
+    if (failed(emitValues(/*inner=*/false)))
+      return failure();
+    emitStores();
+    return success();
+  }
+
+  /// A pipelined tile's loads (its accumulation loop, if any, is one step).
+  void emitTileLoads() {
+    emitLoads(/*variesInAccLoop=*/false);
+    emitLoads(/*variesInAccLoop=*/true);
+  }
+
+  /// A pipelined tile's compute and stores.
+  LogicalResult emitTileWork() {
+    if (failed(emitValues(/*inner=*/true)) ||
+        failed(emitValues(/*inner=*/false)))
+      return failure();
+    emitStores();
+    return success();
+  }
+
+  /// Points the instructions emitted next at tile `first[c] + iv * stride`
+  /// of the pipelined loop, in buffer copy `copy`.
+  void moveTo(SmallVector<int64_t> first, int64_t stride, int64_t copy) {
+    at.first = std::move(first);
+    at.stride = stride;
+    at.copy = copy;
+  }
+
+  /// Emits `body` for the cores where `when(c)` holds.
+  LogicalResult guarded(function_ref<bool(int64_t)> when,
+                        function_ref<LogicalResult()> body) {
+    SmallVector<int64_t> runs = perCore([&](int64_t c) { return when(c); });
+    if (llvm::all_of(runs, [](int64_t r) { return r == 0; }))
+      return success();
+    bool everyCore = llvm::all_of(runs, [](int64_t r) { return r == 1; });
+    if (!everyCore)
+      scope.openGuard(runs);
+    LogicalResult result = body();
+    if (!everyCore)
+      scope.closeLoop();
+    return result;
+  }
+
+  /// The tiles of loop `p` software-pipelined over `d` (the depth) copies
+  /// of every streamed buffer: tile t lives in copy t mod d, and the loads
+  /// of tile t+1 are issued before the compute and stores of tile t, so the
+  /// DMA queue loads ahead while SFP/PT work and LX interlocks order the
+  /// rest. A rotating LX address cannot name "the copy of the next
+  /// iteration" (its offset is taken modulo the wrap after the base is
+  /// added), so the loop body holds d tiles with fixed copies:
+  ///
+  ///   load(0)                                  copy 0
+  ///   loop (n-1)/d times:   for b < d: load(t+b+1); work(t+b)   (t = d*iv)
+  ///   the last 1..d tiles:  for b < d: load(m+b+1); work(m+b)   (m = d*rounds)
+  ///
+  /// where each instruction of the last group runs on the cores that have
+  /// that tile (a guard loop when the cores' tile counts differ).
+  LogicalResult emitPipelined(int64_t p) {
+    int64_t d = plan.schedule.getDepth();
+    SmallVector<int64_t> tiles =
+        perCore([&](int64_t c) { return shares[c].tiles[p]; });
+    SmallVector<int64_t> rounds =
+        perCore([&](int64_t c) { return (tiles[c] - 1) / d; });
+    auto same = [&](int64_t v) { return SmallVector<int64_t>(tiles.size(), v); };
+    at.loop = p;
+
+    moveTo(same(0), 1, 0);
+    emitTileLoads();
+
+    if (llvm::any_of(rounds, [](int64_t r) { return r > 0; })) {
+      scope.openLoop(rounds, p);
+      for (int64_t b = 0; b < d; ++b) {
+        moveTo(same(b + 1), d, (b + 1) % d);
+        emitTileLoads();
+        moveTo(same(b), d, b);
+        if (failed(emitTileWork()))
+          return failure();
+      }
+      scope.closeLoop();
+    }
+
+    // Tile d*rounds + b, on the cores that have it.
+    auto last = [&](int64_t b) {
+      return perCore([&](int64_t c) { return d * rounds[c] + b; });
+    };
+    auto has = [&](int64_t b) {
+      return [&, b](int64_t c) { return d * rounds[c] + b < tiles[c]; };
+    };
+    for (int64_t b = 0; b < d; ++b) {
+      if (b + 1 < d && failed(guarded(has(b + 1), [&] {
+            moveTo(last(b + 1), 1, b + 1);
+            emitTileLoads();
+            return success();
+          })))
+        return failure();
+      if (failed(guarded(has(b), [&] {
+            moveTo(last(b), 1, b);
+            return emitTileWork();
+          })))
+        return failure();
+    }
+    return success();
   }
 
   /// DMA of tensor `ti`'s tile between device memory and its LX buffer.
   void emitTransfer(unsigned ti, bool store) {
     const PlanTensor &t = plan.tensors[ti];
     int64_t memParam = scope.params.slot(
-        perCore([&](const CoreShare &s) { return t.offsetOf(s.start); }));
-    SmallVector<int64_t> memStrides = scope.memStrides(
-        [&](int64_t l) { return t.loopBytes[l] ? tileStride(t, l) : 0; });
+        perCore([&](int64_t c) { return t.offsetOf(startsOf(c)); }));
+    SmallVector<int64_t> memStrides = scope.memStrides([&](int64_t l) {
+      return t.loopBytes[l] ? tileStride(t, l) * tilesPerIteration(l) : 0;
+    });
     auto mem = MemAddressAttr::get(ctx, symbols[ti], 0, memStrides, memParam);
     bool contiguous = t.stickPitch == stickBytes();
     SmallVector<int64_t> box = {t.rows, contiguous ? 1 : t.sticks, 1};

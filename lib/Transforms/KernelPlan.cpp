@@ -632,27 +632,32 @@ double KernelPlan::estimateNs() const {
     if (CoreShare other = share(c); work(other) > work(s))
       s = std::move(other);
   int64_t accTiles = accLoop >= 0 ? s.tiles[accLoop] : 1;
-  int64_t outerTiles = 1;
+  int64_t tiles = 1; // the core's tiles, the accumulation loop aside
   for (size_t l = 0; l < loops.size(); ++l)
     if (int64_t(l) != accLoop)
-      outerTiles *= s.tiles[l];
-  if (outerTiles == 0 || accTiles == 0)
+      tiles *= s.tiles[l];
+  if (tiles == 0 || accTiles == 0)
     return 0;
 
-  // Transfers per accumulation step, per tile, and once (hoisted).
-  SmallVector<std::pair<int64_t, int64_t>> inner, perTileIo, once;
+  // Transfers once (hoisted), per accumulation step, and per tile (loads,
+  // stores).
+  SmallVector<std::pair<int64_t, int64_t>> once, inner, loads, stores;
   for (const PlanTensor &t : tensors) {
     std::pair<int64_t, int64_t> transfer = {t.tileBytes(arch.stickBytes),
                                             t.sharers};
-    if (t.hoisted)
+    if (t.isResult)
+      stores.push_back(transfer);
+    else if (t.hoisted)
       once.push_back(transfer);
     else if (t.variesInAccLoop)
       inner.push_back(transfer);
     else
-      perTileIo.push_back(transfer);
+      loads.push_back(transfer);
   }
   int64_t rows = rowTile(), cols = stickTile();
   double innerCompute = 0, epilogue = 0;
+  // Per body op, in order: its time and the kernel inputs it reads.
+  SmallVector<std::pair<double, SmallVector<unsigned>>> ops;
   for (auto &[v, pv] : values) {
     if (pv.alias)
       continue;
@@ -672,23 +677,86 @@ double KernelPlan::estimateNs() const {
         ns *= 2; // copy, then select
     }
     (pv.inner && accLoop >= 0 ? innerCompute : epilogue) += ns;
+    SmallVector<unsigned> reads;
+    for (Value operand : pv.op->getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand))
+        reads.push_back(arg.getArgNumber());
+    ops.push_back({ns, reads});
   }
   // Staging conversions before stores.
   for (size_t j = 0; j < tensors.size(); ++j)
     if (tensors[j].isResult &&
-        buffers[tensorBuffer[j]].name.rfind("out", 0) == 0)
-      epilogue += sfpNs(arch, rows, cols, 4, false);
+        buffers[tensorBuffer[j]].name.rfind("out", 0) == 0) {
+      double ns = sfpNs(arch, rows, cols, 4, false);
+      epilogue += ns;
+      ops.push_back({ns, {}});
+    }
 
-  double innerDma = dmaStepNs(arch, inner, cores);
-  double tileDma = dmaStepNs(arch, perTileIo, cores);
-  bool pipelined = schedule.getDepth() > 1;
-  double perTile =
-      pipelined
-          ? double(accTiles) * std::max(innerDma, innerCompute) +
-                std::max(tileDma, epilogue)
-          : double(accTiles) * (innerDma + innerCompute) + tileDma + epilogue;
-  double fill = pipelined ? innerDma : 0;
-  return double(outerTiles) * perTile + fill + dmaStepNs(arch, once, cores);
+  // The hoisted loads, and the kernel's first transfers, which every core
+  // issues at once.
+  SmallVector<std::pair<int64_t, int64_t>> first = once;
+  llvm::append_range(first, loads);
+  llvm::append_range(first, inner);
+  llvm::append_range(first, stores);
+  double start = dmaTime(arch, first, cores).start;
+  double prologue = dmaTime(arch, once, cores).period + start;
+  DmaTime store = dmaTime(arch, stores, cores);
+
+  // One tile per core: every load is hoisted, and each op starts once the
+  // loads it reads have arrived (a matmul runs while the bias of its
+  // epilogue is loaded). The stores queue behind the loads.
+  if (tiles == 1 && accTiles == 1 && loads.empty() && inner.empty()) {
+    SmallVector<double> arrival;
+    double loadStart = 0;
+    for (size_t i = 1; i <= once.size(); ++i) {
+      DmaTime prefix = dmaTime(arch, ArrayRef(once).take_front(i), cores);
+      arrival.push_back(prefix.period + prefix.start);
+      loadStart = prefix.start;
+    }
+    double end = arrival.empty() ? 0 : arrival.back(), tail = 0;
+    for (auto &[ns, reads] : llvm::reverse(ops)) {
+      tail += ns;
+      double ready = 0;
+      for (unsigned i : reads)
+        ready = std::max(ready, arrival[i]);
+      end = std::max(end, ready + tail);
+    }
+    return end + store.period + (start - loadStart);
+  }
+
+  // Without a streamed accumulation loop a tile is one pipeline step: its
+  // loads, all its compute, its stores (the lowering's order). Pipelined,
+  // each run of the pipelined loop fills and drains once.
+  if (accLoop < 0 || !llvm::is_contained(hardwareLoops(), accLoop)) {
+    SmallVector<std::pair<int64_t, int64_t>> all = loads;
+    all.append(inner);
+    all.append(stores);
+    int64_t p = pipelinedLoop();
+    int64_t run = p >= 0 ? s.tiles[p] : 1;
+    return double(tiles / run) *
+               pipelineNs(dmaTime(arch, all, cores), innerCompute + epilogue,
+                          store, run, p >= 0) +
+           prologue;
+  }
+
+  // A streamed accumulation loop (matmul k): with depth >= 2 its loads run
+  // ahead of its compute. The tile's other loads and its stores do not
+  // overlap the stream: the stores wait for the epilogue, and the next
+  // tile's loads queue behind them.
+  double stream = pipelineNs(dmaTime(arch, inner, cores), innerCompute,
+                             DmaTime(), accTiles, schedule.getDepth() > 1);
+  return double(tiles) * (dmaTime(arch, loads, cores).period + stream +
+                          epilogue + store.period) +
+         prologue;
+}
+
+int64_t KernelPlan::pipelinedLoop() const {
+  if (schedule.getDepth() < 2 || isDataMovement())
+    return -1;
+  SmallVector<int64_t> hw = hardwareLoops();
+  if (hw.empty() || (accLoop >= 0 && llvm::is_contained(hw, accLoop)))
+    return -1;
+  return hw.back();
 }
 
 } // namespace spyre

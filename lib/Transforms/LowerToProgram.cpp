@@ -142,7 +142,10 @@ struct LowerToProgramPass
       if (auto view = dyn_cast<ReshapeOp>(op)) {
         if (!storage.count(view.getInput()))
           return view.emitError("reshape of a tensor with no storage");
-        storage[view.getResult()] = storage[view.getInput()];
+        // Not `storage[result] = storage[input]`: inserting the result may
+        // grow the map and leave the input's reference dangling.
+        FlatSymbolRefAttr input = storage.lookup(view.getInput());
+        storage[view.getResult()] = input;
         return WalkResult::advance();
       }
       auto kernel = dyn_cast<KernelOp>(op);

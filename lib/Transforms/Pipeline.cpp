@@ -18,7 +18,9 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createSpyreAssignLayouts());
-  pm.addPass(createSpyreFormKernels());
+  SpyreFormKernelsOptions formKernels;
+  formKernels.fuseConsumers = options.fusion;
+  pm.addPass(createSpyreFormKernels(formKernels));
   SpyreScheduleCoresOptions schedule;
   schedule.maxCores = options.maxCores;
   schedule.depth = options.depth;

@@ -58,16 +58,20 @@ void ProgramScope::closeLoop() {
 }
 
 int64_t ProgramScope::levelOf(int64_t tag) const {
+  if (tag == kGuard)
+    return -1;
   for (auto [i, o] : llvm::enumerate(open))
     if (o == tag)
       return i;
   return -1;
 }
 
-LxAddressAttr ProgramScope::lx(int64_t offset, int64_t bytes, int64_t copies) {
-  if (copies <= 1 || open.empty())
+LxAddressAttr ProgramScope::lx(int64_t offset, int64_t bytes, int64_t copies,
+                               std::optional<int64_t> level) {
+  int64_t at = level.value_or(int64_t(open.size()) - 1);
+  if (copies <= 1 || at < 0)
     return LxAddressAttr::get(ctx, offset, {}, 0);
-  SmallVector<int64_t> strides(open.size(), 0);
+  SmallVector<int64_t> strides(at + 1, 0);
   strides.back() = bytes;
   return LxAddressAttr::get(ctx, offset, strides, bytes * copies);
 }
@@ -76,7 +80,7 @@ SmallVector<int64_t>
 ProgramScope::memStrides(function_ref<int64_t(int64_t)> bytesPerIteration) {
   SmallVector<int64_t> strides;
   for (int64_t tag : open)
-    strides.push_back(bytesPerIteration(tag));
+    strides.push_back(tag == kGuard ? 0 : bytesPerIteration(tag));
   return strides;
 }
 

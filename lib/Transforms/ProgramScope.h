@@ -45,14 +45,20 @@ public:
   /// Opens a hardware loop running `counts[c]` times on core c; `tag`
   /// identifies it for levelOf().
   void openLoop(llvm::ArrayRef<int64_t> counts, int64_t tag);
+  /// Opens a loop running once on the cores where `runs[c]` is 1 and not
+  /// at all where it is 0: code for some cores only (a count of 0 skips
+  /// the body at no cost). No address advances along it.
+  void openGuard(llvm::ArrayRef<int64_t> runs) { openLoop(runs, kGuard); }
   void closeLoop();
   size_t depth() const { return open.size(); }
   /// Level of the open loop tagged `tag`, or -1.
   int64_t levelOf(int64_t tag) const;
 
   /// LX address of a buffer at `offset` with `copies` copies of `bytes`:
-  /// rotating through them once per iteration of the innermost open loop.
-  LxAddressAttr lx(int64_t offset, int64_t bytes, int64_t copies);
+  /// rotating through them once per iteration of the open loop at `level`
+  /// (by default the innermost; none when negative).
+  LxAddressAttr lx(int64_t offset, int64_t bytes, int64_t copies,
+                   std::optional<int64_t> level = std::nullopt);
   /// Memory strides per open loop, from bytes per iteration of each tag.
   llvm::SmallVector<int64_t>
   memStrides(llvm::function_ref<int64_t(int64_t tag)> bytesPerIteration);
@@ -71,6 +77,8 @@ public:
   ParamTable params;
 
 private:
+  static constexpr int64_t kGuard = -1; // the tag of guard loops
+
   mlir::MLIRContext *ctx;
   ProgramOp program;
   llvm::SmallVector<int64_t> open; // tags of open loops, outermost first

@@ -164,17 +164,18 @@ Status LoadedModel::applyMutations(const DeviceAddr *inputs,
   const Model &m = *model_;
   for (size_t o = 0; o < m.outputs().size(); ++o) {
     const TensorInfo &t = m.tensors()[m.outputs()[o]];
+    // Messages are built on failure only: this is the launch path.
     if (t.aliasesInput >= 0)
-      SPYRE_RETURN_IF_ERROR(
-          device_.copy(inputs[t.aliasesInput], outputs[o], t.size)
-              .withContext("writing back mutated input " +
-                           std::to_string(t.aliasesInput)));
+      if (Status s = device_.copy(inputs[t.aliasesInput], outputs[o], t.size);
+          !s.ok())
+        return s.withContext("writing back mutated input " +
+                             std::to_string(t.aliasesInput));
     if (t.updatesTensor >= 0)
-      SPYRE_RETURN_IF_ERROR(
-          device_.copy(tensorAddress_[size_t(t.updatesTensor)], outputs[o],
-                       t.size)
-              .withContext("updating buffer '" +
-                           m.tensors()[size_t(t.updatesTensor)].name + "'"));
+      if (Status s = device_.copy(tensorAddress_[size_t(t.updatesTensor)],
+                                  outputs[o], t.size);
+          !s.ok())
+        return s.withContext("updating buffer '" +
+                             m.tensors()[size_t(t.updatesTensor)].name + "'");
   }
   return Status::success();
 }

@@ -2,7 +2,7 @@
 
 #include "spyre/Runtime/Stats.h"
 
-#include <nlohmann/json.hpp>
+#include "spyre/Support/Json.h"
 
 #include <algorithm>
 #include <fstream>

@@ -28,15 +28,16 @@ func.func @sdpa_plain(%q: tensor<2x2x9x40xf16>, %k: tensor<2x2x9x40xf16>, %v: te
 
 // is_causal (L = 8 queries, S = 12 keys, top-left aligned): the mask is a
 // compare of two iota constants, col > row, selecting -inf; no L x S
-// constant. A causal row always keeps key 0: no safe-softmax select.
+// constant is built, but the compare of constants folds into one (an
+// [L, S] i1 constant, within the folding limits). A causal row always
+// keeps key 0: no safe-softmax select.
 // CHECK-LABEL: func.func @sdpa_causal
-// CHECK-DAG: %[[COLS:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]> : tensor<1x12xi32>
-// CHECK-DAG: %[[ROWS:.*]] = spyre.constant dense<{{\[\[}}0], [1], [2], [3], [4], [5], [6], [7]]> : tensor<8x1xi32>
+// CHECK-DAG: %[[ABOVE:.*]] = spyre.constant dense<{{\[\[}}false, true, true, true, true, true, true, true, true, true, true, true], [false, false, true, {{.*}}, [false, false, false, false, false, false, false, false, true, true, true, true]]> : tensor<8x12xi1>
 // CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
 // CHECK-DAG: %[[SCALE:.*]] = spyre.constant dense<2.500000e-01> : tensor<f32>
 // CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x2x8x16xf16>, tensor<1x2x12x16xf16> -> tensor<1x2x8x12xf32>
 // CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
-// CHECK: %[[ABOVE:.*]] = spyre.compare gt %[[COLS]], %[[ROWS]] : tensor<1x12xi32>, tensor<8x1xi32> -> tensor<8x12xi1>
+// CHECK-NOT: spyre.compare
 // CHECK: %[[M:.*]] = spyre.select %[[ABOVE]], %[[NINF]], %[[S]] : tensor<8x12xi1>, tensor<f32>, tensor<1x2x8x12xf32> -> tensor<1x2x8x12xf32>
 // CHECK: %[[MAX:.*]] = spyre.reduce max %[[M]] dim 3
 // CHECK: %[[SH:.*]] = spyre.binary sub %[[M]], %[[MAX]]
@@ -109,14 +110,14 @@ func.func @sdpa_additive_mask_scale(%q: tensor<1x2x9x16xf16>, %k: tensor<1x2x9x1
 // scores go back to per-head [1, 4, 16, 16] for the causal mask and the
 // softmax, then to [1, 2, 32, 16] for p @ v.
 // CHECK-LABEL: func.func @sdpa_gqa_causal
+// CHECK-DAG: %[[ABOVE:.*]] = spyre.constant dense<"0x{{.*}}"> : tensor<16x16xi1>
 // CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
 // CHECK-DAG: %[[SCALE:.*]] = spyre.constant dense<0.176776692> : tensor<f32>
 // CHECK: %[[Q:.*]] = spyre.reshape %arg0 : tensor<1x4x16x32xf16> -> tensor<1x2x32x32xf16>
 // CHECK: %[[QK:.*]] = spyre.matmul %[[Q]], %arg1 {transpose_rhs} : tensor<1x2x32x32xf16>, tensor<1x2x16x32xf16> -> tensor<1x2x32x16xf32>
 // CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
 // CHECK: %[[SH:.*]] = spyre.reshape %[[S]] : tensor<1x2x32x16xf32> -> tensor<1x4x16x16xf32>
-// CHECK: %[[ABOVE:.*]] = spyre.compare gt %{{.*}}, %{{.*}} : tensor<1x16xi32>, tensor<16x1xi32> -> tensor<16x16xi1>
-// CHECK: %[[M:.*]] = spyre.select %[[ABOVE]], %[[NINF]], %[[SH]]
+// CHECK: %[[M:.*]] = spyre.select %[[ABOVE]], %[[NINF]], %[[SH]] : tensor<16x16xi1>
 // CHECK: spyre.reduce max %[[M]] dim 3 : tensor<1x4x16x16xf32> -> tensor<1x4x16x1xf32>
 // CHECK: %[[P:.*]] = spyre.binary div
 // CHECK: %[[PG:.*]] = spyre.reshape %[[P]] : tensor<1x4x16x16xf32> -> tensor<1x2x32x16xf32>

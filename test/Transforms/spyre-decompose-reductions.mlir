@@ -402,3 +402,21 @@ func.func @safe_softmax(%x: tensor<4x9xf32>) -> tensor<4x9xf32> {
   %0 = spyre.aten "aten._safe_softmax.default"(%x) {args = {dim = -1 : i64, dtype}, tensor_args = ["self"]} : (tensor<4x9xf32>) -> tensor<4x9xf32>
   return %0 : tensor<4x9xf32>
 }
+
+// -----
+
+// No degrees of freedom (n = 1, correction = 1): PyTorch divides by
+// max(0, n - correction) = 0, so the sum is scaled by +inf (inf for a
+// positive sum, NaN for 0/0), not by NaN.
+// CHECK-LABEL: func.func @var_no_dof
+// CHECK: %[[INF:.*]] = spyre.constant dense<0x7F800000> : tensor<f32>
+// CHECK: %[[MEAN:.*]] = spyre.reduce sum %arg0 dim 1
+// CHECK: %[[C:.*]] = spyre.binary sub %arg0, %[[MEAN]]
+// CHECK: %[[SQ:.*]] = spyre.binary mul %[[C]], %[[C]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[SQ]] dim 1
+// CHECK: %[[R:.*]] = spyre.reshape %[[SUM]]
+// CHECK: spyre.binary mul %[[R]], %[[INF]]
+func.func @var_no_dof(%x: tensor<4x1xf32>) -> tensor<4xf32> {
+  %0 = spyre.aten "aten.var.correction"(%x) {args = {dim = [1], correction = 1 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<4x1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

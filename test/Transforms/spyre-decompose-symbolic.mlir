@@ -41,3 +41,15 @@ func.func @result(%x: tensor<8xf32>) -> tensor<?xf32> {
   %0 = spyre.aten "aten.relu.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// The importer's expressions of a result name its symbols; every symbol of
+// an expression gets its range, s1 as well as s10.
+module attributes {spyre.range_constraints = {s1 = [1, 8], s10 = [1, 4]}} {
+  func.func @result_symbols(%x: tensor<8xf32>) -> tensor<?xf32> {
+    // expected-error@+1 {{result 0 of 'aten.relu.default' has a symbolic shape (s10 + s1); spyre-decompose needs static shapes: specialize with --bind-dims <symbol>=<size> (exported range: s10 in [1, 4], s1 in [1, 8])}}
+    %0 = spyre.aten "aten.relu.default"(%x) {args = {}, spyre.dims = [["s10 + s1"]], tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+}

@@ -1,4 +1,5 @@
 // RUN: spyre-opt %s --spyre-form-kernels --split-input-file | FileCheck %s
+// RUN: spyre-opt %s --spyre-form-kernels=fusion=false --split-input-file | FileCheck %s --check-prefix=UNFUSED
 
 #row = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
@@ -21,6 +22,12 @@
 // CHECK-NEXT: %[[G:.*]] = spyre.unary gelu %[[ADD]]
 // CHECK-NEXT: spyre.yield %[[G]]
 // CHECK: return %[[K]]
+// Without fusion (the baseline of bench/perf) each op is its own kernel.
+// UNFUSED-LABEL: func.func @matmul_epilogue
+// UNFUSED: %[[MM:.*]] = spyre.kernel "k0_matmul"(%arg0, %arg1)
+// UNFUSED: %[[ADD:.*]] = spyre.kernel "k1_binary"(%[[MM]], %arg2)
+// UNFUSED: %[[G:.*]] = spyre.kernel "k2_unary"(%[[ADD]])
+// UNFUSED: return %[[G]]
 func.func @matmul_epilogue(%x: tensor<64x256xf16, #row>, %w: tensor<1024x256xf16, #kmaj>, %b: tensor<1024xf16, #vec>) -> tensor<64x1024xf16, #row> {
   %0 = spyre.matmul %x, %w {transpose_rhs} : tensor<64x256xf16, #row>, tensor<1024x256xf16, #kmaj> -> tensor<64x1024xf16, #row>
   %1 = spyre.binary add %0, %b : tensor<64x1024xf16, #row>, tensor<1024xf16, #vec> -> tensor<64x1024xf16, #row>

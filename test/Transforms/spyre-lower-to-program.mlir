@@ -2,8 +2,8 @@
 
 // Two allocated kernels on 4 cores: a 100x256 @ 256x128 matmul with bias and
 // relu (rows split in 32-row tiles, the last one clamped at row 100), then
-// exp(x) * x over 16-row tiles (cores own 1 or 2 tiles: a per-core trip
-// count).
+// exp(x) * x over 16-row tiles, software-pipelined (cores own 1 or 2 tiles:
+// per-core guards).
 //
 // CHECK-LABEL: module
 // The caller's tensors, by io_index; the intermediate in the workspace.
@@ -31,14 +31,26 @@
 // CHECK-NEXT: spyre.dma_store {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 32, total = 100, param = 1>, {{.*}}mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 2>
 // CHECK-NEXT: {{^ *\}$}}
 //
-// CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 3 : i64,
-// CHECK-SAME: params = array<i64: 1, 0, 0, 2, 4096, 16, 2, 12288, 48, 2, 20480, 80>}
-// CHECK-NEXT: spyre.loop 1 attributes {count_param = 0 : i64} {
-// Input and result tiles rotate through two buffers (double buffering).
-// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 16, total = 100, param = 2>, lx = #spyre.lx<offset = 0, strides = [4096], wrap = 8192>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, strides = [4096], param = 1>
-// CHECK-NEXT: spyre.sfp_unary "exp"
-// CHECK-NEXT: spyre.sfp_binary "mul"
-// CHECK-NEXT: spyre.dma_store {{.*}}mem = #spyre.mem<tensor = @out0, offset = 0, strides = [4096], param = 1>
+// CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 5 : i64,
+// CHECK-SAME: params = array<i64: 0, 0, 0, 4096, 16, 4096, 16, 1, 8192, 32, 12288, 48, 1, 16384, 64, 20480, 80, 1, 24576, 96>}
+// Depth 2: tile t uses copy t mod 2 of the input and result buffers, and
+// tile 1's load is issued before tile 0's compute and store. No core has
+// three tiles, so there is no steady-state loop: tile 0 is loaded, then
+// the cores that own a tile 1 (core 0 does not: a loop running P(2) = 0
+// or 1 times) load it into copy 1; tile 0 is computed and stored; then
+// the same cores compute and store tile 1. Per-core parameters: [offset
+// and first row of tile 0, has a tile 1, offset and first row of tile 1].
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 16, total = 100, param = 1>, lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 0>
+// CHECK-NEXT: spyre.loop 0 attributes {count_param = 2 : i64} {
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 1, arg = 0, step = 16, total = 100, param = 4>, lx = #spyre.lx<offset = 4096>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, strides = [0], param = 3>
+// CHECK-NEXT: {{^ *\}$}}
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}src0 = #spyre.lx<offset = 0>
+// CHECK-NEXT: spyre.sfp_binary "mul" {{.*}}dst = #spyre.lx<offset = 12288>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 12288>, mem = #spyre.mem<tensor = @out0, offset = 0, param = 0>
+// CHECK-NEXT: spyre.loop 0 attributes {count_param = 2 : i64} {
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}src0 = #spyre.lx<offset = 4096>
+// CHECK-NEXT: spyre.sfp_binary "mul" {{.*}}dst = #spyre.lx<offset = 16384>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 16384>, mem = #spyre.mem<tensor = @out0, offset = 0, strides = [0], param = 3>
 // CHECK-NEXT: {{^ *\}$}}
 // CHECK-NEXT: {{^ *\}$}}
 // CHECK-NEXT: spyre.plan [@k0_matmul, @k1_unary]
@@ -69,6 +81,96 @@ module {
   }
 }
 
+
+// -----
+
+// A double-buffered elementwise kernel, exp over 8 tiles of 8 rows on one
+// core, software-pipelined: the DMA queue of a core is in order, so the
+// load of tile t+1 is issued before the compute and the store of tile t
+// (which waits for that compute); LX interlocks keep the copies apart. Tile
+// t lives in copy t mod 2 of the input (offset 0 / 1024) and result (2048 /
+// 3072) buffers. A rotating address cannot name the next iteration's copy,
+// so one iteration of the loop runs two tiles with fixed copies: (8-1)/2 = 3
+// rounds cover tiles 0-5 and load up to tile 6; tiles 6 and 7 follow it.
+// Per-core parameters: the device offsets of tiles 1 (the loop's odd
+// tiles), 2 (its next even tile), 7 and 6.
+// CHECK-LABEL: spyre.program @k0_exp
+// CHECK-SAME: params = array<i64: 1024, 2048, 7168, 6144>
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @in0, offset = 0>
+// CHECK-NEXT: spyre.loop 3 {
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 1024>, mem = #spyre.mem<tensor = @in0, offset = 0, strides = [2048], param = 0>
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}dst = #spyre.lx<offset = 2048>{{.*}}src0 = #spyre.lx<offset = 0>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 2048>, mem = #spyre.mem<tensor = @out0, offset = 0, strides = [2048]>
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @in0, offset = 0, strides = [2048], param = 1>
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}dst = #spyre.lx<offset = 3072>{{.*}}src0 = #spyre.lx<offset = 1024>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 3072>, mem = #spyre.mem<tensor = @out0, offset = 0, strides = [2048], param = 0>
+// CHECK-NEXT: {{^ *\}$}}
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 1024>, mem = #spyre.mem<tensor = @in0, offset = 0, param = 2>
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}dst = #spyre.lx<offset = 2048>{{.*}}src0 = #spyre.lx<offset = 0>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 2048>, mem = #spyre.mem<tensor = @out0, offset = 0, param = 3>
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}dst = #spyre.lx<offset = 3072>{{.*}}src0 = #spyre.lx<offset = 1024>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 3072>, mem = #spyre.mem<tensor = @out0, offset = 0, param = 2>
+// CHECK-NEXT: {{^ *\}$}}
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%arg0: tensor<64x32xf32, #layout>) -> tensor<64x32xf32, #layout> attributes {spyre.workspace_bytes = 0 : i64} {
+  %0 = spyre.kernel "k0_exp"(%arg0) {buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 1024, copies = 2>, #spyre.buffer<name = "t0", offset = 2048, bytes = 1024, copies = 2>], indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], result_offsets = array<i64: -1>, schedule = #spyre.schedule<split = [1, 1], tile = [8, 32], depth = 2, cost_ns = 0>, space = array<i64: 64, 32>} : (tensor<64x32xf32, #layout>) -> tensor<64x32xf32, #layout> {
+  ^bb0(%arg1: tensor<64x32xf32, #layout>):
+    %1 = spyre.unary exp %arg1 : tensor<64x32xf32, #layout> -> tensor<64x32xf32, #layout>
+    spyre.yield %1 : tensor<64x32xf32, #layout>
+  }
+  return %0 : tensor<64x32xf32, #layout>
+}
+
+// -----
+
+// The same kernel with depth 1 (one copy of each buffer, the baseline): no
+// pipelining, each tile is loaded, computed and stored in turn.
+// CHECK-LABEL: spyre.program @k0_exp
+// CHECK-SAME: num_params = 0
+// CHECK-NEXT: spyre.loop 8 {
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @in0, offset = 0, strides = [1024]>
+// CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}dst = #spyre.lx<offset = 1024>{{.*}}src0 = #spyre.lx<offset = 0>
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 1024>, mem = #spyre.mem<tensor = @out0, offset = 0, strides = [1024]>
+// CHECK-NEXT: {{^ *\}$}}
+// CHECK-NEXT: {{^ *\}$}}
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%arg0: tensor<64x32xf32, #layout>) -> tensor<64x32xf32, #layout> attributes {spyre.workspace_bytes = 0 : i64} {
+  %0 = spyre.kernel "k0_exp"(%arg0) {buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 1024, copies = 1>, #spyre.buffer<name = "t0", offset = 1024, bytes = 1024, copies = 1>], indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], result_offsets = array<i64: -1>, schedule = #spyre.schedule<split = [1, 1], tile = [8, 32], depth = 1, cost_ns = 0>, space = array<i64: 64, 32>} : (tensor<64x32xf32, #layout>) -> tensor<64x32xf32, #layout> {
+  ^bb0(%arg1: tensor<64x32xf32, #layout>):
+    %1 = spyre.unary exp %arg1 : tensor<64x32xf32, #layout> -> tensor<64x32xf32, #layout>
+    spyre.yield %1 : tensor<64x32xf32, #layout>
+  }
+  return %0 : tensor<64x32xf32, #layout>
+}
+
+// -----
+
+// An fp32 matmul whose accumulator is stored as the result (two copies at
+// depth 2), with k streamed over 2 tiles: the inputs rotate with the k
+// loop, the accumulator with the row loop around it, so all the k steps
+// of a tile accumulate into one copy, the one that tile's store reads.
+// CHECK-LABEL: spyre.program @k0_mm
+// CHECK-NEXT: spyre.loop 2 {
+// CHECK-NEXT: spyre.loop 2 {
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 0, strides = [0, 1024], wrap = 2048>
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = 2048, strides = [0, 4096], wrap = 8192>
+// CHECK-NEXT: spyre.pt_matmul {accumulate, dst = #spyre.lx<offset = 10240, strides = [1024], wrap = 2048>
+// CHECK-NEXT: {{^ *\}$}}
+// CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 10240, strides = [1024], wrap = 2048>
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @main(%a: tensor<16x64xf32, #row>, %b: tensor<64x32xf32, #row>) -> tensor<16x32xf32, #row> attributes {spyre.workspace_bytes = 0 : i64} {
+  %0 = spyre.kernel "k0_mm"(%a, %b) {buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 1024, copies = 2>, #spyre.buffer<name = "in1", offset = 2048, bytes = 4096, copies = 2>, #spyre.buffer<name = "acc", offset = 10240, bytes = 1024, copies = 2>], indexing_maps = [#map, #map1, #map2], iterators = ["parallel", "parallel", "reduction"], result_offsets = array<i64: -1>, schedule = #spyre.schedule<split = [1, 1, 1], tile = [8, 32, 32], depth = 2, cost_ns = 0>, space = array<i64: 16, 32, 64>} : (tensor<16x64xf32, #row>, tensor<64x32xf32, #row>) -> tensor<16x32xf32, #row> {
+  ^bb0(%x: tensor<16x64xf32, #row>, %y: tensor<64x32xf32, #row>):
+    %1 = spyre.matmul %x, %y : tensor<16x64xf32, #row>, tensor<64x32xf32, #row> -> tensor<16x32xf32, #row>
+    spyre.yield %1 : tensor<16x32xf32, #row>
+  }
+  return %0 : tensor<16x32xf32, #row>
+}
 
 // -----
 

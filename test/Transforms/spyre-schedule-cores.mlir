@@ -11,16 +11,18 @@
 #map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
 
 // A 64x256 @ 256x1024 matmul with a bias epilogue. On the default machine
-// the cost model spreads it over all 32 cores: 8 along M (rows) and 4 along
-// N; the activation tile is then multicast to the 4 cores of each row group
-// and each weight slice to the 8 cores of its column group.
+// the cost model spreads it over all 32 cores, one tile each: 2 along M
+// (rows) and 16 along N; the activation tile is then multicast to the 16
+// cores of each row group and each weight slice to the 2 cores of its
+// column group.
 // CHECK-LABEL: func.func @mlp
 // CHECK: spyre.kernel "k0_matmul"
-// CHECK-SAME: schedule = #spyre.schedule<split = [8, 4, 1], tile = [8, 256, 256], depth = 2, cost_ns = {{[0-9]+}}>
-// With 4 cores, N is split and K streamed in double-buffered 64-deep tiles.
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 16, 1], tile = [32, 64, 256], depth = 2, cost_ns = {{[0-9]+}}>
+// With 4 cores, N is split.
 // MAX4: schedule = #spyre.schedule<split = [{{[0-9]+}}, {{[0-9]+}}, 1], tile = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], depth = 2
-// A 4-core machine with a 64 KiB scratchpad must tile finer.
-// TINY: schedule = #spyre.schedule<split = [4, 1, 1], tile = [16, 128, 64], depth = 2
+// A 4-core machine with a 64 KiB scratchpad must tile finer: 8 column tiles
+// per core, K streamed in double-buffered 64-deep tiles.
+// TINY: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 64, 64], depth = 2
   func.func @mlp(%arg0: tensor<64x256xf16, #layout>, %arg1: tensor<1024x256xf16, #layout1>, %arg2: tensor<1024xf16, #layout2>) -> tensor<64x1024xf16, #layout> {
     %0 = spyre.kernel "k0_matmul"(%arg0, %arg1, %arg2) {indexing_maps = [#map, #map1, #map2, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 1024, 256>} : (tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1>, tensor<1024xf16, #layout2>) -> tensor<64x1024xf16, #layout> {
     ^bb0(%arg3: tensor<64x256xf16, #layout>, %arg4: tensor<1024x256xf16, #layout1>, %arg5: tensor<1024xf16, #layout2>):

@@ -13,6 +13,7 @@ test/Target/Import/Inputs/README.md.  Deterministic.
 import argparse
 import copy
 import json
+import zipfile
 import os
 import sys
 
@@ -117,6 +118,146 @@ def main():
 
     # 12. weights config points at a file that is not in the archive
     write(out("missing_weight_file.pt2"), [(n, d) for n, d in lin if n != wpath])
+
+    # 15-18. hostile tensor_meta in the weights config: views that would
+    #        read outside their file if the importer trusted them
+    def edit_config(fn):
+        name = "data/weights/model_weights_config.json"
+        doc = json.loads(dict(lin)[name])
+        fn(doc["config"]["linear.weight"]["tensor_meta"])
+        return replace(lin, name, json.dumps(doc).encode())
+
+    def negative_stride(meta):
+        meta["strides"] = [{"as_int": -4}, {"as_int": 1}]
+        meta["storage_offset"] = {"as_int": 8}
+    write(out("weight_negative_stride.pt2"), edit_config(negative_stride))
+
+    def missing_strides(meta):
+        meta["strides"] = [{"as_int": 4}]
+    write(out("weight_missing_strides.pt2"), edit_config(missing_strides))
+
+    def symbolic_offset(meta):
+        meta["storage_offset"] = {"as_expr": {"expr_str": "Symbol('s9')", "hint": {"as_int": 0}}}
+    write(out("weight_symbolic_offset.pt2"), edit_config(symbolic_offset))
+
+    def overflowing_stride(meta):
+        # (3 - 1) * 2^62 wraps to 2^63 and, times 4 bytes, to 0 in 64 bits.
+        meta["strides"] = [{"as_int": 2 ** 62}, {"as_int": 1}]
+    write(out("weight_overflowing_stride.pt2"), edit_config(overflowing_stride))
+
+    # 19. the torch <= 2.7 torch.export.save zip: a plain zipfile zip (no
+    #     root folder, no alignment), not the PT2 archive layout
+    ep_json = dict(lin)[MODEL_JSON]
+    with zipfile.ZipFile(out("legacy_export_save_2_7.pt2"), "w",
+                         zipfile.ZIP_STORED) as z:
+        for name, data in (("serialized_exported_program.json", ep_json),
+                           ("serialized_state_dict.pt", b""),
+                           ("serialized_constants.pt", b""),
+                           ("version", b"8.2")):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            z.writestr(info, data)
+
+    # 20-25. bare JSON variants of symbolic_batch.model.json (written by
+    #        make_import_inputs.py, run first): broken symbolic values and
+    #        nodes, and the shape guards of a dynamic export
+    sym_path = out("symbolic_batch.model.json")
+    if os.path.exists(sym_path):
+        sym = json.load(open(sym_path))
+
+        def variant(name, fn):
+            doc = copy.deepcopy(sym)
+            fn(doc["graph_module"]["graph"])
+            with open(out(name), "w") as f:
+                json.dump(doc, f, sort_keys=True)
+
+        def node(graph, target):
+            return next(n for n in graph["nodes"] if n["target"] == target)
+
+        def undefined_sym(graph):
+            size = node(graph, "torch.ops.aten.view.default")["inputs"][1]["arg"]
+            size["as_sym_ints"][0] = {"as_name": "sym_size_int_9"}
+        variant("sym_undefined.model.json", undefined_sym)
+
+        def missing_sym_value(graph):
+            del graph["sym_int_values"]["sym_size_int_1"]
+        variant("sym_missing_value.model.json", missing_sym_value)
+
+        def bad_expr(graph):
+            graph["tensor_values"]["x"]["sizes"][0]["as_expr"]["expr_str"] = \
+                "Symbol('s0') $ 2"
+        variant("sym_bad_expr.model.json", bad_expr)
+
+        def zero_division(graph):
+            graph["tensor_values"]["x"]["sizes"][0]["as_expr"]["expr_str"] = \
+                "FloorDiv(Symbol('s0', integer=True), Integer(0))"
+        variant("sym_zero_division.model.json", zero_division)
+
+        def defined_twice(graph):
+            graph["nodes"].insert(1, copy.deepcopy(graph["nodes"][1]))
+        variant("node_defined_twice.model.json", defined_twice)
+
+        def malformed_union(graph):
+            node(graph, "torch.ops.aten.relu.default")["inputs"][0]["arg"] = []
+        variant("malformed_union.model.json", malformed_union)
+
+        def guards(graph):
+            # torch.export's guard on the batch: sym_size(x, 0) <= 64,
+            # asserted (the bool is computed by an operator node).
+            i = graph["nodes"].index(node(graph, "torch.ops.aten.view.default"))
+            graph["nodes"][i:i] = [
+                {"target": "_operator.le",
+                 "inputs": [{"name": "", "arg": {"as_sym_int": {"as_name": "sym_size_int_1"}}, "kind": 1},
+                            {"name": "", "arg": {"as_int": 64}, "kind": 1}],
+                 "outputs": [{"as_sym_bool": {"as_name": "le"}}], "metadata": {}},
+                {"target": "torch.ops.aten._assert_scalar.default",
+                 "inputs": [{"name": "self", "arg": {"as_sym_bool": {"as_name": "le"}}, "kind": 1},
+                            {"name": "assert_msg", "arg": {"as_string": "Runtime assertion failed for expression s0 <= 64"}, "kind": 1}],
+                 "outputs": [{"as_none": True}], "metadata": {}},
+            ]
+            graph["sym_bool_values"] = {"le": {"as_expr": {"expr_str": "s0 <= 64"}}}
+        variant("sym_guards.model.json", guards)
+
+        def inplace(graph, nodes, values):
+            i = graph["nodes"].index(node(graph, "torch.ops.aten.view.default"))
+            graph["nodes"][i:i] = nodes
+            graph["tensor_values"].update(values)
+
+        def tensor(name):
+            return {"as_tensor": {"name": name}}
+
+        def inplace_view(graph):
+            # x[:, :64].add_(relu): writes through a view of the input x
+            tv = graph["tensor_values"]
+            inplace(graph, [
+                {"target": "torch.ops.aten.slice.Tensor",
+                 "inputs": [{"name": "self", "arg": tensor("x"), "kind": 1},
+                            {"name": "dim", "arg": {"as_int": 1}, "kind": 1},
+                            {"name": "start", "arg": {"as_int": 0}, "kind": 1},
+                            {"name": "end", "arg": {"as_int": 64}, "kind": 1}],
+                 "outputs": [tensor("slice_1")], "metadata": {}},
+                {"target": "torch.ops.aten.add_.Tensor",
+                 "inputs": [{"name": "self", "arg": tensor("slice_1"), "kind": 1},
+                            {"name": "other", "arg": tensor("relu"), "kind": 1}],
+                 "outputs": [tensor("add_")], "metadata": {}},
+            ], {"slice_1": copy.deepcopy(tv["relu"]), "add_": copy.deepcopy(tv["relu"])})
+        variant("inplace_view.model.json", inplace_view)
+
+        def inplace_parameter(graph):
+            # lin.bias.mul_(2.0): parameters are read-only
+            tv = graph["tensor_values"]
+            inplace(graph, [
+                {"target": "torch.ops.aten.mul_.Scalar",
+                 "inputs": [{"name": "self", "arg": tensor("p_lin_bias"), "kind": 1},
+                            {"name": "other", "arg": {"as_float": 2.0}, "kind": 1}],
+                 "outputs": [tensor("mul_")], "metadata": {}},
+            ], {"mul_": copy.deepcopy(tv["p_lin_bias"])})
+        variant("inplace_parameter.model.json", inplace_parameter)
+
+        # no range_constraints at all: the symbol is known from the sizes
+        doc = copy.deepcopy(sym)
+        doc["range_constraints"] = {}
+        with open(out("sym_no_range.model.json"), "w") as f:
+            json.dump(doc, f, sort_keys=True)
 
     # 13/14. valid bare exported-program JSON files (models/model.json alone)
     for src, name in ((relu_path, "relu_fp16.model.json"),

@@ -172,6 +172,20 @@ def pickle_variants(legacy, state_dict):
     ]
 
 
+def deflated_copy(src, dst):
+    """`src` re-zipped with every entry deflated, as a zip tool would leave
+    it: same names and order, DOS time 1980-01-01, nothing aligned.  The
+    importer cannot map such entries in place and decompresses them."""
+    import zipfile
+    with zipfile.ZipFile(src) as zin, \
+            zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            out = zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0))
+            out.compress_type = zipfile.ZIP_DEFLATED
+            out.create_system = 3  # Unix, whatever the host
+            zout.writestr(out, zin.read(info), compresslevel=9)
+
+
 # ----------------------------------------------------------------------------
 # (5) symbolic batch dimension
 # ----------------------------------------------------------------------------
@@ -325,6 +339,8 @@ def main():
     state_dict = dict(module.state_dict(keep_vars=True))  # nn.Parameters, like ep.state_dict
     legacy = legacy_pickled(mlp, state_dict)
     write_zip_records(out("legacy_pickled_weights_2_8.pt2"), finish_records(legacy))
+    deflated_copy(out("legacy_pickled_weights_2_8.pt2"),
+                  out("legacy_pickled_weights_deflated.pt2"))
 
     # (2) disallowed globals inside data/weights/model.pt
     inner_like = dict(legacy)["data/weights/model.pt"]

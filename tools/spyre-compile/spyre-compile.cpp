@@ -53,6 +53,11 @@ cl::opt<int64_t> depth("depth",
                        cl::desc("Rotating buffers per streamed input "
                                 "(2 = double buffering)"),
                        cl::init(2), cl::cat(category));
+cl::opt<bool> fusion("fusion",
+                     cl::desc("Fuse elementwise consumers into their "
+                              "producers' kernels (--fusion=false: one kernel "
+                              "per compute op, a baseline)"),
+                     cl::init(true), cl::cat(category));
 cl::opt<std::string> reportFile(
     "report",
     cl::desc("Write a JSON report: per kernel the schedule, the cost "
@@ -131,6 +136,7 @@ int main(int argc, char **argv) {
   pipelineOptions.archFile = archFile;
   pipelineOptions.maxCores = maxCores;
   pipelineOptions.depth = depth;
+  pipelineOptions.fusion = fusion;
   spyre::buildSpyrePipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return 1;

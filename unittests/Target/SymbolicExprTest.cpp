@@ -54,6 +54,22 @@ TEST(SymbolicExpr, UnboundAndUndefined) {
             std::nullopt);
 }
 
+TEST(SymbolicExpr, ArithmeticEdges) {
+  // Huge exponents: square and multiply (no 2^63-step loop), overflow is
+  // "cannot evaluate", 1 and -1 stay exact.
+  EXPECT_EQ(eval("Pow(Integer(1), Integer(9223372036854775807))", {}), 1);
+  EXPECT_EQ(eval("Pow(Integer(-1), Integer(9223372036854775807))", {}), -1);
+  EXPECT_EQ(eval("Pow(Integer(2), Integer(62))", {}), int64_t(1) << 62);
+  EXPECT_EQ(eval("Pow(Integer(2), Integer(63))", {}), std::nullopt);
+  EXPECT_EQ(eval("Pow(Integer(3), Integer(-1))", {}), std::nullopt);
+  // INT64_MIN // -1 overflows.
+  EXPECT_EQ(eval("FloorDiv(Integer(-9223372036854775808), Integer(-1))", {}),
+            std::nullopt);
+  EXPECT_EQ(eval("Mod(Integer(-9223372036854775808), Integer(-1))", {}),
+            std::nullopt);
+  EXPECT_EQ(eval("FloorDiv(Integer(-7), Integer(2))", {}), -4);
+}
+
 TEST(SymbolicExpr, SymbolsAndText) {
   std::string error;
   auto e = SymbolicExpr::parse(
@@ -79,6 +95,15 @@ TEST(SymbolicExpr, Malformed) {
   EXPECT_NE(parseError("99999999999999999999").find("out of range"),
             std::string::npos);
   EXPECT_NE(parseError("").find("expected"), std::string::npos);
+  // Hostile text: refused, never a stack overflow or a hang.
+  std::string integers;
+  for (int i = 0; i < 10000; ++i)
+    integers += "Integer(";
+  EXPECT_NE(parseError(integers).find("malformed Integer"), std::string::npos);
+  std::string chain = "s0";
+  for (int i = 0; i < 100000; ++i)
+    chain += "+1";
+  EXPECT_NE(parseError(chain).find("expression too long"), std::string::npos);
   // Deep nesting is refused, not a stack overflow.
   EXPECT_NE(parseError(std::string(10000, '(') + "1" + std::string(10000, ')'))
                 .find("nested too deeply"),

@@ -217,6 +217,24 @@ TEST(StreamedImage, ReportsShortFiles) {
   EXPECT_NE(error.find("outside"), std::string::npos) << error;
 }
 
+/// Strides that do not address the tensor are a caller's bug (ExternalData
+/// rejects such views): asserted (asserts stay on in every build), never
+/// read through. Strides [2^62, 1] would otherwise wrap and read row 0 for
+/// every row.
+TEST(StreamedImageDeathTest, StridesThatDoNotAddressTheTensor) {
+  Case c{DType::F32, {64, 128}, 1, {}};
+  LayoutMap map = makeMap(c);
+  std::vector<uint8_t> host(map.hostBytes(), 1);
+  for (const std::vector<int64_t> &strides :
+       {std::vector<int64_t>{int64_t(1) << 62, 1},
+        std::vector<int64_t>{int64_t(1) << 57, 1},
+        std::vector<int64_t>{-128, 1}, std::vector<int64_t>{128, 1, 1}})
+    EXPECT_DEATH(StreamedImage(map,
+                               spy::makeMemoryReader(host.data(), host.size()),
+                               strides),
+                 "host strides that do not address the tensor");
+}
+
 /// A large transposed weight: slabs are column bands, each read once, and
 /// the buffer stays at the budget, not at the weight's size.
 TEST(StreamedImage, LargeTransposedWeightStaysWithinBudget) {

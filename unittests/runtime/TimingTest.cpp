@@ -10,7 +10,7 @@
 
 #include "spyre/Runtime/Stats.h"
 
-#include <nlohmann/json.hpp>
+#include "spyre/Support/Json.h"
 
 #include <cmath>
 #include <sstream>

@@ -9,7 +9,7 @@
 
 #include "spyre/Runtime/Npy.h"
 
-#include <nlohmann/json.hpp>
+#include "spyre/Support/Json.h"
 
 #include <cstdio>
 #include <fstream>

@@ -53,6 +53,10 @@ public:
 /// first read and closed by close(). Holds no pages: memory stays at the
 /// caller's buffers.
 std::unique_ptr<HostReader> makeFileReader(std::string path, uint64_t base);
+
+/// pread()s exactly `size` bytes at `offset` of `fd`, retrying short reads
+/// and EINTR. 0 on success, else the errno, or -1 when the file ends first.
+int preadFully(int fd, void *out, uint64_t size, uint64_t offset);
 /// Reads bytes [base, base + span) of `path` through a read-only mapping
 /// made at the first read; releasePages() drops the pages the reads touched
 /// (madvise MADV_DONTNEED) and close() unmaps. For element-wise strided
@@ -77,6 +81,8 @@ public:
   /// of `reader` (`hostStrides` in elements, one per dimension; empty: the
   /// row-major strides of a contiguous tensor). `budgetBytes` bounds the
   /// host bytes held at once (at least one stick is always allowed).
+  /// Strides with the wrong rank, negative or reaching past 2^64 bytes are
+  /// a caller's bug (asserted).
   StreamedImage(const LayoutMap &map, std::unique_ptr<HostReader> reader,
                 std::vector<int64_t> hostStrides = {},
                 uint64_t budgetBytes = kDefaultBudgetBytes);

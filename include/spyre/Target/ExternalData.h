@@ -25,11 +25,15 @@
 namespace spyre {
 
 /// Opens the data of `#spyre.external` weights. Keeps the archives it has
-/// opened (one zip directory parse per archive, not per weight).
+/// opened (one zip directory parse per archive, not per weight) and the
+/// compressed entries it has decompressed (once per entry, shared by the
+/// weights in it; the temporary files go when the last of them is written).
 class ExternalData {
 public:
   ExternalData();
   ~ExternalData();
+  ExternalData(const ExternalData &) = delete;
+  ExternalData &operator=(const ExternalData &) = delete;
 
   /// The device image (as `map` describes it) of the weight whose row-major
   /// or strided host data `ext` locates. Only metadata is read here; the
@@ -39,8 +43,16 @@ public:
   open(mlir::Operation *op, ExternalDataAttr ext, const spy::LayoutMap &map,
        uint64_t budgetBytes = spy::StreamedImage::kDefaultBudgetBytes);
 
+  /// Compressed entries decompressed so far, for tests.
+  uint64_t decompressions() const;
+
+  /// A decompressed entry (ExternalData.cpp); named here for its readers.
+  class SpilledEntry;
+
 private:
   llvm::StringMap<std::unique_ptr<Pt2Archive>> archives;
+  /// Keyed by file and entry.
+  llvm::StringMap<std::shared_ptr<SpilledEntry>> spilled;
 };
 
 } // namespace spyre

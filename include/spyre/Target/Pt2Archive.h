@@ -43,6 +43,10 @@ private:
   uint64_t size_ = 0;
 };
 
+/// The error for a torch <= 2.7 torch.export.save zip (a plain zip with
+/// serialized_exported_program.json), which the importer does not read.
+std::string legacyExportSaveMessage(const std::string &path);
+
 class Pt2Archive {
 public:
   ~Pt2Archive();

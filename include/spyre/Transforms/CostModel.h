@@ -25,17 +25,44 @@ double ptMatmulNs(const Arch &arch, int64_t m, int64_t k, int64_t n);
 double sfpNs(const Arch &arch, int64_t rows, int64_t cols,
              int64_t elementBytes, bool complex);
 
-/// Nanoseconds to move `bytes` between device memory and one core's LX
-/// while `activeCores` cores stream at the same rate (the memory node is
-/// shared; one ring link feeds each core).
-double dmaNs(const Arch &arch, int64_t bytes, int64_t activeCores);
+/// The time for each of `activeCores` cores, running the same program, to
+/// move a list of transfers one after the other (a core has one
+/// outstanding DMA; the memory node serves requests in arrival order).
+struct DmaTime {
+  /// One core alone: each transfer pays the memory latency.
+  double core = 0;
+  /// The memory node serving every core's transfers.
+  double memory = 0;
+  /// All cores issuing the list together, per repetition of it: for each
+  /// transfer the longer of one core's transfer (with latency) and the
+  /// node serving every core's copy of it.
+  double period = 0;
+  /// What the list adds when the cores start it at the same instant (a
+  /// kernel's first transfers): the last core's request is served after
+  /// every other core's. They stay together until a transfer saturates the
+  /// node; after that the node's order has staggered them.
+  double start = 0;
+};
 
-/// Nanoseconds for each of `activeCores` cores to move its transfers of
-/// one pipeline step: `transfers` are (bytes, sharers) per tensor, a tensor
-/// read by `sharers` cores at once being one multicast memory read.
-double dmaStepNs(const Arch &arch,
-                 llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
-                 int64_t activeCores);
+/// The time of `transfers`, (bytes, sharers) per tensor: a tensor read by
+/// `sharers` cores at once is one multicast memory read.
+DmaTime dmaTime(const Arch &arch,
+                llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
+                int64_t activeCores);
+
+/// Nanoseconds of `steps` pipeline steps on every active core, each moving
+/// `dma` (its loads and its stores, `store` of them the stores) and
+/// computing for `compute` ns.
+///  * With `overlap` (double buffering, the lowering's software pipeline)
+///    a core's DMA queue loads the next step during the current compute:
+///    per step the slower of DMA and compute, plus what cannot overlap at
+///    the ends of the run.
+///  * Without, a core's loads, compute and stores follow one another. The
+///    cores start together, so the first step is the DMA time of all cores
+///    plus the compute; after it the node has staggered them, and other
+///    cores' transfers fill it while one computes.
+double pipelineNs(const DmaTime &dma, double compute, const DmaTime &store,
+                  int64_t steps, bool overlap);
 
 /// The roofline of a piece of work: max(compute at peak, bytes at sustained
 /// bandwidth), in nanoseconds.

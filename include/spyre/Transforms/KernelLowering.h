@@ -21,6 +21,10 @@ namespace spyre {
 ///       accumulating reductions
 ///     SFP ops of the epilogue (or of the whole body without accumulation)
 ///     conversions and stores of the results
+///
+/// With depth >= 2 the innermost tile loop is software-pipelined (unless the
+/// accumulation loop is a hardware loop): the loads of its next tile come
+/// before the current tile's compute and stores (docs/passes.md).
 mlir::LogicalResult lowerKernel(const KernelPlan &plan, mlir::OpBuilder &b,
                                 llvm::StringRef name,
                                 llvm::ArrayRef<mlir::FlatSymbolRefAttr>

@@ -212,6 +212,14 @@ public:
   /// Loops that need a hardware loop (more than one tile on some core), in
   /// nest order: outer loops, row, stick, then the accumulation loop.
   llvm::SmallVector<int64_t> hardwareLoops() const;
+  /// The tile loop the lowering software-pipelines, or -1. With depth >= 2
+  /// it is the innermost hardware loop over tiles: the loads of its next
+  /// tile go into the other copy of each streamed buffer before the
+  /// current tile's compute and stores, so that a core's one in-order DMA
+  /// queue never holds a load behind a store that waits for compute. Not
+  /// when the accumulation loop is a hardware loop: its loads stream
+  /// ahead by themselves (no store between them).
+  int64_t pipelinedLoop() const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
   /// Estimated nanoseconds of the kernel (without launch overheads).

@@ -31,6 +31,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "depth",
       llvm::cl::desc("Rotating buffers per streamed input"),
       llvm::cl::init(2)};
+  Option<bool> fusion{
+      *this, "fusion",
+      llvm::cl::desc("Fuse consumers into their producers' kernels (false: "
+                     "the unfused baseline)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the whole compiler pipeline (DESIGN.md section 5) to `pm`. Shared by

@@ -96,6 +96,11 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
     `iterators`, `indexing_maps`).
     Output: every compute op is inside a `spyre.kernel`.
   }];
+  let options = [
+    Option<"fuseConsumers", "fusion", "bool", /*default=*/"true",
+           "Fuse consumers into their producers' kernels (false: one kernel "
+           "per compute op, the unfused baseline of bench/perf)">
+  ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 

@@ -158,6 +158,23 @@ bool AtenArgument::isOptional() const {
   return !type.empty() && type.back() == '?';
 }
 
+bool AtenSchema::returnsView() const {
+  StringRef returns = StringRef(text).rsplit("->").second;
+  // An alias set in parentheses, "Tensor(a)", without the "!" of a write
+  // (a tuple of returns is parenthesized too, with spaces inside).
+  size_t open = returns.find('(');
+  while (open != StringRef::npos) {
+    size_t close = returns.find(')', open);
+    if (close == StringRef::npos)
+      return false;
+    StringRef alias = returns.slice(open + 1, close);
+    if (!alias.empty() && !alias.contains('!') && !alias.contains(' '))
+      return true;
+    open = returns.find('(', open + 1);
+  }
+  return false;
+}
+
 int AtenSchema::findArgument(StringRef argName) const {
   for (auto [i, a] : llvm::enumerate(arguments))
     if (a.name == argName)

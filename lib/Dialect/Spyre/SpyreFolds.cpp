@@ -2,9 +2,12 @@
 
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 
+#include "ConstantFolding.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <cmath>
 
@@ -21,71 +24,31 @@ std::optional<APFloat> getFloatSplat(Attribute attr) {
   return splat.getSplatValue<APFloat>();
 }
 
-/// A splat of `value` (a double, rounded to the element type) of `type`;
-/// null when `type` has a dynamic shape (elements attributes are static).
-Attribute makeFloatSplat(Type type, double value) {
-  auto tensor = cast<RankedTensorType>(type);
-  if (!tensor.hasStaticShape())
-    return nullptr;
-  auto ft = cast<FloatType>(tensor.getElementType());
-  APFloat f(value);
-  bool lost;
-  f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-  // Elements attributes carry no encoding; the constant op's type does.
-  auto plain = RankedTensorType::get(tensor.getShape(), ft);
-  return SplatElementsAttr::get(plain, f);
-}
-
-/// Re-shapes a splat to another tensor type (same element type).
-Attribute reshapeSplat(Attribute attr, Type type) {
-  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
-  if (!splat)
-    return nullptr;
-  auto tensor = cast<RankedTensorType>(type);
-  if (!tensor.hasStaticShape() ||
-      tensor.getElementType() != splat.getElementType())
-    return nullptr;
-  auto plain = RankedTensorType::get(tensor.getShape(),
-                                     tensor.getElementType());
-  return splat.resizeSplat(plain);
-}
-
 bool isSplatOf(Attribute attr, double value) {
   std::optional<APFloat> f = getFloatSplat(attr);
   return f && f->convertToDouble() == value;
 }
 
+/// Whether `op` may be replaced by its value computed at compile time: not
+/// inside a kernel, whose body is fixed once formed.
+bool mayEvaluate(Operation *op) { return !op->getParentOfType<KernelOp>(); }
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // Folders
+//
+// Besides the identities, every compute op on constant operands folds to
+// its value as the device computes it (ConstantFolding.h), within size
+// limits.
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 OpFoldResult UnaryOp::fold(FoldAdaptor adaptor) {
-  std::optional<APFloat> f = getFloatSplat(adaptor.getInput());
-  if (!f)
+  if (!mayEvaluate(*this))
     return nullptr;
-  double x = f->convertToDouble();
-  switch (getKind()) {
-  case UnaryKind::neg:
-    return makeFloatSplat(getType(), -x);
-  case UnaryKind::abs:
-    return makeFloatSplat(getType(), std::fabs(x));
-  case UnaryKind::exp:
-    return makeFloatSplat(getType(), std::exp(x));
-  case UnaryKind::sqrt:
-    return x >= 0 ? makeFloatSplat(getType(), std::sqrt(x)) : nullptr;
-  case UnaryKind::rsqrt:
-    return x > 0 ? makeFloatSplat(getType(), 1.0 / std::sqrt(x)) : nullptr;
-  case UnaryKind::reciprocal:
-    return x != 0 ? makeFloatSplat(getType(), 1.0 / x) : nullptr;
-  case UnaryKind::relu:
-    return std::isnan(x) ? nullptr : makeFloatSplat(getType(), x > 0 ? x : 0.0);
-  default:
-    return nullptr;
-  }
+  return constfold::foldUnary(getKind(), adaptor.getInput(), getType());
 }
 
 OpFoldResult BinaryOp::fold(FoldAdaptor adaptor) {
@@ -109,48 +72,58 @@ OpFoldResult BinaryOp::fold(FoldAdaptor adaptor) {
       break;
     }
   }
-  std::optional<APFloat> a = getFloatSplat(adaptor.getLhs());
-  std::optional<APFloat> b = getFloatSplat(adaptor.getRhs());
-  if (!a || !b)
+  if (!mayEvaluate(*this))
     return nullptr;
-  double x = a->convertToDouble(), y = b->convertToDouble();
-  switch (getKind()) {
-  case BinaryKind::add:
-    return makeFloatSplat(resultType, x + y);
-  case BinaryKind::sub:
-    return makeFloatSplat(resultType, x - y);
-  case BinaryKind::mul:
-    return makeFloatSplat(resultType, x * y);
-  case BinaryKind::div:
-    return y != 0 ? makeFloatSplat(resultType, x / y) : nullptr;
-  case BinaryKind::max: // NaN propagates in torch; leave those to run
-    return std::isnan(x) || std::isnan(y)
-               ? nullptr
-               : makeFloatSplat(resultType, std::max(x, y));
-  case BinaryKind::min:
-    return std::isnan(x) || std::isnan(y)
-               ? nullptr
-               : makeFloatSplat(resultType, std::min(x, y));
-  default:
+  return constfold::foldBinary(getKind(), adaptor.getLhs(), adaptor.getRhs(),
+                               resultType);
+}
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  if (!mayEvaluate(*this))
     return nullptr;
-  }
+  return constfold::foldCompare(getPredicate(), adaptor.getLhs(),
+                                adaptor.getRhs(), getType());
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldSelect(adaptor.getCondition(),
+                               adaptor.getTrueValue(),
+                               adaptor.getFalseValue(), getType());
+}
+
+OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldReduce(getKind(), adaptor.getInput(), getDim(),
+                               getType());
+}
+
+OpFoldResult MatmulOp::fold(FoldAdaptor adaptor) {
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldMatmul(adaptor.getLhs(), adaptor.getRhs(),
+                               getTransposeLhs(), getTransposeRhs(),
+                               getType());
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType())
     return getInput();
-  std::optional<APFloat> f = getFloatSplat(adaptor.getInput());
-  auto out = cast<RankedTensorType>(getResult().getType());
-  if (f && isa<FloatType>(out.getElementType()))
-    return makeFloatSplat(out, f->convertToDouble());
-  return nullptr;
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldCast(adaptor.getInput(), getType());
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType() &&
       llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getPermutation().size())))
     return getInput();
-  return reshapeSplat(adaptor.getInput(), getResult().getType());
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldTranspose(adaptor.getInput(), getPermutation(),
+                                  getType());
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
@@ -161,27 +134,36 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     getInputMutable().assign(inner.getInput());
     return getResult();
   }
-  return reshapeSplat(adaptor.getInput(), getResult().getType());
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldReshape(adaptor.getInput(), getType());
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType() &&
       llvm::all_of(getOffsets(), [](int64_t o) { return o == 0; }))
     return getInput();
-  return reshapeSplat(adaptor.getInput(), getResult().getType());
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldSlice(adaptor.getInput(), getOffsets(), getStrides(),
+                              getType());
 }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 &&
       getInputs().front().getType() == getResult().getType())
     return getInputs().front();
-  return nullptr;
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldConcat(adaptor.getInputs(), getDim(), getType());
 }
 
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType())
     return getInput();
-  return reshapeSplat(adaptor.getInput(), getResult().getType());
+  if (!mayEvaluate(*this))
+    return nullptr;
+  return constfold::foldBroadcast(adaptor.getInput(), getType());
 }
 
 OpFoldResult RestickifyOp::fold(FoldAdaptor adaptor) {
@@ -261,7 +243,62 @@ struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
   }
 };
 
+/// Whether a weight's value is known at compile time and never changes: a
+/// lifted constant or a buffer, held inline as a dense attribute the
+/// folders can read, that no result of its function mutates (a
+/// `buffer_mutation:<name>` output). Parameters stay weights: a user may
+/// swap them in the .spy.
+bool isConstantWeight(WeightOp w) {
+  if (w.getKind() == WeightKind::parameter || !w.getValue() ||
+      !constfold::isFoldable(*w.getValue()))
+    return false;
+  auto func = w->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return false;
+  std::string mutation = ("buffer_mutation:" + w.getName()).str();
+  for (unsigned j = 0, e = func.getNumResults(); j < e; ++j)
+    if (auto kind = func.getResultAttrOfType<StringAttr>(j, "spyre.output");
+        kind && kind.getValue() == mutation)
+      return false;
+  return true;
+}
+
+/// weight (constant in value) -> constant, when one of its users has only
+/// constant operands and can therefore fold: the chain of compute ops on
+/// it becomes one constant. Weights no user can fold stay weights (named
+/// in the .spy).
+struct ConstantWeightToConstant : public OpRewritePattern<WeightOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WeightOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isConstantWeight(op))
+      return failure();
+    auto isConstant = [](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (auto w = dyn_cast_or_null<WeightOp>(def))
+        return isConstantWeight(w);
+      return isa_and_nonnull<ConstantOp>(def);
+    };
+    bool foldableUser = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, ReduceOp,
+                 MatmulOp, TransposeOp, ReshapeOp, BroadcastOp, SliceOp,
+                 ConcatOp>(user) &&
+             mayEvaluate(user) &&
+             llvm::all_of(user->getOperands(), isConstant);
+    });
+    if (!foldableUser)
+      return failure();
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, op.getType(), *op.getValue());
+    return success();
+  }
+};
+
 } // namespace
+
+void WeightOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<ConstantWeightToConstant>(context);
+}
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {

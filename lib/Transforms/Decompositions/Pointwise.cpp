@@ -164,7 +164,8 @@ Value powByMultiplication(OpBuilder &b, Location loc, Value x, int64_t n) {
 ///    semantics for x >= 0 and, for a non-integer e, for x < 0 too (NaN in
 ///    both); an integer e beyond 64 uses |x| and restores the sign for odd
 ///    e, which differs from PyTorch only for 0 ** (odd e < -64) (NaN, not
-///    inf).
+///    inf) and for the infinite and NaN exponents: pow(+-1, +-inf) and
+///    pow(1, NaN) are NaN (0 * inf inside), not 1.
 Value powByConstant(OpBuilder &b, Location loc, Value x, double e) {
   auto type = cast<RankedTensorType>(x.getType());
   Type et = type.getElementType();
@@ -437,18 +438,22 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
   r.add({"aten.div.Scalar", "pointwise", floats, "", decomposeDiv});
   r.add({"aten.div.Tensor_mode", "pointwise", floats,
          "`rounding_mode` 'floor' as floor(x / y), 'trunc' as "
-         "sign(q) * floor(|q|)",
+         "sign(q) * floor(|q|), the quotient in f32: integer operands are "
+         "exact only below 2^24",
          decomposeDiv});
   r.add({"aten.div.Scalar_mode", "pointwise", floats, "as div.Tensor_mode",
          decomposeDiv});
   r.add({"aten.pow.Tensor_Scalar", "pointwise", floats,
-         "0.5, -0.5, -1 as sqrt, rsqrt, reciprocal; adapter `pow(x, 3) -> "
-         "x*x*x`: integers up to abs(e) = 3 by repeated multiplication in the "
-         "input dtype, other integers up to abs(e) = 64 by square-and-multiply "
-         "in f32; "
+         "0 as 1, 0.5, -0.5, -1 as sqrt, rsqrt, reciprocal; adapter "
+         "`pow(x, 3) -> x*x*x`: integers up to abs(e) = 3 by repeated "
+         "multiplication in the input dtype, other integers up to abs(e) = 64 "
+         "by square-and-multiply in f32, larger ones as exp(e * log(abs(x))) "
+         "with the sign restored for odd e; "
          "other exponents as exp(e * log(x)) in f32, which matches PyTorch "
          "for x >= 0 (and gives NaN for x < 0 with a non-integer e, as "
-         "PyTorch does); integer results are not supported",
+         "PyTorch does). Differs from PyTorch for pow(+-1, +-inf) and "
+         "pow(1, NaN) (NaN, not 1) and 0 ** (odd e < -64) (NaN, not inf); "
+         "integer results are not supported",
          decomposePow});
   r.add({"aten.pow.Tensor_Tensor", "pointwise", floats,
          "exp(e * log(x)) in f32: defined for x > 0 (and x = 0 with e != 0); "

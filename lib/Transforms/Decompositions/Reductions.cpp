@@ -201,11 +201,13 @@ LogicalResult decomposeVar(AtenOp op, const AtenArgs &args, RewriterBase &rw,
                                     mean);
   Value sq = BinaryOp::create(rw, loc, v.getType(), BinaryKind::mul, centered,
                               centered);
+  // PyTorch divides by max(0, n - correction): with no degrees of freedom a
+  // positive sum gives inf and a zero sum 0/0 = NaN, as sum * inf does.
   double denom = std::max(double(n) - correction, 0.0);
   Value var = scale(rw, loc, reduceDims(rw, loc, sq, *dims, ReduceKind::sum,
                                         keepdim),
                     denom > 0 ? 1.0 / denom
-                              : std::numeric_limits<double>::quiet_NaN());
+                              : std::numeric_limits<double>::infinity());
   Value result = castTo(rw, loc, var, out);
   if (!withMean) {
     rw.replaceOp(op, result);
@@ -247,6 +249,7 @@ Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log,
   Value shifted = BinaryOp::create(b, loc, t, BinaryKind::sub, v, m);
   Value e = UnaryOp::create(b, loc, t, UnaryKind::exp, shifted);
   Value s = reduceAlong(b, loc, e, d, ReduceKind::sum);
+  assert(!(log && safe) && "no safe log_softmax: PyTorch has none");
   if (log) {
     Value logSum = UnaryOp::create(b, loc, s.getType(), UnaryKind::log, s);
     return BinaryOp::create(b, loc, t, BinaryKind::sub, shifted, logSum);

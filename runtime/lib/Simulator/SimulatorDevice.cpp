@@ -123,6 +123,26 @@ Status SimulatorDevice::read(DeviceAddr src, void *dst, uint64_t size) {
   return Status::success();
 }
 
+Status SimulatorDevice::copy(DeviceAddr dst, DeviceAddr src, uint64_t size) {
+  if (size == 0)
+    return Status::success();
+  const sim::Allocation *to = impl_->allocator.find(dst, size);
+  if (!to || !impl_->allocator.find(src, size))
+    return invalidArgument("device copy of " + std::to_string(size) +
+                           " bytes from " + std::to_string(src) + " to " +
+                           std::to_string(dst) +
+                           " is not inside two allocations");
+  if (impl_->options.timingOnly && to->kind == MemoryKind::Data)
+    return Status::success();
+  try {
+    impl_->memory.copy(dst, src, size);
+  } catch (const std::bad_alloc &) {
+    return Status::error(StatusCode::OutOfMemory,
+                         "host memory exhausted by simulated device memory");
+  }
+  return Status::success();
+}
+
 Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
   Impl &d = *impl_;
   try {

@@ -54,6 +54,18 @@ void SparseMemory::write(uint64_t addr, const void *src, uint64_t size) {
   }
 }
 
+void SparseMemory::copy(uint64_t dst, uint64_t src, uint64_t size) {
+  uint8_t staging[4096];
+  while (size) {
+    uint64_t n = std::min<uint64_t>(size, sizeof(staging));
+    read(src, staging, n);
+    write(dst, staging, n);
+    src += n;
+    dst += n;
+    size -= n;
+  }
+}
+
 void SparseMemory::clear(uint64_t addr, uint64_t size) {
   while (size) {
     uint64_t offset = addr % kPageBytes;

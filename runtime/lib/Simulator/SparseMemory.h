@@ -24,6 +24,9 @@ public:
   void read(uint64_t addr, void *dst, uint64_t size) const;
   /// Copies into [addr, addr + size), allocating pages as needed.
   void write(uint64_t addr, const void *src, uint64_t size);
+  /// Copies [src, src + size) to [dst, dst + size) (ranges must not
+  /// overlap), through a small fixed buffer: no allocation but pages.
+  void copy(uint64_t dst, uint64_t src, uint64_t size);
   /// Makes [addr, addr + size) read as zero again, releasing whole pages.
   void clear(uint64_t addr, uint64_t size);
   /// Host bytes held by pages.

@@ -53,32 +53,67 @@ func.func @unary_splat_f16_layout() -> tensor<64xf16, #spyre.layout<stick_dim = 
 
 // -----
 
-// No fold: undefined results (sqrt of a negative, rsqrt and reciprocal of 0),
-// kinds without a folder, non-splat and integer constants, non-constants, and
-// a result type without a static shape (elements attributes are static).
-// CHECK-LABEL: func.func @unary_no_fold
-// CHECK: spyre.unary sqrt
-// CHECK: spyre.unary rsqrt
-// CHECK: spyre.unary reciprocal
-// CHECK: spyre.unary tanh
-// CHECK: spyre.unary neg %{{.*}} : tensor<2xf32>
-// CHECK: spyre.unary neg %{{.*}} : tensor<4xi32>
-// CHECK: spyre.unary exp %{{.*}} : tensor<4xf32> -> tensor<4xf32>
-// CHECK: spyre.unary neg %{{.*}} : tensor<4xf32> -> tensor<?xf32>
-func.func @unary_no_fold(%x: tensor<4xf32>) {
+// Non-finite results fold too: the device computes them the same way
+// (sqrt of a negative is NaN, rsqrt and reciprocal of 0 are inf).
+// CHECK-LABEL: func.func @unary_splat_nonfinite
+// CHECK-DAG: %[[NAN:.*]] = spyre.constant dense<0x{{7|F}}FC00000> : tensor<4xf32> : tensor<4xf32>
+// CHECK-DAG: %[[INF:.*]] = spyre.constant dense<0x7F800000> : tensor<4xf32> : tensor<4xf32>
+// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<4xf32> : tensor<4xf32>
+// CHECK-NOT: spyre.unary
+// CHECK: return %[[NAN]], %[[INF]], %[[INF]], %[[ZERO]]
+func.func @unary_splat_nonfinite() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %m = spyre.constant dense<-1.0> : tensor<4xf32> : tensor<4xf32>
   %z = spyre.constant dense<0.0> : tensor<4xf32> : tensor<4xf32>
-  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
-  %i = spyre.constant dense<3> : tensor<4xi32> : tensor<4xi32>
   %0 = spyre.unary sqrt %m : tensor<4xf32> -> tensor<4xf32>
   %1 = spyre.unary rsqrt %z : tensor<4xf32> -> tensor<4xf32>
   %2 = spyre.unary reciprocal %z : tensor<4xf32> -> tensor<4xf32>
   %3 = spyre.unary tanh %z : tensor<4xf32> -> tensor<4xf32>
-  %4 = spyre.unary neg %v : tensor<2xf32> -> tensor<2xf32>
-  %5 = spyre.unary neg %i : tensor<4xi32> -> tensor<4xi32>
-  %6 = spyre.unary exp %x : tensor<4xf32> -> tensor<4xf32>
-  %7 = spyre.unary neg %m : tensor<4xf32> -> tensor<?xf32>
-  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2xf32>, tensor<4xi32>, tensor<4xf32>, tensor<?xf32>) -> ()
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Non-splat constants: evaluated in fp32 with the simulator's functions
+// (cosf(1) = 0.540302277 in fp32), f16 results rounded to nearest even
+// (exp(1) = 2.71875, exp(12) overflows f16), integers in int64 wrapping to
+// the element type (-(-2^31) = -2^31 in i32), round half to even.
+// CHECK-LABEL: func.func @unary_values
+// CHECK-DAG: %[[COS:.*]] = spyre.constant dense<[1.000000e+00, 0.540302277, -0.801143586, -0.93645668]> : tensor<4xf32>
+// CHECK-DAG: %[[SIN:.*]] = spyre.constant dense<[0.000000e+00, 0.841470957, -0.598472118, -0.350783229]> : tensor<4xf32>
+// CHECK-DAG: %[[EXP:.*]] = spyre.constant dense<[2.718750e+00, 3.679200e-01, 0x7C00]> : tensor<3xf16>
+// CHECK-DAG: %[[NEG:.*]] = spyre.constant dense<[0, 7, -2147483647, -2147483648]> : tensor<4xi32>
+// CHECK-DAG: %[[NOT:.*]] = spyre.constant dense<[false, true, false, true]> : tensor<4xi1>
+// CHECK-DAG: %[[ROUND:.*]] = spyre.constant dense<[0.000000e+00, 1.000000e+00, -2.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: %[[GELU:.*]] = spyre.constant dense<[0.000000e+00, 0.841344714, -0.0155241787, 3.4991858]> : tensor<4xf32>
+// CHECK-NOT: spyre.unary
+// CHECK: return %[[COS]], %[[SIN]], %[[EXP]], %[[NEG]], %[[NOT]], %[[ROUND]], %[[GELU]]
+func.func @unary_values() -> (tensor<4xf32>, tensor<4xf32>, tensor<3xf16>, tensor<4xi32>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) {
+  %v = spyre.constant dense<[0.0, 1.0, -2.5, 3.5]> : tensor<4xf32> : tensor<4xf32>
+  %h = spyre.constant dense<[1.0, -1.0, 12.0]> : tensor<3xf16> : tensor<3xf16>
+  %i = spyre.constant dense<[0, -7, 2147483647, -2147483648]> : tensor<4xi32> : tensor<4xi32>
+  %b = spyre.constant dense<[true, false, true, false]> : tensor<4xi1> : tensor<4xi1>
+  %0 = spyre.unary cos %v : tensor<4xf32> -> tensor<4xf32>
+  %1 = spyre.unary sin %v : tensor<4xf32> -> tensor<4xf32>
+  %2 = spyre.unary exp %h : tensor<3xf16> -> tensor<3xf16>
+  %3 = spyre.unary neg %i : tensor<4xi32> -> tensor<4xi32>
+  %4 = spyre.unary logical_not %b : tensor<4xi1> -> tensor<4xi1>
+  %5 = spyre.unary round %v : tensor<4xf32> -> tensor<4xf32>
+  %6 = spyre.unary gelu %v : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4xf32>, tensor<4xf32>, tensor<3xf16>, tensor<4xi32>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// No fold: a non-constant operand, a result type without a static shape
+// (elements attributes are static).
+// CHECK-LABEL: func.func @unary_no_fold
+// CHECK: spyre.unary exp %{{.*}} : tensor<4xf32> -> tensor<4xf32>
+// CHECK: spyre.unary neg %{{.*}} : tensor<4xf32> -> tensor<?xf32>
+func.func @unary_no_fold(%x: tensor<4xf32>) {
+  %m = spyre.constant dense<-1.0> : tensor<4xf32> : tensor<4xf32>
+  %0 = spyre.unary exp %x : tensor<4xf32> -> tensor<4xf32>
+  %1 = spyre.unary neg %m : tensor<4xf32> -> tensor<?xf32>
+  "test.use"(%0, %1) : (tensor<4xf32>, tensor<?xf32>) -> ()
   return
 }
 
@@ -119,25 +154,65 @@ func.func @binary_splat() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
 
 // -----
 
-// No fold: division by zero, kinds without a folder, non-splat and integer
-// operands, one non-constant operand.
+// Non-splat operands broadcast numpy-style; division by zero is inf as on
+// the device; integers wrap at their width (2^31 - 1 + 1 in i32) and an
+// integer floor division by zero is 0 (the SFP's answer).
+// CHECK-LABEL: func.func @binary_values
+// CHECK-DAG: %[[ADD:.*]] = spyre.constant dense<{{\[\[}}1.100000e+01, 2.100000e+01, 3.100000e+01], [1.200000e+01, 2.200000e+01, 3.200000e+01]]> : tensor<2x3xf32>
+// CHECK-DAG: %[[DIV:.*]] = spyre.constant dense<[0x7F800000, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[POW:.*]] = spyre.constant dense<[1.000000e+00, 4.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[IADD:.*]] = spyre.constant dense<[-2147483648, 5]> : tensor<2xi32>
+// CHECK-DAG: %[[FDIV:.*]] = spyre.constant dense<[0, -4]> : tensor<2xi64>
+// CHECK-DAG: %[[MAX:.*]] = spyre.constant dense<[0x7FC00000, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NOT: spyre.binary
+// CHECK: return %[[ADD]], %[[DIV]], %[[POW]], %[[IADD]], %[[FDIV]], %[[MAX]]
+func.func @binary_values() -> (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xi64>, tensor<2xf32>) {
+  %col = spyre.constant dense<[[1.0], [2.0]]> : tensor<2x1xf32> : tensor<2x1xf32>
+  %row = spyre.constant dense<[10.0, 20.0, 30.0]> : tensor<3xf32> : tensor<3xf32>
+  %0 = spyre.binary add %col, %row : tensor<2x1xf32>, tensor<3xf32> -> tensor<2x3xf32>
+  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %d = spyre.constant dense<[0.0, 1.0]> : tensor<2xf32> : tensor<2xf32>
+  %1 = spyre.binary div %v, %d : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %two = spyre.constant dense<2.0> : tensor<f32> : tensor<f32>
+  %2 = spyre.binary pow %v, %two : tensor<2xf32>, tensor<f32> -> tensor<2xf32>
+  %i = spyre.constant dense<[2147483647, 2]> : tensor<2xi32> : tensor<2xi32>
+  %j = spyre.constant dense<[1, 3]> : tensor<2xi32> : tensor<2xi32>
+  %3 = spyre.binary add %i, %j : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  %a = spyre.constant dense<[7, 7]> : tensor<2xi64> : tensor<2xi64>
+  %b = spyre.constant dense<[0, -2]> : tensor<2xi64> : tensor<2xi64>
+  %4 = spyre.binary floordiv %a, %b : tensor<2xi64>, tensor<2xi64> -> tensor<2xi64>
+  %n = spyre.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32> : tensor<2xf32>
+  %5 = spyre.binary max %n, %v : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xi64>, tensor<2xf32>
+}
+
+// -----
+
+// Elementwise ops on splats give a splat of any size (no work, no limit).
+// CHECK-LABEL: func.func @binary_splat_large
+// CHECK-NEXT: %[[C:.*]] = spyre.constant dense<3.000000e+00> : tensor<1024x1024xf16> : tensor<1024x1024xf16>
+// CHECK-NEXT: return %[[C]]
+func.func @binary_splat_large() -> tensor<1024x1024xf16> {
+  %one = spyre.constant dense<1.0> : tensor<1024x1024xf16> : tensor<1024x1024xf16>
+  %two = spyre.constant dense<2.0> : tensor<f16> : tensor<f16>
+  %0 = spyre.binary add %one, %two : tensor<1024x1024xf16>, tensor<f16> -> tensor<1024x1024xf16>
+  return %0 : tensor<1024x1024xf16>
+}
+
+// -----
+
+// No fold: one non-constant operand; a result over the limit of 65536
+// elements (a non-splat [256] broadcast over [512, 256]).
 // CHECK-LABEL: func.func @binary_no_fold
-// CHECK: spyre.binary div
-// CHECK: spyre.binary pow
-// CHECK: spyre.binary add %{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xf32>
-// CHECK: spyre.binary add %{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xi32>
 // CHECK: spyre.binary mul %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>
+// CHECK: spyre.binary add %{{.*}}, %{{.*}} : tensor<256xf32>, tensor<512x1xf32> -> tensor<512x256xf32>
 func.func @binary_no_fold(%x: tensor<4xf32>) {
   %two = spyre.constant dense<2.0> : tensor<4xf32> : tensor<4xf32>
-  %z = spyre.constant dense<0.0> : tensor<4xf32> : tensor<4xf32>
-  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
-  %i = spyre.constant dense<3> : tensor<4xi32> : tensor<4xi32>
-  %0 = spyre.binary div %two, %z : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
-  %1 = spyre.binary pow %two, %two : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
-  %2 = spyre.binary add %v, %v : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
-  %3 = spyre.binary add %i, %i : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
-  %4 = spyre.binary mul %x, %two : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
-  "test.use"(%0, %1, %2, %3, %4) : (tensor<4xf32>, tensor<4xf32>, tensor<2xf32>, tensor<4xi32>, tensor<4xf32>) -> ()
+  %0 = spyre.binary mul %x, %two : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %r = spyre.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0, 64.0, 65.0, 66.0, 67.0, 68.0, 69.0, 70.0, 71.0, 72.0, 73.0, 74.0, 75.0, 76.0, 77.0, 78.0, 79.0, 80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 88.0, 89.0, 90.0, 91.0, 92.0, 93.0, 94.0, 95.0, 96.0, 97.0, 98.0, 99.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0, 128.0, 129.0, 130.0, 131.0, 132.0, 133.0, 134.0, 135.0, 136.0, 137.0, 138.0, 139.0, 140.0, 141.0, 142.0, 143.0, 144.0, 145.0, 146.0, 147.0, 148.0, 149.0, 150.0, 151.0, 152.0, 153.0, 154.0, 155.0, 156.0, 157.0, 158.0, 159.0, 160.0, 161.0, 162.0, 163.0, 164.0, 165.0, 166.0, 167.0, 168.0, 169.0, 170.0, 171.0, 172.0, 173.0, 174.0, 175.0, 176.0, 177.0, 178.0, 179.0, 180.0, 181.0, 182.0, 183.0, 184.0, 185.0, 186.0, 187.0, 188.0, 189.0, 190.0, 191.0, 192.0, 193.0, 194.0, 195.0, 196.0, 197.0, 198.0, 199.0, 200.0, 201.0, 202.0, 203.0, 204.0, 205.0, 206.0, 207.0, 208.0, 209.0, 210.0, 211.0, 212.0, 213.0, 214.0, 215.0, 216.0, 217.0, 218.0, 219.0, 220.0, 221.0, 222.0, 223.0, 224.0, 225.0, 226.0, 227.0, 228.0, 229.0, 230.0, 231.0, 232.0, 233.0, 234.0, 235.0, 236.0, 237.0, 238.0, 239.0, 240.0, 241.0, 242.0, 243.0, 244.0, 245.0, 246.0, 247.0, 248.0, 249.0, 250.0, 251.0, 252.0, 253.0, 254.0, 255.0]> : tensor<256xf32> : tensor<256xf32>
+  %c = spyre.constant dense<1.0> : tensor<512x1xf32> : tensor<512x1xf32>
+  %1 = spyre.binary add %r, %c : tensor<256xf32>, tensor<512x1xf32> -> tensor<512x256xf32>
+  "test.use"(%0, %1) : (tensor<4xf32>, tensor<512x256xf32>) -> ()
   return
 }
 
@@ -242,27 +317,52 @@ func.func @cast_fold(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf16>, tensor
 
 // -----
 
-// No fold: float to integer, integer to float, a change of layout only (that
-// is a restickify, not a no-op), non-splat, non-constant, dynamic result.
+// Non-splat casts as the SFP converts: f32 -> f16 to nearest even (ties
+// 1 + 2^-11 -> 1 and 1 + 3 * 2^-11 -> 1 + 2^-9; 65519 -> 65504, 65520 ->
+// inf; 2^-25 -> 0, 3 * 2^-26 -> 2^-24, the smallest subnormal); float ->
+// integer truncated toward zero, NaN -> 0, wrapped at the width (3e10);
+// -> i1 tests != 0 (-0 is false, NaN true); integer -> float through fp32
+// (2049 -> 2048: a tie to even; 2^24 + 1 -> 2^24 -> inf in f16).
+// CHECK-LABEL: func.func @cast_values
+// CHECK-DAG: %[[H:.*]] = spyre.constant dense<[1.000000e+00, 1.001950e+00, 6.550400e+04, 0x7C00, 0.000000e+00, 5.960460e-08, -0.000000e+00, 9.997550e-02]> : tensor<8xf16>
+// CHECK-DAG: %[[I:.*]] = spyre.constant dense<[-1, 2, 0, -64770048]> : tensor<4xi32>
+// CHECK-DAG: %[[B:.*]] = spyre.constant dense<[false, false, true, true]> : tensor<4xi1>
+// CHECK-DAG: %[[L:.*]] = spyre.constant dense<[2.048000e+03, 0x7C00, -3.000000e+00]> : tensor<3xf16>
+// CHECK-DAG: %[[F:.*]] = spyre.constant dense<[1.000000e+00, 0.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[W:.*]] = spyre.constant dense<[1, -1]> : tensor<2xi32>
+// CHECK-NOT: spyre.cast
+// CHECK: return %[[H]], %[[I]], %[[B]], %[[L]], %[[F]], %[[W]]
+func.func @cast_values() -> (tensor<8xf16>, tensor<4xi32>, tensor<4xi1>, tensor<3xf16>, tensor<2xf32>, tensor<2xi32>) {
+  %f = spyre.constant dense<[1.00048828125, 1.00146484375, 65519.0, 65520.0, 2.98023223876953125e-08, 4.470348358154296875e-08, -0.0, 0.1]> : tensor<8xf32> : tensor<8xf32>
+  %0 = spyre.cast %f : tensor<8xf32> -> tensor<8xf16>
+  %g = spyre.constant dense<[-1.5, 2.9, 0x7FC00000, 3.0e10]> : tensor<4xf32> : tensor<4xf32>
+  %1 = spyre.cast %g : tensor<4xf32> -> tensor<4xi32>
+  %z = spyre.constant dense<[0.0, -0.0, 0x7FC00000, 0.5]> : tensor<4xf32> : tensor<4xf32>
+  %2 = spyre.cast %z : tensor<4xf32> -> tensor<4xi1>
+  %l = spyre.constant dense<[2049, 16777217, -3]> : tensor<3xi64> : tensor<3xi64>
+  %3 = spyre.cast %l : tensor<3xi64> -> tensor<3xf16>
+  %b = spyre.constant dense<[true, false]> : tensor<2xi1> : tensor<2xi1>
+  %4 = spyre.cast %b : tensor<2xi1> -> tensor<2xf32>
+  %w = spyre.constant dense<[4294967297, -1]> : tensor<2xi64> : tensor<2xi64>
+  %5 = spyre.cast %w : tensor<2xi64> -> tensor<2xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<8xf16>, tensor<4xi32>, tensor<4xi1>, tensor<3xf16>, tensor<2xf32>, tensor<2xi32>
+}
+
+// -----
+
+// No fold: a change of layout only of a non-constant (that is a
+// restickify, not a no-op), a non-constant, a dynamic result.
 // CHECK-LABEL: func.func @cast_no_fold
-// CHECK: spyre.cast %{{.*}} : tensor<4xf32> -> tensor<4xi32>
-// CHECK: spyre.cast %{{.*}} : tensor<4xi32> -> tensor<4xf32>
 // CHECK: spyre.cast %{{.*}} : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<4x64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
-// CHECK: spyre.cast %{{.*}} : tensor<2xf32> -> tensor<2xf16>
 // CHECK: spyre.cast %{{.*}} : tensor<4xf32> -> tensor<4xf16>
 // CHECK: spyre.cast %{{.*}} : tensor<4xf32> -> tensor<?xf16>
 func.func @cast_no_fold(%x: tensor<4xf32>, %l: tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>) {
   %c = spyre.constant dense<1.5> : tensor<4xf32> : tensor<4xf32>
-  %i = spyre.constant dense<2> : tensor<4xi32> : tensor<4xi32>
-  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
-  %0 = spyre.cast %c : tensor<4xf32> -> tensor<4xi32>
-  %1 = spyre.cast %i : tensor<4xi32> -> tensor<4xf32>
-  %2 = spyre.cast %l : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+  %0 = spyre.cast %l : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
                     -> tensor<4x64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
-  %3 = spyre.cast %v : tensor<2xf32> -> tensor<2xf16>
-  %4 = spyre.cast %x : tensor<4xf32> -> tensor<4xf16>
-  %5 = spyre.cast %c : tensor<4xf32> -> tensor<?xf16>
-  "test.use"(%0, %1, %2, %3, %4, %5) : (tensor<4xi32>, tensor<4xf32>, tensor<4x64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>, tensor<2xf16>, tensor<4xf16>, tensor<?xf16>) -> ()
+  %1 = spyre.cast %x : tensor<4xf32> -> tensor<4xf16>
+  %2 = spyre.cast %c : tensor<4xf32> -> tensor<?xf16>
+  "test.use"(%0, %1, %2) : (tensor<4x64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>, tensor<4xf16>, tensor<?xf16>) -> ()
   return
 }
 
@@ -330,19 +430,28 @@ func.func @transpose_splat() -> tensor<4x2xf32> {
 
 // -----
 
-// No fold: a real permutation, the identity permutation that changes the
-// layout (that moves data), a non-splat constant.
+// A permuted constant is a constant.
+// CHECK-LABEL: func.func @transpose_values
+// CHECK-NEXT: %[[C:.*]] = spyre.constant dense<{{\[\[\[}}1, 4], [2, 5], [3, 6]]]> : tensor<1x3x2xi32> : tensor<1x3x2xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @transpose_values() -> tensor<1x3x2xi32> {
+  %c = spyre.constant dense<[[[1, 2, 3]], [[4, 5, 6]]]> : tensor<2x1x3xi32> : tensor<2x1x3xi32>
+  %0 = spyre.transpose %c [1, 2, 0] : tensor<2x1x3xi32> -> tensor<1x3x2xi32>
+  return %0 : tensor<1x3x2xi32>
+}
+
+// -----
+
+// No fold: a real permutation of a non-constant, the identity permutation
+// that changes the layout (that moves data).
 // CHECK-LABEL: func.func @transpose_no_fold
 // CHECK: spyre.transpose %{{.*}} [1, 0] : tensor<2x4xf32> -> tensor<4x2xf32>
 // CHECK: spyre.transpose %{{.*}} [0, 1] : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
-// CHECK: spyre.transpose %{{.*}} [1, 0] : tensor<1x2xf32> -> tensor<2x1xf32>
 func.func @transpose_no_fold(%x: tensor<2x4xf32>, %l: tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>) {
   %0 = spyre.transpose %x [1, 0] : tensor<2x4xf32> -> tensor<4x2xf32>
   %1 = spyre.transpose %l [0, 1] : tensor<64x128xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
                                -> tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
-  %v = spyre.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32> : tensor<1x2xf32>
-  %2 = spyre.transpose %v [1, 0] : tensor<1x2xf32> -> tensor<2x1xf32>
-  "test.use"(%0, %1, %2) : (tensor<4x2xf32>, tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>, tensor<2x1xf32>) -> ()
+  "test.use"(%0, %1) : (tensor<4x2xf32>, tensor<64x128xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>) -> ()
   return
 }
 
@@ -455,19 +564,28 @@ func.func @reshape_fold(%x: tensor<2x3x4xf32>)
 
 // -----
 
-// No fold: a reshape of a non-reshape, of a non-splat constant, and a layout
-// change (same shape, another layout).
+// A reshaped constant is a constant.
+// CHECK-LABEL: func.func @reshape_values
+// CHECK-NEXT: %[[C:.*]] = spyre.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00]]> : tensor<1x2xf32> : tensor<1x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @reshape_values() -> tensor<1x2xf32> {
+  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %0 = spyre.reshape %v : tensor<2xf32> -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
+}
+
+// -----
+
+// No fold: a reshape of a non-reshape, and a layout change (same shape,
+// another layout).
 // CHECK-LABEL: func.func @reshape_no_fold
 // CHECK: spyre.reshape %{{.*}} : tensor<2x3xf32> -> tensor<6xf32>
-// CHECK: spyre.reshape %{{.*}} : tensor<2xf32> -> tensor<1x2xf32>
 // CHECK: spyre.reshape %{{.*}} : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<4x64xf16>
 func.func @reshape_no_fold(%x: tensor<2x3xf32>, %l: tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>) {
   %e = spyre.unary exp %x : tensor<2x3xf32> -> tensor<2x3xf32>
   %0 = spyre.reshape %e : tensor<2x3xf32> -> tensor<6xf32>
-  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
-  %1 = spyre.reshape %v : tensor<2xf32> -> tensor<1x2xf32>
-  %2 = spyre.reshape %l : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<4x64xf16>
-  "test.use"(%0, %1, %2) : (tensor<6xf32>, tensor<1x2xf32>, tensor<4x64xf16>) -> ()
+  %1 = spyre.reshape %l : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<4x64xf16>
+  "test.use"(%0, %1) : (tensor<6xf32>, tensor<4x64xf16>) -> ()
   return
 }
 
@@ -490,18 +608,255 @@ func.func @broadcast_fold(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<2x4x8
 
 // -----
 
-// No fold: a real broadcast, a layout change, a non-splat constant.
+// A broadcast constant is a constant.
+// CHECK-LABEL: func.func @broadcast_values
+// CHECK-NEXT: %[[C:.*]] = spyre.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [1.000000e+00, 2.000000e+00], [1.000000e+00, 2.000000e+00]]> : tensor<3x2xf32> : tensor<3x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @broadcast_values() -> tensor<3x2xf32> {
+  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %0 = spyre.broadcast %v : tensor<2xf32> -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// No fold: a real broadcast of a non-constant, a layout change.
 // CHECK-LABEL: func.func @broadcast_no_fold
 // CHECK: spyre.broadcast %{{.*}} : tensor<8xf32> -> tensor<4x8xf32>
 // CHECK: spyre.broadcast %{{.*}} : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<4x64xf16>
-// CHECK: spyre.broadcast %{{.*}} : tensor<2xf32> -> tensor<3x2xf32>
 func.func @broadcast_no_fold(%x: tensor<8xf32>, %l: tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>) {
   %0 = spyre.broadcast %x : tensor<8xf32> -> tensor<4x8xf32>
   %1 = spyre.broadcast %l : tensor<4x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>> -> tensor<4x64xf16>
-  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
-  %2 = spyre.broadcast %v : tensor<2xf32> -> tensor<3x2xf32>
-  "test.use"(%0, %1, %2) : (tensor<4x8xf32>, tensor<4x64xf16>, tensor<3x2xf32>) -> ()
+  "test.use"(%0, %1) : (tensor<4x8xf32>, tensor<4x64xf16>) -> ()
   return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.slice, spyre.concat
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @slice_concat_values
+// CHECK-DAG: %[[S:.*]] = spyre.constant dense<{{\[\[}}1, 3], [9, 11]]> : tensor<2x2xi64>
+// CHECK-DAG: %[[C0:.*]] = spyre.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00], [5.000000e+00, 5.000000e+00]]> : tensor<3x2xf16>
+// CHECK-DAG: %[[C1:.*]] = spyre.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00, 5.000000e+00], [3.000000e+00, 4.000000e+00, 5.000000e+00]]> : tensor<2x3xf16>
+// CHECK-NOT: spyre.slice
+// CHECK-NOT: spyre.concat
+// CHECK: return %[[S]], %[[C0]], %[[C1]]
+func.func @slice_concat_values() -> (tensor<2x2xi64>, tensor<3x2xf16>, tensor<2x3xf16>) {
+  %v = spyre.constant dense<[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]> : tensor<3x4xi64> : tensor<3x4xi64>
+  %0 = spyre.slice %v offsets [0, 1] strides [2, 2] : tensor<3x4xi64> -> tensor<2x2xi64>
+  %a = spyre.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf16> : tensor<2x2xf16>
+  %r = spyre.constant dense<5.0> : tensor<1x2xf16> : tensor<1x2xf16>
+  %c = spyre.constant dense<5.0> : tensor<2x1xf16> : tensor<2x1xf16>
+  %1 = spyre.concat %a, %r dim 0 : tensor<2x2xf16>, tensor<1x2xf16> -> tensor<3x2xf16>
+  %2 = spyre.concat %a, %c dim 1 : tensor<2x2xf16>, tensor<2x1xf16> -> tensor<2x3xf16>
+  return %0, %1, %2 : tensor<2x2xi64>, tensor<3x2xf16>, tensor<2x3xf16>
+}
+
+// -----
+
+// No fold: an operand that is not a constant.
+// CHECK-LABEL: func.func @slice_concat_no_fold
+// CHECK: spyre.slice
+// CHECK: spyre.concat
+func.func @slice_concat_no_fold(%x: tensor<2x2xf16>) -> (tensor<1x2xf16>, tensor<4x2xf16>) {
+  %a = spyre.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf16> : tensor<2x2xf16>
+  %0 = spyre.slice %x offsets [1, 0] strides [1, 1] : tensor<2x2xf16> -> tensor<1x2xf16>
+  %1 = spyre.concat %a, %x dim 0 : tensor<2x2xf16>, tensor<2x2xf16> -> tensor<4x2xf16>
+  return %0, %1 : tensor<1x2xf16>, tensor<4x2xf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.compare, spyre.select
+//===----------------------------------------------------------------------===//
+
+// A causal mask from two iotas (spyre-decompose's form) is an i1 constant;
+// a select on constants picks without converting.
+// CHECK-LABEL: func.func @compare_select_values
+// CHECK-DAG: %[[MASK:.*]] = spyre.constant dense<{{\[\[}}false, true, true], [false, false, true], [false, false, false]]> : tensor<3x3xi1>
+// CHECK-DAG: %[[LT:.*]] = spyre.constant dense<[true, false, false]> : tensor<3xi1>
+// CHECK-DAG: %[[SEL:.*]] = spyre.constant dense<{{\[\[}}0.000000e+00, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<3x3xf32>
+// CHECK-NOT: spyre.compare
+// CHECK-NOT: spyre.select
+// CHECK: return %[[MASK]], %[[LT]], %[[SEL]]
+func.func @compare_select_values() -> (tensor<3x3xi1>, tensor<3xi1>, tensor<3x3xf32>) {
+  %cols = spyre.constant dense<[[0, 1, 2]]> : tensor<1x3xi32> : tensor<1x3xi32>
+  %rows = spyre.constant dense<[[0], [1], [2]]> : tensor<3x1xi32> : tensor<3x1xi32>
+  %0 = spyre.compare gt %cols, %rows : tensor<1x3xi32>, tensor<3x1xi32> -> tensor<3x3xi1>
+  %v = spyre.constant dense<[1.0, 2.0, 0x7FC00000]> : tensor<3xf32> : tensor<3xf32>
+  %two = spyre.constant dense<2.0> : tensor<f32> : tensor<f32>
+  %1 = spyre.compare lt %v, %two : tensor<3xf32>, tensor<f32> -> tensor<3xi1>
+  %ninf = spyre.constant dense<0xFF800000> : tensor<f32> : tensor<f32>
+  %zero = spyre.constant dense<0.0> : tensor<3x3xf32> : tensor<3x3xf32>
+  %2 = spyre.select %0, %ninf, %zero : tensor<3x3xi1>, tensor<f32>, tensor<3x3xf32> -> tensor<3x3xf32>
+  return %0, %1, %2 : tensor<3x3xi1>, tensor<3xi1>, tensor<3x3xf32>
+}
+
+// -----
+
+// No fold: a select of a non-constant (the mask itself is constant).
+// CHECK-LABEL: func.func @compare_select_no_fold
+// CHECK: spyre.compare gt %arg0
+// CHECK: spyre.select %{{.*}}, %{{.*}}, %arg1
+func.func @compare_select_no_fold(%x: tensor<3xi32>, %s: tensor<3xf32>) -> (tensor<3xi1>, tensor<3xf32>) {
+  %c = spyre.constant dense<1> : tensor<i32> : tensor<i32>
+  %0 = spyre.compare gt %x, %c : tensor<3xi32>, tensor<i32> -> tensor<3xi1>
+  %m = spyre.constant dense<[true, false, true]> : tensor<3xi1> : tensor<3xi1>
+  %z = spyre.constant dense<0.0> : tensor<f32> : tensor<f32>
+  %1 = spyre.select %m, %z, %s : tensor<3xi1>, tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+  return %0, %1 : tensor<3xi1>, tensor<3xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.reduce
+//===----------------------------------------------------------------------===//
+
+// In order along the dim, as the SFP folds: arg-reductions give the first
+// extreme (a NaN is the extreme), integer sums wrap.
+// CHECK-LABEL: func.func @reduce_values
+// CHECK-DAG: %[[SUM:.*]] = spyre.constant dense<{{\[\[}}6.000000e+00], [1.500000e+01]]> : tensor<2x1xf32>
+// CHECK-DAG: %[[MAX:.*]] = spyre.constant dense<{{\[\[}}4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<1x3xf32>
+// CHECK-DAG: %[[ARG:.*]] = spyre.constant dense<{{\[\[}}0], [1]]> : tensor<2x1xi64>
+// CHECK-DAG: %[[ISUM:.*]] = spyre.constant dense<-2147483648> : tensor<1xi32>
+// CHECK-NOT: spyre.reduce
+// CHECK: return %[[SUM]], %[[MAX]], %[[ARG]], %[[ISUM]]
+func.func @reduce_values() -> (tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi64>, tensor<1xi32>) {
+  %v = spyre.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32> : tensor<2x3xf32>
+  %0 = spyre.reduce sum %v dim 1 : tensor<2x3xf32> -> tensor<2x1xf32>
+  %1 = spyre.reduce max %v dim 0 : tensor<2x3xf32> -> tensor<1x3xf32>
+  %w = spyre.constant dense<[[3.0, 1.0, 3.0], [1.0, 0x7FC00000, 3.0]]> : tensor<2x3xf32> : tensor<2x3xf32>
+  %2 = spyre.reduce argmax %w dim 1 : tensor<2x3xf32> -> tensor<2x1xi64>
+  %i = spyre.constant dense<[2147483647, 1]> : tensor<2xi32> : tensor<2xi32>
+  %3 = spyre.reduce sum %i dim 0 : tensor<2xi32> -> tensor<1xi32>
+  return %0, %1, %2, %3 : tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi64>, tensor<1xi32>
+}
+
+// -----
+
+// No fold: a non-constant input.
+// CHECK-LABEL: func.func @reduce_no_fold
+// CHECK: spyre.reduce sum
+func.func @reduce_no_fold(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  %0 = spyre.reduce sum %x dim 1 : tensor<2x3xf32> -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.matmul: constant operands
+//===----------------------------------------------------------------------===//
+
+// Accumulated in fp32 and rounded once to the result type: 1 + 3 * 2^-11
+// is a tie in f16 (-> 1 + 2^-9); batch dims broadcast, transposes are
+// honoured.
+// CHECK-LABEL: func.func @matmul_values
+// CHECK-DAG: %[[M:.*]] = spyre.constant dense<{{\[\[}}4.000000e+00, 5.000000e+00], [1.000000e+01, 1.100000e+01]]> : tensor<2x2xf32>
+// CHECK-DAG: %[[H:.*]] = spyre.constant dense<1.001950e+00> : tensor<1x1xf16>
+// CHECK-DAG: %[[B:.*]] = spyre.constant dense<{{\[\[\[}}1.000000e+00, 2.000000e+00]], {{\[\[}}2.000000e+00, 4.000000e+00]]]> : tensor<2x1x2xf32>
+// CHECK-NOT: spyre.matmul
+// CHECK: return %[[M]], %[[M]], %[[H]], %[[B]]
+func.func @matmul_values() -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<1x1xf16>, tensor<2x1x2xf32>) {
+  %a = spyre.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32> : tensor<2x3xf32>
+  %b = spyre.constant dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32> : tensor<3x2xf32>
+  %bt = spyre.constant dense<[[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]> : tensor<2x3xf32> : tensor<2x3xf32>
+  %0 = spyre.matmul %a, %b : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
+  %1 = spyre.matmul %a, %bt {transpose_rhs} : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x2xf32>
+  %h = spyre.constant dense<[[1.0, 1.46484375e-03]]> : tensor<1x2xf16> : tensor<1x2xf16>
+  %one = spyre.constant dense<1.0> : tensor<2x1xf16> : tensor<2x1xf16>
+  %2 = spyre.matmul %h, %one : tensor<1x2xf16>, tensor<2x1xf16> -> tensor<1x1xf16>
+  %l = spyre.constant dense<[[[1.0]], [[2.0]]]> : tensor<2x1x1xf32> : tensor<2x1x1xf32>
+  %r = spyre.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32> : tensor<1x2xf32>
+  %3 = spyre.matmul %l, %r : tensor<2x1x1xf32>, tensor<1x2xf32> -> tensor<2x1x2xf32>
+  return %0, %1, %2, %3 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<1x1xf16>, tensor<2x1x2xf32>
+}
+
+// -----
+
+// No fold: over the work limit (2^22 multiply-accumulates: 4096 x 2 x 1024
+// here, though every operand and the result are small or splats).
+// CHECK-LABEL: func.func @matmul_no_fold_work
+// CHECK: spyre.matmul %{{.*}}, %{{.*}} : tensor<4096x1024xf32>, tensor<1024x2xf32> -> tensor<4096x2xf32>
+func.func @matmul_no_fold_work() -> tensor<4096x2xf32> {
+  %a = spyre.constant dense<1.0> : tensor<4096x1024xf32> : tensor<4096x1024xf32>
+  %v = spyre.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %b = spyre.broadcast %v : tensor<2xf32> -> tensor<1024x2xf32>
+  %0 = spyre.matmul %a, %b : tensor<4096x1024xf32>, tensor<1024x2xf32> -> tensor<4096x2xf32>
+  return %0 : tensor<4096x2xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Kernel bodies are not evaluated
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @kernel_body_no_fold
+// CHECK: spyre.kernel
+// CHECK: spyre.unary exp
+func.func @kernel_body_no_fold(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %r = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"],
+      indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]}
+      : (tensor<64xf32>) -> tensor<64xf32> {
+  ^bb0(%a: tensor<64xf32>):
+    %c = spyre.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0, 64.0]> : tensor<64xf32> : tensor<64xf32>
+    %e = spyre.unary exp %c : tensor<64xf32> -> tensor<64xf32>
+    %s = spyre.binary add %a, %e : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    spyre.yield %s : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.weight: constants in value
+//===----------------------------------------------------------------------===//
+
+// A lifted constant and a buffer no output mutates become constants when a
+// user can fold (RoPE's inv_freq x positions); the chain folds. Parameters,
+// a mutated buffer (buffer_mutation:count) and a buffer read only with a
+// non-constant stay weights.
+// CHECK-LABEL: func.func @weights
+// CHECK-NOT: spyre.weight
+// CHECK: %[[F:.*]] = spyre.constant dense<{{\[\[}}0.000000e+00, 0.000000e+00], [1.000000e+00, 5.000000e-01], [2.000000e+00, 1.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NEXT: %[[C:.*]] = spyre.constant dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: %[[P:.*]] = spyre.weight "fc.weight" parameter
+// CHECK-NEXT: spyre.unary neg %[[P]]
+// CHECK-NEXT: %[[CNT:.*]] = spyre.weight "count" buffer
+// CHECK-NEXT: spyre.unary neg %[[CNT]]
+// CHECK-NEXT: %[[SC:.*]] = spyre.weight "scale" buffer
+// CHECK-NEXT: spyre.binary mul %arg0, %[[SC]]
+// CHECK-NEXT: %[[NEW:.*]] = spyre.binary add %[[CNT]], %{{.*}}
+// CHECK-NEXT: return %[[F]], %[[C]], %{{.*}}, %{{.*}}, %{{.*}}, %[[NEW]]
+func.func @weights(%x: tensor<2xf32>)
+    -> (tensor<3x2xf32> {spyre.output = "user"}, tensor<2xf32> {spyre.output = "user"},
+        tensor<2xf32> {spyre.output = "user"}, tensor<2xi64> {spyre.output = "user"},
+        tensor<2xf32> {spyre.output = "user"}, tensor<2xi64> {spyre.output = "buffer_mutation:count"}) {
+  %inv = spyre.weight "inv_freq" buffer = dense<[1.0, 0.5]> : tensor<2xf32> : tensor<2xf32>
+  %pos = spyre.constant dense<[0, 1, 2]> : tensor<3xi64> : tensor<3xi64>
+  %pf = spyre.cast %pos : tensor<3xi64> -> tensor<3xf32>
+  %p2 = spyre.reshape %pf : tensor<3xf32> -> tensor<3x1xf32>
+  %i2 = spyre.reshape %inv : tensor<2xf32> -> tensor<1x2xf32>
+  %0 = spyre.matmul %p2, %i2 : tensor<3x1xf32>, tensor<1x2xf32> -> tensor<3x2xf32>
+  %c0 = spyre.weight "c0" constant = dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %one = spyre.constant dense<1.0> : tensor<f32> : tensor<f32>
+  %1 = spyre.binary add %c0, %one : tensor<2xf32>, tensor<f32> -> tensor<2xf32>
+  %p = spyre.weight "fc.weight" parameter = dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %2 = spyre.unary neg %p : tensor<2xf32> -> tensor<2xf32>
+  %cnt = spyre.weight "count" buffer = dense<[3, 4]> : tensor<2xi64> : tensor<2xi64>
+  %3 = spyre.unary neg %cnt : tensor<2xi64> -> tensor<2xi64>
+  %sc = spyre.weight "scale" buffer = dense<[2.0, 4.0]> : tensor<2xf32> : tensor<2xf32>
+  %4 = spyre.binary mul %x, %sc : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %i1 = spyre.constant dense<1> : tensor<i64> : tensor<i64>
+  %5 = spyre.binary add %cnt, %i1 : tensor<2xi64>, tensor<i64> -> tensor<2xi64>
+  return %0, %1, %2, %3, %4, %5 : tensor<3x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xi64>, tensor<2xf32>, tensor<2xi64>
 }
 
 // -----

@@ -52,6 +52,9 @@ struct AtenSchema {
 
   /// Index of argument `name`, or -1.
   int findArgument(llvm::StringRef name) const;
+  /// A result aliases an input without writing it (`-> Tensor(a)`): a view
+  /// (slice, transpose, view...).
+  bool returnsView() const;
 };
 
 /// Looks up an export target name: "aten.linear.default", "aten.add.Tensor"

@@ -27,6 +27,11 @@ def Spyre_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // The importer's records on functions and ops (spyre.dims, spyre.output,
+  // spyre.range_constraints): checked so that passes may rely on their form.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerOps();

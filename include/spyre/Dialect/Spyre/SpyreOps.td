@@ -68,6 +68,11 @@ def Spyre_WeightOp : Spyre_Op<"weight", [Pure]> {
     are `value` (a dense or `dense_resource` elements attribute); large ones
     stay in the archive they came from (`external`). Exactly one is set.
     `name` is the PyTorch fully qualified name (`layers.0.mlp.fc1.weight`).
+
+    Canonicalization turns a lifted constant, or a buffer that no result of
+    the function mutates (`spyre.output = "buffer_mutation:<name>"`), held
+    as a dense `value`, into a `spyre.constant` when an op reading it has
+    only constant operands, so that the op folds. Parameters stay weights.
   }];
   let arguments = (ins StrAttr:$name, Spyre_WeightKind:$kind,
                        OptionalAttr<ElementsAttr>:$value,
@@ -78,6 +83,7 @@ def Spyre_WeightOp : Spyre_Op<"weight", [Pure]> {
     type($result)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -102,6 +108,7 @@ def Spyre_MatmulOp : Spyre_ComputeOp<"matmul", [
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
   let hasCanonicalizer = 1;
 }
 
@@ -151,6 +158,7 @@ def Spyre_CompareOp : Spyre_ComputeOp<"compare"> {
     type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Spyre_SelectOp : Spyre_ComputeOp<"select"> {
@@ -169,6 +177,7 @@ def Spyre_SelectOp : Spyre_ComputeOp<"select"> {
     type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Spyre_ReduceOp : Spyre_ComputeOp<"reduce"> {
@@ -185,6 +194,7 @@ def Spyre_ReduceOp : Spyre_ComputeOp<"reduce"> {
     $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Spyre_CastOp : Spyre_ComputeOp<"cast", [SameOperandsAndResultShape]> {
@@ -202,9 +212,11 @@ def Spyre_CastOp : Spyre_ComputeOp<"cast", [SameOperandsAndResultShape]> {
 def Spyre_ConstantOp : Spyre_Op<"constant", [ConstantLike, Pure]> {
   let summary = "a constant tensor";
   let description = [{
-    A tensor known at compile time, usually a splat: the hardware has no
-    immediates, so scalars of the graph become splat constants that the
-    emitter stores in device memory and kernels load like any tensor.
+    A tensor known at compile time: the hardware has no immediates, so
+    scalars of the graph become splat constants that the emitter stores in
+    device memory and kernels load like any tensor. Compute ops whose
+    operands are all constants fold into constants (computed as the device
+    would, within size limits: docs/passes.md).
   }];
   let arguments = (ins ElementsAttr:$value);
   let results = (outs AnyRankedTensor:$result);

@@ -113,6 +113,7 @@ public:
   Status free(DeviceAddr addr) override;
   Status write(DeviceAddr dst, const void *src, uint64_t size) override;
   Status read(DeviceAddr src, void *dst, uint64_t size) override;
+  Status copy(DeviceAddr dst, DeviceAddr src, uint64_t size) override;
   Status launch(const StepRequest *steps, size_t numSteps) override;
   bool holdsData() const override;
 

@@ -1,0 +1,887 @@
+//===- ConstantFolding.cpp - Compile-time evaluation of compute ops -------===//
+//
+// The element functions mirror the simulator's (runtime/lib/Simulator/
+// Kernels.cpp and Elements.h) expression for expression, in fp32 with the
+// same <cmath> calls, so that a folded constant is what the device would
+// have computed; change them together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConstantFolding.h"
+
+#include "llvm/ADT/APFloat.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+using namespace mlir;
+
+namespace spyre::constfold {
+
+namespace {
+
+//===--- Elements in the compute domains ----------------------------------===//
+
+/// A constant's elements in the device's compute domain: fp32 for float
+/// element types, int64 for integer ones (i1 as 0/1). A splat holds one.
+struct Tensor {
+  SmallVector<int64_t> shape;
+  bool isInt = false;
+  bool splat = false;
+  std::vector<float> f;
+  std::vector<int64_t> i;
+
+  /// The stored index of logical element `k` (splats store one).
+  int64_t at(int64_t k) const { return splat ? 0 : k; }
+};
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+bool isSupportedElement(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32() || t.isSignlessInteger(1) ||
+         t.isSignlessInteger(8) || t.isSignlessInteger(32) ||
+         t.isSignlessInteger(64);
+}
+
+/// fp32 -> int64 as the simulator converts (Elements.h floatToInt64):
+/// truncation toward zero, NaN -> 0, saturating.
+int64_t floatToInt64(float v) {
+  if (!(v == v))
+    return 0;
+  if (v >= 9.2233720368547758e18f)
+    return INT64_MAX;
+  if (v <= -9.2233720368547758e18f)
+    return INT64_MIN;
+  return int64_t(v);
+}
+
+/// `attr` as a dense attribute the folders read, or null.
+DenseIntOrFPElementsAttr readable(Attribute attr) {
+  auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr);
+  if (!dense)
+    return nullptr;
+  ShapedType type = dense.getType();
+  if (!type.hasStaticShape() || !isSupportedElement(type.getElementType()) ||
+      (!dense.isSplat() && type.getNumElements() > kMaxElements))
+    return nullptr;
+  return dense;
+}
+
+std::optional<Tensor> load(Attribute attr) {
+  auto dense = readable(attr);
+  if (!dense)
+    return std::nullopt;
+  ShapedType type = dense.getType();
+  Type et = type.getElementType();
+  Tensor t;
+  t.shape.assign(type.getShape().begin(), type.getShape().end());
+  t.splat = dense.isSplat();
+  int64_t n = t.splat ? 1 : type.getNumElements();
+  if (isa<FloatType>(et)) {
+    t.f.reserve(n);
+    auto push = [&](APFloat v) {
+      bool lost;
+      v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+      t.f.push_back(v.convertToFloat()); // exact: f16, bf16 fit in fp32
+    };
+    if (t.splat)
+      push(dense.getSplatValue<APFloat>());
+    else if (et.isF32())
+      llvm::append_range(t.f, dense.getValues<float>());
+    else
+      for (APFloat v : dense.getValues<APFloat>())
+        push(v);
+    return t;
+  }
+  t.isInt = true;
+  t.i.reserve(n);
+  bool isBool = et.isInteger(1);
+  auto push = [&](const APInt &v) {
+    t.i.push_back(isBool ? int64_t(!v.isZero()) : v.getSExtValue());
+  };
+  if (t.splat)
+    push(dense.getSplatValue<APInt>());
+  else
+    for (APInt v : dense.getValues<APInt>())
+      push(v);
+  return t;
+}
+
+/// `t`'s values in fp32, as the simulator loads integers into the float
+/// domain.
+std::vector<float> asFloat(const Tensor &t) {
+  if (!t.isInt)
+    return t.f;
+  std::vector<float> out(t.i.size());
+  for (size_t k = 0; k < t.i.size(); ++k)
+    out[k] = float(t.i[k]);
+  return out;
+}
+
+/// Rounds `t` to `resultType`'s element type: the result attribute (null
+/// for a dynamic shape or an unsupported type). Elements attributes carry
+/// no layout encoding; the constant's type does.
+Attribute store(const Tensor &t, Type resultType) {
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (!rt || !rt.hasStaticShape() || !isSupportedElement(rt.getElementType()))
+    return nullptr;
+  Type et = rt.getElementType();
+  auto plain = RankedTensorType::get(rt.getShape(), et);
+  int64_t n = int64_t(t.isInt ? t.i.size() : t.f.size());
+  if (n != (t.splat ? 1 : plain.getNumElements()))
+    return nullptr;
+  if (et.isInteger(1)) {
+    SmallVector<bool> bits(n);
+    for (int64_t k = 0; k < n; ++k)
+      bits[k] = t.isInt ? t.i[k] != 0 : t.f[k] != 0.0f;
+    return DenseElementsAttr::get(plain, ArrayRef<bool>(bits));
+  }
+  unsigned bytes = et.getIntOrFloatBitWidth() / 8;
+  std::vector<char> raw(size_t(n) * bytes);
+  for (int64_t k = 0; k < n; ++k) {
+    char *dst = raw.data() + k * bytes;
+    if (auto ft = dyn_cast<FloatType>(et)) {
+      float v = t.isInt ? float(t.i[k]) : t.f[k];
+      if (bytes == 4) {
+        std::memcpy(dst, &v, 4);
+        continue;
+      }
+      APFloat a(v);
+      bool lost;
+      a.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      uint16_t bits = uint16_t(a.bitcastToAPInt().getZExtValue());
+      std::memcpy(dst, &bits, 2);
+      continue;
+    }
+    int64_t v = t.isInt ? t.i[k] : floatToInt64(t.f[k]);
+    if (bytes == 1) {
+      int8_t w = int8_t(uint8_t(uint64_t(v)));
+      std::memcpy(dst, &w, 1);
+    } else if (bytes == 4) {
+      int32_t w = int32_t(uint32_t(uint64_t(v)));
+      std::memcpy(dst, &w, 4);
+    } else {
+      std::memcpy(dst, &v, 8);
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(plain, ArrayRef<char>(raw));
+}
+
+/// The stored index in `t` of every element of `shape` (row-major) under
+/// numpy broadcasting of `t` to `shape`.
+std::vector<int64_t> broadcastIndices(const Tensor &t,
+                                      ArrayRef<int64_t> shape) {
+  int64_t n = numElements(shape);
+  std::vector<int64_t> out(n, 0);
+  if (t.splat)
+    return out;
+  int64_t rank = shape.size(), trank = t.shape.size();
+  SmallVector<int64_t> strides(rank, 0);
+  for (int64_t d = trank - 1, s = 1; d >= 0; --d) {
+    strides[d + rank - trank] = t.shape[d] == 1 ? 0 : s;
+    s *= t.shape[d];
+  }
+  SmallVector<int64_t> idx(rank, 0);
+  int64_t off = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    out[k] = off;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      off += strides[d];
+      if (++idx[d] < shape[d])
+        break;
+      off -= strides[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+/// Elements of `x` at stored indices `indices`, with shape `shape`.
+Tensor pick(const Tensor &x, ArrayRef<int64_t> shape,
+            const std::vector<int64_t> &indices) {
+  Tensor r;
+  r.shape.assign(shape.begin(), shape.end());
+  r.isInt = x.isInt;
+  if (x.isInt) {
+    r.i.resize(indices.size());
+    for (size_t k = 0; k < indices.size(); ++k)
+      r.i[k] = x.i[x.at(indices[k])];
+  } else {
+    r.f.resize(indices.size());
+    for (size_t k = 0; k < indices.size(); ++k)
+      r.f[k] = x.f[x.at(indices[k])];
+  }
+  return r;
+}
+
+/// The iteration of an elementwise op: the result shape and, per operand,
+/// the stored index read for each result element. All-splat operands give
+/// a splat of any size; otherwise the result is capped.
+struct Elementwise {
+  SmallVector<int64_t> shape;
+  bool splat = false;
+  int64_t count = 0;
+  SmallVector<std::vector<int64_t>> indices;
+};
+
+std::optional<Elementwise> prepare(ArrayRef<const Tensor *> operands,
+                                   Type resultType) {
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (!rt || !rt.hasStaticShape())
+    return std::nullopt;
+  Elementwise e;
+  e.shape.assign(rt.getShape().begin(), rt.getShape().end());
+  e.splat = llvm::all_of(operands, [](const Tensor *t) { return t->splat; });
+  e.count = e.splat ? 1 : rt.getNumElements();
+  if (e.count > kMaxElements)
+    return std::nullopt;
+  for (const Tensor *t : operands) {
+    if (t->shape.size() > e.shape.size())
+      return std::nullopt;
+    e.indices.push_back(e.splat ? std::vector<int64_t>(1, 0)
+                                : broadcastIndices(*t, e.shape));
+  }
+  return e;
+}
+
+Tensor resultOf(const Elementwise &e, bool isInt) {
+  Tensor r;
+  r.shape = e.shape;
+  r.splat = e.splat;
+  r.isInt = isInt;
+  if (isInt)
+    r.i.resize(e.count);
+  else
+    r.f.resize(e.count);
+  return r;
+}
+
+//===--- Element functions (as the simulator's Kernels.cpp) ---------------===//
+
+bool unaryIntCapable(UnaryKind kind) {
+  switch (kind) {
+  case UnaryKind::neg:
+  case UnaryKind::abs:
+  case UnaryKind::relu:
+  case UnaryKind::sign:
+  case UnaryKind::logical_not:
+  case UnaryKind::floor:
+  case UnaryKind::ceil:
+  case UnaryKind::round:
+    return true;
+  default:
+    return false;
+  }
+}
+
+float unaryF(UnaryKind kind, float x) {
+  switch (kind) {
+  case UnaryKind::neg:
+    return -x;
+  case UnaryKind::abs:
+    return std::fabs(x);
+  case UnaryKind::exp:
+    return std::exp(x);
+  case UnaryKind::log:
+    return std::log(x);
+  case UnaryKind::sqrt:
+    return std::sqrt(x);
+  case UnaryKind::rsqrt:
+    return 1.0f / std::sqrt(x);
+  case UnaryKind::reciprocal:
+    return 1.0f / x;
+  case UnaryKind::tanh:
+    return std::tanh(x);
+  case UnaryKind::sigmoid:
+    return 1.0f / (1.0f + std::exp(-x));
+  case UnaryKind::relu:
+    return x > 0.0f || std::isnan(x) ? x : 0.0f;
+  case UnaryKind::gelu:
+    return 0.5f * x * (1.0f + std::erf(x * 0.70710678f));
+  case UnaryKind::gelu_tanh: {
+    const float k = 0.7978845608f; // sqrt(2/pi)
+    return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+  }
+  case UnaryKind::silu:
+    return x / (1.0f + std::exp(-x));
+  case UnaryKind::sin:
+    return std::sin(x);
+  case UnaryKind::cos:
+    return std::cos(x);
+  case UnaryKind::floor:
+    return std::floor(x);
+  case UnaryKind::ceil:
+    return std::ceil(x);
+  case UnaryKind::logical_not:
+    return x == 0.0f ? 1.0f : 0.0f;
+  case UnaryKind::erf:
+    return std::erf(x);
+  case UnaryKind::softplus: // torch defaults: beta 1, threshold 20
+    return x > 20.0f ? x : std::log1p(std::exp(x));
+  case UnaryKind::round: // half to even, as torch.round
+    return std::nearbyint(x);
+  case UnaryKind::sign:
+    return std::isnan(x) ? x : float((x > 0.0f) - (x < 0.0f));
+  }
+  return x;
+}
+
+int64_t unaryI(UnaryKind kind, int64_t x) {
+  switch (kind) {
+  case UnaryKind::neg:
+    return int64_t(0 - uint64_t(x));
+  case UnaryKind::abs:
+    return x < 0 ? int64_t(0 - uint64_t(x)) : x;
+  case UnaryKind::relu:
+    return x > 0 ? x : 0;
+  case UnaryKind::sign:
+    return (x > 0) - (x < 0);
+  case UnaryKind::logical_not:
+    return x == 0;
+  default: // floor, ceil, round: identity on integers
+    return x;
+  }
+}
+
+/// The SFP binary op of a binary kind or comparison predicate.
+enum class BinOp {
+  Add, Sub, Mul, Div, Max, Min, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or,
+  FloorDiv, Remainder
+};
+
+BinOp binOpOf(BinaryKind kind) {
+  switch (kind) {
+  case BinaryKind::add:
+    return BinOp::Add;
+  case BinaryKind::sub:
+    return BinOp::Sub;
+  case BinaryKind::mul:
+    return BinOp::Mul;
+  case BinaryKind::div:
+    return BinOp::Div;
+  case BinaryKind::max:
+    return BinOp::Max;
+  case BinaryKind::min:
+    return BinOp::Min;
+  case BinaryKind::pow:
+    return BinOp::Pow;
+  case BinaryKind::logical_and:
+    return BinOp::And;
+  case BinaryKind::logical_or:
+    return BinOp::Or;
+  case BinaryKind::floordiv:
+    return BinOp::FloorDiv;
+  case BinaryKind::remainder:
+    return BinOp::Remainder;
+  }
+  return BinOp::Add;
+}
+
+BinOp binOpOf(ComparePredicate predicate) {
+  switch (predicate) {
+  case ComparePredicate::eq:
+    return BinOp::Eq;
+  case ComparePredicate::ne:
+    return BinOp::Ne;
+  case ComparePredicate::lt:
+    return BinOp::Lt;
+  case ComparePredicate::le:
+    return BinOp::Le;
+  case ComparePredicate::gt:
+    return BinOp::Gt;
+  case ComparePredicate::ge:
+    return BinOp::Ge;
+  }
+  return BinOp::Eq;
+}
+
+float binaryF(BinOp op, float a, float b) {
+  switch (op) {
+  case BinOp::Add:
+    return a + b;
+  case BinOp::Sub:
+    return a - b;
+  case BinOp::Mul:
+    return a * b;
+  case BinOp::Div:
+    return a / b;
+  case BinOp::Max:
+    return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
+  case BinOp::Min:
+    return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
+  case BinOp::Pow:
+    return std::pow(a, b);
+  case BinOp::Eq:
+    return a == b;
+  case BinOp::Ne:
+    return a != b;
+  case BinOp::Lt:
+    return a < b;
+  case BinOp::Le:
+    return a <= b;
+  case BinOp::Gt:
+    return a > b;
+  case BinOp::Ge:
+    return a >= b;
+  case BinOp::And:
+    return a != 0.0f && b != 0.0f;
+  case BinOp::Or:
+    return a != 0.0f || b != 0.0f;
+  case BinOp::FloorDiv:
+    return std::floor(a / b);
+  case BinOp::Remainder: { // sign of the divisor, as torch.remainder
+    float r = std::fmod(a, b);
+    if (r != 0.0f && ((r < 0.0f) != (b < 0.0f)))
+      r += b;
+    return r;
+  }
+  }
+  return 0.0f;
+}
+
+int64_t intPow(int64_t base, int64_t exponent) {
+  if (exponent < 0)
+    return base == 1 ? 1 : base == -1 ? (exponent & 1 ? -1 : 1) : 0;
+  uint64_t result = 1, b = uint64_t(base);
+  for (uint64_t e = uint64_t(exponent); e; e >>= 1) {
+    if (e & 1)
+      result *= b;
+    b *= b;
+  }
+  return int64_t(result);
+}
+
+int64_t binaryI(BinOp op, int64_t a, int64_t b) {
+  switch (op) {
+  case BinOp::Add:
+    return int64_t(uint64_t(a) + uint64_t(b));
+  case BinOp::Sub:
+    return int64_t(uint64_t(a) - uint64_t(b));
+  case BinOp::Mul:
+    return int64_t(uint64_t(a) * uint64_t(b));
+  case BinOp::Max:
+    return std::max(a, b);
+  case BinOp::Min:
+    return std::min(a, b);
+  case BinOp::Pow:
+    return intPow(a, b);
+  case BinOp::Eq:
+    return a == b;
+  case BinOp::Ne:
+    return a != b;
+  case BinOp::Lt:
+    return a < b;
+  case BinOp::Le:
+    return a <= b;
+  case BinOp::Gt:
+    return a > b;
+  case BinOp::Ge:
+    return a >= b;
+  case BinOp::And:
+    return a & b;
+  case BinOp::Or:
+    return a | b;
+  case BinOp::FloorDiv: {
+    if (b == 0)
+      return 0;
+    if (b == -1)
+      return int64_t(0 - uint64_t(a));
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+      --q;
+    return q;
+  }
+  case BinOp::Remainder: {
+    if (b == 0 || b == -1)
+      return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+      r += b;
+    return r;
+  }
+  case BinOp::Div: // never in the integer domain (true division)
+    return 0;
+  }
+  return 0;
+}
+
+Attribute foldElementwiseBinary(BinOp op, Attribute lhs, Attribute rhs,
+                                Type resultType) {
+  std::optional<Tensor> a = load(lhs), b = load(rhs);
+  if (!a || !b)
+    return nullptr;
+  std::optional<Elementwise> e = prepare({&*a, &*b}, resultType);
+  if (!e)
+    return nullptr;
+  // Integers stay integers except for true division, as on the SFP.
+  bool intDomain = a->isInt && b->isInt && op != BinOp::Div;
+  Tensor r = resultOf(*e, intDomain);
+  if (intDomain) {
+    for (int64_t k = 0; k < e->count; ++k)
+      r.i[k] = binaryI(op, a->i[e->indices[0][k]], b->i[e->indices[1][k]]);
+  } else {
+    std::vector<float> x = asFloat(*a), y = asFloat(*b);
+    for (int64_t k = 0; k < e->count; ++k)
+      r.f[k] = binaryF(op, x[e->indices[0][k]], y[e->indices[1][k]]);
+  }
+  return store(r, resultType);
+}
+
+//===--- Reductions -------------------------------------------------------===//
+
+bool betterF(ReduceKind kind, float x, float best) {
+  if (std::isnan(best))
+    return false;
+  if (std::isnan(x))
+    return true;
+  return kind == ReduceKind::argmax ? x > best : x < best;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+bool isFoldable(Attribute attr) { return bool(readable(attr)); }
+
+Attribute foldUnary(UnaryKind kind, Attribute input, Type resultType) {
+  std::optional<Tensor> x = load(input);
+  if (!x)
+    return nullptr;
+  std::optional<Elementwise> e = prepare({&*x}, resultType);
+  if (!e)
+    return nullptr;
+  bool intDomain = x->isInt && unaryIntCapable(kind);
+  Tensor r = resultOf(*e, intDomain);
+  if (intDomain) {
+    for (int64_t k = 0; k < e->count; ++k)
+      r.i[k] = unaryI(kind, x->i[e->indices[0][k]]);
+  } else {
+    std::vector<float> v = asFloat(*x);
+    for (int64_t k = 0; k < e->count; ++k)
+      r.f[k] = unaryF(kind, v[e->indices[0][k]]);
+  }
+  return store(r, resultType);
+}
+
+Attribute foldBinary(BinaryKind kind, Attribute lhs, Attribute rhs,
+                     Type resultType) {
+  return foldElementwiseBinary(binOpOf(kind), lhs, rhs, resultType);
+}
+
+Attribute foldCompare(ComparePredicate predicate, Attribute lhs,
+                      Attribute rhs, Type resultType) {
+  return foldElementwiseBinary(binOpOf(predicate), lhs, rhs, resultType);
+}
+
+Attribute foldSelect(Attribute condition, Attribute onTrue, Attribute onFalse,
+                     Type resultType) {
+  std::optional<Tensor> c = load(condition), t = load(onTrue),
+                        f = load(onFalse);
+  if (!c || !t || !f || t->isInt != f->isInt)
+    return nullptr;
+  std::optional<Elementwise> e = prepare({&*c, &*t, &*f}, resultType);
+  if (!e)
+    return nullptr;
+  // The values share the result's type: picked, never converted.
+  Tensor r = resultOf(*e, t->isInt);
+  for (int64_t k = 0; k < e->count; ++k) {
+    int64_t ci = e->indices[0][k];
+    bool take = c->isInt ? c->i[ci] != 0 : c->f[ci] != 0.0f;
+    const Tensor &from = take ? *t : *f;
+    int64_t index = e->indices[take ? 1 : 2][k];
+    if (r.isInt)
+      r.i[k] = from.i[index];
+    else
+      r.f[k] = from.f[index];
+  }
+  return store(r, resultType);
+}
+
+Attribute foldCast(Attribute input, Type resultType) {
+  std::optional<Tensor> x = load(input);
+  if (!x)
+    return nullptr;
+  // The SFP copies through the input's domain; the store converts.
+  return store(*x, resultType);
+}
+
+Attribute foldReduce(ReduceKind kind, Attribute input, int64_t dim,
+                     Type resultType) {
+  std::optional<Tensor> x = load(input);
+  int64_t rank = x ? int64_t(x->shape.size()) : 0;
+  if (!x || dim < 0 || dim >= rank)
+    return nullptr;
+  ArrayRef<int64_t> shape = x->shape;
+  int64_t outer = numElements(shape.take_front(dim));
+  int64_t len = shape[dim];
+  int64_t inner = numElements(shape.drop_front(dim + 1));
+  if (len == 0 || outer * inner > kMaxElements ||
+      outer * len * inner > kMaxWork)
+    return nullptr;
+  bool isArg = kind == ReduceKind::argmax || kind == ReduceKind::argmin;
+  SmallVector<int64_t> outShape(shape);
+  outShape[dim] = 1;
+  Tensor r;
+  r.shape = outShape;
+  r.isInt = isArg || x->isInt;
+  int64_t lines = outer * inner;
+  if (r.isInt)
+    r.i.resize(lines);
+  else
+    r.f.resize(lines);
+  // One line at a time, in order along `dim`, as the SFP folds elements.
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      int64_t line = o * inner + in;
+      auto index = [&](int64_t j) { return x->at((o * len + j) * inner + in); };
+      int64_t bestIndex = 0;
+      if (x->isInt) {
+        int64_t s = x->i[index(0)];
+        for (int64_t j = 1; j < len; ++j) {
+          int64_t v = x->i[index(j)];
+          switch (kind) {
+          case ReduceKind::sum:
+            s = int64_t(uint64_t(s) + uint64_t(v));
+            break;
+          case ReduceKind::max:
+            s = std::max(s, v);
+            break;
+          case ReduceKind::min:
+            s = std::min(s, v);
+            break;
+          case ReduceKind::argmax:
+          case ReduceKind::argmin:
+            if (kind == ReduceKind::argmax ? v > s : v < s) {
+              s = v;
+              bestIndex = j;
+            }
+            break;
+          }
+        }
+        r.i[line] = isArg ? bestIndex : s;
+        continue;
+      }
+      float s = x->f[index(0)];
+      for (int64_t j = 1; j < len; ++j) {
+        float v = x->f[index(j)];
+        switch (kind) {
+        case ReduceKind::sum:
+          s += v;
+          break;
+        case ReduceKind::max:
+          s = std::isnan(s) || std::isnan(v) ? NAN : (v > s ? v : s);
+          break;
+        case ReduceKind::min:
+          s = std::isnan(s) || std::isnan(v) ? NAN : (v < s ? v : s);
+          break;
+        case ReduceKind::argmax:
+        case ReduceKind::argmin:
+          if (betterF(kind, v, s)) {
+            s = v;
+            bestIndex = j;
+          }
+          break;
+        }
+      }
+      if (isArg)
+        r.i[line] = bestIndex;
+      else
+        r.f[line] = s;
+    }
+  return store(r, resultType);
+}
+
+Attribute foldMatmul(Attribute lhs, Attribute rhs, bool transposeLhs,
+                     bool transposeRhs, Type resultType) {
+  std::optional<Tensor> a = load(lhs), b = load(rhs);
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (!a || !b || !rt || !rt.hasStaticShape() || a->shape.size() < 2 ||
+      b->shape.size() < 2 || rt.getRank() < 2)
+    return nullptr;
+  ArrayRef<int64_t> as = a->shape, bs = b->shape;
+  int64_t ra = as.size(), rb = bs.size();
+  int64_t m = transposeLhs ? as[ra - 1] : as[ra - 2];
+  int64_t k = transposeLhs ? as[ra - 2] : as[ra - 1];
+  int64_t n = transposeRhs ? bs[rb - 2] : bs[rb - 1];
+  if ((transposeRhs ? bs[rb - 1] : bs[rb - 2]) != k)
+    return nullptr;
+  ArrayRef<int64_t> batchShape = rt.getShape().drop_back(2);
+  int64_t batches = numElements(batchShape);
+  bool splat = a->splat && b->splat;
+  if (!splat && (batches * m * n > kMaxElements ||
+                 batches * m * n * k > kMaxWork))
+    return nullptr;
+  if (splat && k > kMaxWork)
+    return nullptr;
+  std::vector<float> x = asFloat(*a), y = asFloat(*b);
+  // Which matrix of each operand every result batch reads (broadcast).
+  auto matrixIndices = [&](const Tensor &t) {
+    Tensor batch;
+    batch.shape.assign(t.shape.begin(), t.shape.end() - 2);
+    batch.splat = t.splat;
+    return broadcastIndices(batch, batchShape);
+  };
+  Tensor r;
+  r.shape.assign(rt.getShape().begin(), rt.getShape().end());
+  r.splat = splat;
+  // One element per (batch, i, j), accumulated in fp32 in k order, as the
+  // PT unit does.
+  auto dot = [&](int64_t aBase, int64_t bBase, int64_t i, int64_t j) {
+    float c = 0.0f;
+    for (int64_t p = 0; p < k; ++p) {
+      float u = x[a->at(aBase + (transposeLhs ? p * m + i : i * k + p))];
+      float v = y[b->at(bBase + (transposeRhs ? j * k + p : p * n + j))];
+      c += u * v;
+    }
+    return c;
+  };
+  if (splat) {
+    r.f.push_back(dot(0, 0, 0, 0));
+    return store(r, resultType);
+  }
+  std::vector<int64_t> am = matrixIndices(*a), bm = matrixIndices(*b);
+  r.f.resize(batches * m * n);
+  for (int64_t bi = 0; bi < batches; ++bi)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        r.f[(bi * m + i) * n + j] = dot(am[bi] * m * k, bm[bi] * k * n, i, j);
+  return store(r, resultType);
+}
+
+Attribute foldTranspose(Attribute input, ArrayRef<int64_t> permutation,
+                        Type resultType) {
+  std::optional<Tensor> x = load(input);
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (!x || !rt || !rt.hasStaticShape() ||
+      permutation.size() != x->shape.size())
+    return nullptr;
+  if (x->splat)
+    return store(*x, resultType);
+  int64_t rank = permutation.size();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * x->shape[d + 1];
+  // Result dim d walks input dim permutation[d].
+  SmallVector<int64_t> strides(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    strides[d] = inStrides[permutation[d]];
+  ArrayRef<int64_t> shape = rt.getShape();
+  std::vector<int64_t> indices(rt.getNumElements());
+  SmallVector<int64_t> idx(rank, 0);
+  int64_t off = 0;
+  for (int64_t e = 0; e < int64_t(indices.size()); ++e) {
+    indices[e] = off;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      off += strides[d];
+      if (++idx[d] < shape[d])
+        break;
+      off -= strides[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return store(pick(*x, shape, indices), resultType);
+}
+
+Attribute foldReshape(Attribute input, Type resultType) {
+  std::optional<Tensor> x = load(input);
+  if (!x)
+    return nullptr;
+  // Same elements in row-major order: only the shape changes.
+  return store(*x, resultType);
+}
+
+Attribute foldBroadcast(Attribute input, Type resultType) {
+  std::optional<Tensor> x = load(input);
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (!x || !rt || !rt.hasStaticShape() ||
+      x->shape.size() > size_t(rt.getRank()))
+    return nullptr;
+  if (x->splat)
+    return store(*x, resultType);
+  if (rt.getNumElements() > kMaxElements)
+    return nullptr;
+  return store(pick(*x, rt.getShape(), broadcastIndices(*x, rt.getShape())),
+               resultType);
+}
+
+Attribute foldSlice(Attribute input, ArrayRef<int64_t> offsets,
+                    ArrayRef<int64_t> strides, Type resultType) {
+  std::optional<Tensor> x = load(input);
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  int64_t rank = x ? int64_t(x->shape.size()) : 0;
+  if (!x || !rt || !rt.hasStaticShape() || rt.getRank() != rank ||
+      int64_t(offsets.size()) != rank || int64_t(strides.size()) != rank)
+    return nullptr;
+  if (x->splat)
+    return store(*x, resultType);
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * x->shape[d + 1];
+  int64_t off = 0;
+  SmallVector<int64_t> step(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    off += offsets[d] * inStrides[d];
+    step[d] = strides[d] * inStrides[d];
+  }
+  ArrayRef<int64_t> shape = rt.getShape();
+  std::vector<int64_t> indices(rt.getNumElements());
+  SmallVector<int64_t> idx(rank, 0);
+  for (int64_t e = 0; e < int64_t(indices.size()); ++e) {
+    indices[e] = off;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      off += step[d];
+      if (++idx[d] < shape[d])
+        break;
+      off -= step[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return store(pick(*x, shape, indices), resultType);
+}
+
+Attribute foldConcat(ArrayRef<Attribute> inputs, int64_t dim,
+                     Type resultType) {
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (inputs.empty() || !rt || !rt.hasStaticShape() || dim < 0 ||
+      dim >= rt.getRank() || rt.getNumElements() > kMaxElements)
+    return nullptr;
+  SmallVector<Tensor> parts;
+  for (Attribute a : inputs) {
+    std::optional<Tensor> t = load(a);
+    if (!t || t->shape.size() != size_t(rt.getRank()) ||
+        t->isInt != (parts.empty() ? t->isInt : parts.front().isInt))
+      return nullptr;
+    parts.push_back(std::move(*t));
+  }
+  ArrayRef<int64_t> shape = rt.getShape();
+  int64_t outer = numElements(shape.take_front(dim));
+  int64_t inner = numElements(shape.drop_front(dim + 1));
+  Tensor r;
+  r.shape.assign(shape.begin(), shape.end());
+  r.isInt = parts.front().isInt;
+  // Row-major: for each outer index, every input's block along `dim`.
+  for (int64_t o = 0; o < outer; ++o)
+    for (const Tensor &t : parts) {
+      int64_t block = t.shape[dim] * inner;
+      for (int64_t e = 0; e < block; ++e) {
+        int64_t index = t.at(o * block + e);
+        if (r.isInt)
+          r.i.push_back(t.i[index]);
+        else
+          r.f.push_back(t.f[index]);
+      }
+    }
+  return store(r, resultType);
+}
+
+} // namespace spyre::constfold
