@@ -1,13 +1,14 @@
 //===- ConstantFolding.cpp - Compile-time evaluation of compute ops -------===//
 //
-// The element functions mirror the simulator's (runtime/lib/Simulator/
-// Kernels.cpp and Elements.h) expression for expression, in fp32 with the
-// same <cmath> calls, so that a folded constant is what the device would
-// have computed; change them together.
+// Elements are computed by the SFP's own per-element semantics
+// (spyre/ISA/ElementMath.h, which the simulator runs too), so that a folded
+// constant is what the device would have computed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConstantFolding.h"
+
+#include "spyre/ISA/ElementMath.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -51,17 +52,7 @@ bool isSupportedElement(Type t) {
          t.isSignlessInteger(64);
 }
 
-/// fp32 -> int64 as the simulator converts (Elements.h floatToInt64):
-/// truncation toward zero, NaN -> 0, saturating.
-int64_t floatToInt64(float v) {
-  if (!(v == v))
-    return 0;
-  if (v >= 9.2233720368547758e18f)
-    return INT64_MAX;
-  if (v <= -9.2233720368547758e18f)
-    return INT64_MIN;
-  return int64_t(v);
-}
+using isa::floatToInt64;
 
 /// `attr` as a dense attribute the folders read, or null.
 DenseIntOrFPElementsAttr readable(Attribute attr) {
@@ -85,7 +76,7 @@ std::optional<Tensor> load(Attribute attr) {
   t.shape.assign(type.getShape().begin(), type.getShape().end());
   t.splat = dense.isSplat();
   int64_t n = t.splat ? 1 : type.getNumElements();
-  if (isa<FloatType>(et)) {
+  if (llvm::isa<FloatType>(et)) {
     t.f.reserve(n);
     auto push = [&](APFloat v) {
       bool lost;
@@ -175,24 +166,16 @@ Attribute store(const Tensor &t, Type resultType) {
   return DenseElementsAttr::getFromRawBuffer(plain, ArrayRef<char>(raw));
 }
 
-/// The stored index in `t` of every element of `shape` (row-major) under
-/// numpy broadcasting of `t` to `shape`.
-std::vector<int64_t> broadcastIndices(const Tensor &t,
-                                      ArrayRef<int64_t> shape) {
-  int64_t n = numElements(shape);
-  std::vector<int64_t> out(n, 0);
-  if (t.splat)
-    return out;
-  int64_t rank = shape.size(), trank = t.shape.size();
-  SmallVector<int64_t> strides(rank, 0);
-  for (int64_t d = trank - 1, s = 1; d >= 0; --d) {
-    strides[d + rank - trank] = t.shape[d] == 1 ? 0 : s;
-    s *= t.shape[d];
-  }
+/// The offset `start + sum(idx[d] * strides[d])` of every index `idx` of
+/// `shape`, in row-major order: a strided walk over a row-major tensor.
+std::vector<int64_t> stridedOffsets(int64_t start, ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  std::vector<int64_t> out(numElements(shape));
   SmallVector<int64_t> idx(rank, 0);
-  int64_t off = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    out[k] = off;
+  int64_t off = start;
+  for (int64_t &o : out) {
+    o = off;
     for (int64_t d = rank - 1; d >= 0; --d) {
       off += strides[d];
       if (++idx[d] < shape[d])
@@ -202,6 +185,29 @@ std::vector<int64_t> broadcastIndices(const Tensor &t,
     }
   }
   return out;
+}
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// The stored index in `t` of every element of `shape` (row-major) under
+/// numpy broadcasting of `t` to `shape`.
+std::vector<int64_t> broadcastIndices(const Tensor &t,
+                                      ArrayRef<int64_t> shape) {
+  if (t.splat)
+    return std::vector<int64_t>(numElements(shape), 0);
+  // Broadcast dims (size 1, or missing in front) have stride 0.
+  int64_t rank = shape.size(), trank = t.shape.size();
+  SmallVector<int64_t> strides(rank, 0);
+  SmallVector<int64_t> own = rowMajorStrides(t.shape);
+  for (int64_t d = 0; d < trank; ++d)
+    strides[d + rank - trank] = t.shape[d] == 1 ? 0 : own[d];
+  return stridedOffsets(0, strides, shape);
 }
 
 /// Elements of `x` at stored indices `indices`, with shape `shape`.
@@ -264,257 +270,38 @@ Tensor resultOf(const Elementwise &e, bool isInt) {
   return r;
 }
 
-//===--- Element functions (as the simulator's Kernels.cpp) ---------------===//
+//===--- Element functions (spyre/ISA/ElementMath.h) ----------------------===//
 
-bool unaryIntCapable(UnaryKind kind) {
-  switch (kind) {
-  case UnaryKind::neg:
-  case UnaryKind::abs:
-  case UnaryKind::relu:
-  case UnaryKind::sign:
-  case UnaryKind::logical_not:
-  case UnaryKind::floor:
-  case UnaryKind::ceil:
-  case UnaryKind::round:
-    return true;
-  default:
-    return false;
-  }
+// The compute-level kinds carry the SFP op codes as their values
+// (SpyreEnums.td), so a kind is its SFP op.
+template <typename Kind, typename SfpOp>
+constexpr bool sameCode(Kind kind, SfpOp op) {
+  return uint32_t(kind) == uint32_t(op);
+}
+static_assert(sameCode(UnaryKind::neg, isa::UnaryOp::Neg) &&
+                  sameCode(UnaryKind::gelu, isa::UnaryOp::GeluErf) &&
+                  sameCode(UnaryKind::sign, isa::UnaryOp::Sign),
+              "UnaryKind values are isa::UnaryOp codes");
+static_assert(sameCode(BinaryKind::add, isa::BinaryOp::Add) &&
+                  sameCode(BinaryKind::logical_and, isa::BinaryOp::And) &&
+                  sameCode(BinaryKind::remainder, isa::BinaryOp::Remainder) &&
+                  sameCode(ComparePredicate::eq, isa::BinaryOp::Eq) &&
+                  sameCode(ComparePredicate::ge, isa::BinaryOp::Ge),
+              "BinaryKind and ComparePredicate values are isa::BinaryOp codes");
+static_assert(sameCode(ReduceKind::sum, isa::ReduceOp::Sum) &&
+                  sameCode(ReduceKind::argmin, isa::ReduceOp::ArgMin),
+              "ReduceKind values are isa::ReduceOp codes");
+
+isa::UnaryOp sfpOpOf(UnaryKind kind) { return isa::UnaryOp(uint32_t(kind)); }
+isa::BinaryOp sfpOpOf(BinaryKind kind) {
+  return isa::BinaryOp(uint32_t(kind));
+}
+isa::BinaryOp sfpOpOf(ComparePredicate predicate) {
+  return isa::BinaryOp(uint32_t(predicate));
 }
 
-float unaryF(UnaryKind kind, float x) {
-  switch (kind) {
-  case UnaryKind::neg:
-    return -x;
-  case UnaryKind::abs:
-    return std::fabs(x);
-  case UnaryKind::exp:
-    return std::exp(x);
-  case UnaryKind::log:
-    return std::log(x);
-  case UnaryKind::sqrt:
-    return std::sqrt(x);
-  case UnaryKind::rsqrt:
-    return 1.0f / std::sqrt(x);
-  case UnaryKind::reciprocal:
-    return 1.0f / x;
-  case UnaryKind::tanh:
-    return std::tanh(x);
-  case UnaryKind::sigmoid:
-    return 1.0f / (1.0f + std::exp(-x));
-  case UnaryKind::relu:
-    return x > 0.0f || std::isnan(x) ? x : 0.0f;
-  case UnaryKind::gelu:
-    return 0.5f * x * (1.0f + std::erf(x * 0.70710678f));
-  case UnaryKind::gelu_tanh: {
-    const float k = 0.7978845608f; // sqrt(2/pi)
-    return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
-  }
-  case UnaryKind::silu:
-    return x / (1.0f + std::exp(-x));
-  case UnaryKind::sin:
-    return std::sin(x);
-  case UnaryKind::cos:
-    return std::cos(x);
-  case UnaryKind::floor:
-    return std::floor(x);
-  case UnaryKind::ceil:
-    return std::ceil(x);
-  case UnaryKind::logical_not:
-    return x == 0.0f ? 1.0f : 0.0f;
-  case UnaryKind::erf:
-    return std::erf(x);
-  case UnaryKind::softplus: // torch defaults: beta 1, threshold 20
-    return x > 20.0f ? x : std::log1p(std::exp(x));
-  case UnaryKind::round: // half to even, as torch.round
-    return std::nearbyint(x);
-  case UnaryKind::sign:
-    return std::isnan(x) ? x : float((x > 0.0f) - (x < 0.0f));
-  }
-  return x;
-}
-
-int64_t unaryI(UnaryKind kind, int64_t x) {
-  switch (kind) {
-  case UnaryKind::neg:
-    return int64_t(0 - uint64_t(x));
-  case UnaryKind::abs:
-    return x < 0 ? int64_t(0 - uint64_t(x)) : x;
-  case UnaryKind::relu:
-    return x > 0 ? x : 0;
-  case UnaryKind::sign:
-    return (x > 0) - (x < 0);
-  case UnaryKind::logical_not:
-    return x == 0;
-  default: // floor, ceil, round: identity on integers
-    return x;
-  }
-}
-
-/// The SFP binary op of a binary kind or comparison predicate.
-enum class BinOp {
-  Add, Sub, Mul, Div, Max, Min, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or,
-  FloorDiv, Remainder
-};
-
-BinOp binOpOf(BinaryKind kind) {
-  switch (kind) {
-  case BinaryKind::add:
-    return BinOp::Add;
-  case BinaryKind::sub:
-    return BinOp::Sub;
-  case BinaryKind::mul:
-    return BinOp::Mul;
-  case BinaryKind::div:
-    return BinOp::Div;
-  case BinaryKind::max:
-    return BinOp::Max;
-  case BinaryKind::min:
-    return BinOp::Min;
-  case BinaryKind::pow:
-    return BinOp::Pow;
-  case BinaryKind::logical_and:
-    return BinOp::And;
-  case BinaryKind::logical_or:
-    return BinOp::Or;
-  case BinaryKind::floordiv:
-    return BinOp::FloorDiv;
-  case BinaryKind::remainder:
-    return BinOp::Remainder;
-  }
-  return BinOp::Add;
-}
-
-BinOp binOpOf(ComparePredicate predicate) {
-  switch (predicate) {
-  case ComparePredicate::eq:
-    return BinOp::Eq;
-  case ComparePredicate::ne:
-    return BinOp::Ne;
-  case ComparePredicate::lt:
-    return BinOp::Lt;
-  case ComparePredicate::le:
-    return BinOp::Le;
-  case ComparePredicate::gt:
-    return BinOp::Gt;
-  case ComparePredicate::ge:
-    return BinOp::Ge;
-  }
-  return BinOp::Eq;
-}
-
-float binaryF(BinOp op, float a, float b) {
-  switch (op) {
-  case BinOp::Add:
-    return a + b;
-  case BinOp::Sub:
-    return a - b;
-  case BinOp::Mul:
-    return a * b;
-  case BinOp::Div:
-    return a / b;
-  case BinOp::Max:
-    return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
-  case BinOp::Min:
-    return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
-  case BinOp::Pow:
-    return std::pow(a, b);
-  case BinOp::Eq:
-    return a == b;
-  case BinOp::Ne:
-    return a != b;
-  case BinOp::Lt:
-    return a < b;
-  case BinOp::Le:
-    return a <= b;
-  case BinOp::Gt:
-    return a > b;
-  case BinOp::Ge:
-    return a >= b;
-  case BinOp::And:
-    return a != 0.0f && b != 0.0f;
-  case BinOp::Or:
-    return a != 0.0f || b != 0.0f;
-  case BinOp::FloorDiv:
-    return std::floor(a / b);
-  case BinOp::Remainder: { // sign of the divisor, as torch.remainder
-    float r = std::fmod(a, b);
-    if (r != 0.0f && ((r < 0.0f) != (b < 0.0f)))
-      r += b;
-    return r;
-  }
-  }
-  return 0.0f;
-}
-
-int64_t intPow(int64_t base, int64_t exponent) {
-  if (exponent < 0)
-    return base == 1 ? 1 : base == -1 ? (exponent & 1 ? -1 : 1) : 0;
-  uint64_t result = 1, b = uint64_t(base);
-  for (uint64_t e = uint64_t(exponent); e; e >>= 1) {
-    if (e & 1)
-      result *= b;
-    b *= b;
-  }
-  return int64_t(result);
-}
-
-int64_t binaryI(BinOp op, int64_t a, int64_t b) {
-  switch (op) {
-  case BinOp::Add:
-    return int64_t(uint64_t(a) + uint64_t(b));
-  case BinOp::Sub:
-    return int64_t(uint64_t(a) - uint64_t(b));
-  case BinOp::Mul:
-    return int64_t(uint64_t(a) * uint64_t(b));
-  case BinOp::Max:
-    return std::max(a, b);
-  case BinOp::Min:
-    return std::min(a, b);
-  case BinOp::Pow:
-    return intPow(a, b);
-  case BinOp::Eq:
-    return a == b;
-  case BinOp::Ne:
-    return a != b;
-  case BinOp::Lt:
-    return a < b;
-  case BinOp::Le:
-    return a <= b;
-  case BinOp::Gt:
-    return a > b;
-  case BinOp::Ge:
-    return a >= b;
-  case BinOp::And:
-    return a & b;
-  case BinOp::Or:
-    return a | b;
-  case BinOp::FloorDiv: {
-    if (b == 0)
-      return 0;
-    if (b == -1)
-      return int64_t(0 - uint64_t(a));
-    int64_t q = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0)))
-      --q;
-    return q;
-  }
-  case BinOp::Remainder: {
-    if (b == 0 || b == -1)
-      return 0;
-    int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0)))
-      r += b;
-    return r;
-  }
-  case BinOp::Div: // never in the integer domain (true division)
-    return 0;
-  }
-  return 0;
-}
-
-Attribute foldElementwiseBinary(BinOp op, Attribute lhs, Attribute rhs,
-                                Type resultType) {
+Attribute foldElementwiseBinary(isa::BinaryOp op, Attribute lhs,
+                                Attribute rhs, Type resultType) {
   std::optional<Tensor> a = load(lhs), b = load(rhs);
   if (!a || !b)
     return nullptr;
@@ -522,28 +309,20 @@ Attribute foldElementwiseBinary(BinOp op, Attribute lhs, Attribute rhs,
   if (!e)
     return nullptr;
   // Integers stay integers except for true division, as on the SFP.
-  bool intDomain = a->isInt && b->isInt && op != BinOp::Div;
+  bool intDomain = a->isInt && b->isInt && isa::binaryHasIntegerForm(op);
   Tensor r = resultOf(*e, intDomain);
   if (intDomain) {
     for (int64_t k = 0; k < e->count; ++k)
-      r.i[k] = binaryI(op, a->i[e->indices[0][k]], b->i[e->indices[1][k]]);
+      r.i[k] = isa::binaryI(op, a->i[e->indices[0][k]], b->i[e->indices[1][k]]);
   } else {
     std::vector<float> x = asFloat(*a), y = asFloat(*b);
     for (int64_t k = 0; k < e->count; ++k)
-      r.f[k] = binaryF(op, x[e->indices[0][k]], y[e->indices[1][k]]);
+      r.f[k] = isa::binaryF(op, x[e->indices[0][k]], y[e->indices[1][k]]);
   }
   return store(r, resultType);
 }
 
 //===--- Reductions -------------------------------------------------------===//
-
-bool betterF(ReduceKind kind, float x, float best) {
-  if (std::isnan(best))
-    return false;
-  if (std::isnan(x))
-    return true;
-  return kind == ReduceKind::argmax ? x > best : x < best;
-}
 
 } // namespace
 
@@ -560,27 +339,28 @@ Attribute foldUnary(UnaryKind kind, Attribute input, Type resultType) {
   std::optional<Elementwise> e = prepare({&*x}, resultType);
   if (!e)
     return nullptr;
-  bool intDomain = x->isInt && unaryIntCapable(kind);
+  isa::UnaryOp op = sfpOpOf(kind);
+  bool intDomain = x->isInt && isa::unaryHasIntegerForm(op);
   Tensor r = resultOf(*e, intDomain);
   if (intDomain) {
     for (int64_t k = 0; k < e->count; ++k)
-      r.i[k] = unaryI(kind, x->i[e->indices[0][k]]);
+      r.i[k] = isa::unaryI(op, x->i[e->indices[0][k]]);
   } else {
     std::vector<float> v = asFloat(*x);
     for (int64_t k = 0; k < e->count; ++k)
-      r.f[k] = unaryF(kind, v[e->indices[0][k]]);
+      r.f[k] = isa::unaryF(op, v[e->indices[0][k]]);
   }
   return store(r, resultType);
 }
 
 Attribute foldBinary(BinaryKind kind, Attribute lhs, Attribute rhs,
                      Type resultType) {
-  return foldElementwiseBinary(binOpOf(kind), lhs, rhs, resultType);
+  return foldElementwiseBinary(sfpOpOf(kind), lhs, rhs, resultType);
 }
 
 Attribute foldCompare(ComparePredicate predicate, Attribute lhs,
                       Attribute rhs, Type resultType) {
-  return foldElementwiseBinary(binOpOf(predicate), lhs, rhs, resultType);
+  return foldElementwiseBinary(sfpOpOf(predicate), lhs, rhs, resultType);
 }
 
 Attribute foldSelect(Attribute condition, Attribute onTrue, Attribute onFalse,
@@ -640,63 +420,24 @@ Attribute foldReduce(ReduceKind kind, Attribute input, int64_t dim,
   else
     r.f.resize(lines);
   // One line at a time, in order along `dim`, as the SFP folds elements.
+  auto op = isa::ReduceOp(uint32_t(kind));
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t in = 0; in < inner; ++in) {
+      isa::ReduceState s;
+      for (int64_t j = 0; j < len; ++j) {
+        int64_t at = x->at((o * len + j) * inner + in);
+        if (x->isInt)
+          isa::reduceStepI(op, s, x->i[at], j);
+        else
+          isa::reduceStepF(op, s, x->f[at], j);
+      }
       int64_t line = o * inner + in;
-      auto index = [&](int64_t j) { return x->at((o * len + j) * inner + in); };
-      int64_t bestIndex = 0;
-      if (x->isInt) {
-        int64_t s = x->i[index(0)];
-        for (int64_t j = 1; j < len; ++j) {
-          int64_t v = x->i[index(j)];
-          switch (kind) {
-          case ReduceKind::sum:
-            s = int64_t(uint64_t(s) + uint64_t(v));
-            break;
-          case ReduceKind::max:
-            s = std::max(s, v);
-            break;
-          case ReduceKind::min:
-            s = std::min(s, v);
-            break;
-          case ReduceKind::argmax:
-          case ReduceKind::argmin:
-            if (kind == ReduceKind::argmax ? v > s : v < s) {
-              s = v;
-              bestIndex = j;
-            }
-            break;
-          }
-        }
-        r.i[line] = isArg ? bestIndex : s;
-        continue;
-      }
-      float s = x->f[index(0)];
-      for (int64_t j = 1; j < len; ++j) {
-        float v = x->f[index(j)];
-        switch (kind) {
-        case ReduceKind::sum:
-          s += v;
-          break;
-        case ReduceKind::max:
-          s = std::isnan(s) || std::isnan(v) ? NAN : (v > s ? v : s);
-          break;
-        case ReduceKind::min:
-          s = std::isnan(s) || std::isnan(v) ? NAN : (v < s ? v : s);
-          break;
-        case ReduceKind::argmax:
-        case ReduceKind::argmin:
-          if (betterF(kind, v, s)) {
-            s = v;
-            bestIndex = j;
-          }
-          break;
-        }
-      }
       if (isArg)
-        r.i[line] = bestIndex;
+        r.i[line] = s.index;
+      else if (r.isInt)
+        r.i[line] = s.i;
       else
-        r.f[line] = s;
+        r.f[line] = s.f;
     }
   return store(r, resultType);
 }
@@ -767,28 +508,13 @@ Attribute foldTranspose(Attribute input, ArrayRef<int64_t> permutation,
     return nullptr;
   if (x->splat)
     return store(*x, resultType);
-  int64_t rank = permutation.size();
-  SmallVector<int64_t> inStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * x->shape[d + 1];
+  SmallVector<int64_t> inStrides = rowMajorStrides(x->shape);
   // Result dim d walks input dim permutation[d].
-  SmallVector<int64_t> strides(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    strides[d] = inStrides[permutation[d]];
+  SmallVector<int64_t> strides;
+  for (int64_t p : permutation)
+    strides.push_back(inStrides[p]);
   ArrayRef<int64_t> shape = rt.getShape();
-  std::vector<int64_t> indices(rt.getNumElements());
-  SmallVector<int64_t> idx(rank, 0);
-  int64_t off = 0;
-  for (int64_t e = 0; e < int64_t(indices.size()); ++e) {
-    indices[e] = off;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      off += strides[d];
-      if (++idx[d] < shape[d])
-        break;
-      off -= strides[d] * shape[d];
-      idx[d] = 0;
-    }
-  }
+  std::vector<int64_t> indices = stridedOffsets(0, strides, shape);
   return store(pick(*x, shape, indices), resultType);
 }
 
@@ -824,28 +550,15 @@ Attribute foldSlice(Attribute input, ArrayRef<int64_t> offsets,
     return nullptr;
   if (x->splat)
     return store(*x, resultType);
-  SmallVector<int64_t> inStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * x->shape[d + 1];
-  int64_t off = 0;
+  SmallVector<int64_t> inStrides = rowMajorStrides(x->shape);
+  int64_t start = 0;
   SmallVector<int64_t> step(rank);
   for (int64_t d = 0; d < rank; ++d) {
-    off += offsets[d] * inStrides[d];
+    start += offsets[d] * inStrides[d];
     step[d] = strides[d] * inStrides[d];
   }
   ArrayRef<int64_t> shape = rt.getShape();
-  std::vector<int64_t> indices(rt.getNumElements());
-  SmallVector<int64_t> idx(rank, 0);
-  for (int64_t e = 0; e < int64_t(indices.size()); ++e) {
-    indices[e] = off;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      off += step[d];
-      if (++idx[d] < shape[d])
-        break;
-      off -= step[d] * shape[d];
-      idx[d] = 0;
-    }
-  }
+  std::vector<int64_t> indices = stridedOffsets(start, step, shape);
   return store(pick(*x, shape, indices), resultType);
 }
 

@@ -1,10 +1,11 @@
 //===- ConstantFolding.h - Compile-time evaluation of compute ops -*- C++ -*-===//
 //
 // Evaluates compute ops on constant operands (dense elements attributes) the
-// way the device does (runtime/lib/Simulator/Kernels.cpp): float elements in
-// fp32, integer elements in int64 (wrapping), each result rounded once to
-// its element type (IEEE f16/bf16 round to nearest even; float -> integer
-// truncates toward zero, NaN -> 0, saturating; -> i1 tests != 0). The only
+// way the device does (spyre/ISA/ElementMath.h, shared with the simulator):
+// float elements in fp32, integer elements in int64 (wrapping), each result
+// rounded once to its element type (IEEE f16/bf16 round to nearest even;
+// float -> integer truncates toward zero, NaN -> 0, saturating; -> i1 tests
+// != 0). The only
 // difference from the device is its storage: it keeps f16/bf16 as DLFloat16,
 // so a folded f16 constant is the IEEE rounding of the fp32 value, which
 // the emitter then converts to DL16 like any f16 constant.

@@ -13,6 +13,7 @@
 #ifndef SPYRE_RUNTIME_SIMULATOR_ELEMENTS_H
 #define SPYRE_RUNTIME_SIMULATOR_ELEMENTS_H
 
+#include "spyre/ISA/ElementMath.h"
 #include "spyre/Spy/Layout.h"
 
 #include <cstddef>
@@ -40,16 +41,7 @@ void loadI64(ElementStorage s, const uint8_t *src, size_t n, int64_t *out);
 /// Stores `n` int64 values as consecutive elements at `dst`.
 void storeI64(ElementStorage s, const int64_t *in, size_t n, uint8_t *dst);
 
-/// fp32 -> int64: truncation toward zero, NaN -> 0, saturating.
-inline int64_t floatToInt64(float v) {
-  if (!(v == v))
-    return 0;
-  if (v >= 9.2233720368547758e18f)
-    return INT64_MAX;
-  if (v <= -9.2233720368547758e18f)
-    return INT64_MIN;
-  return int64_t(v);
-}
+using isa::floatToInt64; // spyre/ISA/ElementMath.h
 
 /// Whether the element at `p` is non-zero (float -0 is zero, NaN is not).
 bool isNonZero(ElementStorage s, const uint8_t *p);

@@ -2,6 +2,8 @@
 
 #include "Kernels.h"
 
+#include "spyre/ISA/ElementMath.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -16,343 +18,37 @@ namespace {
 
 //===--- Element-wise operations ------------------------------------------===//
 
-bool unaryIntCapable(UnaryOp op) {
-  switch (op) {
-  case UnaryOp::Copy:
-  case UnaryOp::Neg:
-  case UnaryOp::Abs:
-  case UnaryOp::Relu:
-  case UnaryOp::Sign:
-  case UnaryOp::LogicalNot:
-  case UnaryOp::Floor:
-  case UnaryOp::Ceil:
-  case UnaryOp::Round:
-    return true;
-  default:
-    return false;
-  }
-}
-
-float erfGelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678f)); }
-float tanhGelu(float x) {
-  const float k = 0.7978845608f; // sqrt(2/pi)
-  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
-}
+// The per-element semantics live in spyre/ISA/ElementMath.h (shared with the
+// constant folder); these run them over a row with the dispatch hoisted.
 
 void unaryF(UnaryOp op, float *x, size_t n) {
-  switch (op) {
-  case UnaryOp::Copy:
-    return;
-  case UnaryOp::Neg:
+  isa::visit(op, [&](auto tag) {
     for (size_t i = 0; i < n; ++i)
-      x[i] = -x[i];
-    return;
-  case UnaryOp::Abs:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::fabs(x[i]);
-    return;
-  case UnaryOp::Exp:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::exp(x[i]);
-    return;
-  case UnaryOp::Log:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::log(x[i]);
-    return;
-  case UnaryOp::Sqrt:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::sqrt(x[i]);
-    return;
-  case UnaryOp::Rsqrt:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = 1.0f / std::sqrt(x[i]);
-    return;
-  case UnaryOp::Reciprocal:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = 1.0f / x[i];
-    return;
-  case UnaryOp::Tanh:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::tanh(x[i]);
-    return;
-  case UnaryOp::Sigmoid:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = 1.0f / (1.0f + std::exp(-x[i]));
-    return;
-  case UnaryOp::Relu:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] > 0.0f || std::isnan(x[i]) ? x[i] : 0.0f;
-    return;
-  case UnaryOp::GeluErf:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = erfGelu(x[i]);
-    return;
-  case UnaryOp::GeluTanh:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = tanhGelu(x[i]);
-    return;
-  case UnaryOp::Silu:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] / (1.0f + std::exp(-x[i]));
-    return;
-  case UnaryOp::Sin:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::sin(x[i]);
-    return;
-  case UnaryOp::Cos:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::cos(x[i]);
-    return;
-  case UnaryOp::Floor:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::floor(x[i]);
-    return;
-  case UnaryOp::Ceil:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::ceil(x[i]);
-    return;
-  case UnaryOp::LogicalNot:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] == 0.0f ? 1.0f : 0.0f;
-    return;
-  case UnaryOp::Erf:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::erf(x[i]);
-    return;
-  case UnaryOp::Softplus: // torch defaults: beta 1, threshold 20
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] > 20.0f ? x[i] : std::log1p(std::exp(x[i]));
-    return;
-  case UnaryOp::Round: // half to even, as torch.round
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::nearbyint(x[i]);
-    return;
-  case UnaryOp::Sign:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = std::isnan(x[i]) ? x[i]
-                              : float((x[i] > 0.0f) - (x[i] < 0.0f));
-    return;
-  }
+      x[i] = isa::unaryF<decltype(tag)::value>(x[i]);
+  });
 }
 
 void unaryI(UnaryOp op, int64_t *x, size_t n) {
-  switch (op) {
-  case UnaryOp::Neg:
+  isa::visit(op, [&](auto tag) {
     for (size_t i = 0; i < n; ++i)
-      x[i] = int64_t(0 - uint64_t(x[i]));
-    return;
-  case UnaryOp::Abs:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] < 0 ? int64_t(0 - uint64_t(x[i])) : x[i];
-    return;
-  case UnaryOp::Relu:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] > 0 ? x[i] : 0;
-    return;
-  case UnaryOp::Sign:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = (x[i] > 0) - (x[i] < 0);
-    return;
-  case UnaryOp::LogicalNot:
-    for (size_t i = 0; i < n; ++i)
-      x[i] = x[i] == 0;
-    return;
-  default: // Copy, Floor, Ceil, Round: identity on integers
-    return;
-  }
+      x[i] = isa::unaryI<decltype(tag)::value>(x[i]);
+  });
 }
 
 void binaryF(BinaryOp op, const float *a, const float *b, float *out,
              size_t n) {
-  switch (op) {
-  case BinaryOp::Add:
+  isa::visit(op, [&](auto tag) {
     for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] + b[i];
-    return;
-  case BinaryOp::Sub:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] - b[i];
-    return;
-  case BinaryOp::Mul:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] * b[i];
-    return;
-  case BinaryOp::Div:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] / b[i];
-    return;
-  case BinaryOp::Max:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = std::isnan(a[i]) || std::isnan(b[i])
-                   ? NAN
-                   : (a[i] > b[i] ? a[i] : b[i]);
-    return;
-  case BinaryOp::Min:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = std::isnan(a[i]) || std::isnan(b[i])
-                   ? NAN
-                   : (a[i] < b[i] ? a[i] : b[i]);
-    return;
-  case BinaryOp::Pow:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = std::pow(a[i], b[i]);
-    return;
-  case BinaryOp::Eq:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] == b[i];
-    return;
-  case BinaryOp::Ne:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] != b[i];
-    return;
-  case BinaryOp::Lt:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] < b[i];
-    return;
-  case BinaryOp::Le:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] <= b[i];
-    return;
-  case BinaryOp::Gt:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] > b[i];
-    return;
-  case BinaryOp::Ge:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] >= b[i];
-    return;
-  case BinaryOp::And:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] != 0.0f && b[i] != 0.0f;
-    return;
-  case BinaryOp::Or:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] != 0.0f || b[i] != 0.0f;
-    return;
-  case BinaryOp::FloorDiv:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = std::floor(a[i] / b[i]);
-    return;
-  case BinaryOp::Remainder: // sign of the divisor, as torch.remainder
-    for (size_t i = 0; i < n; ++i) {
-      float r = std::fmod(a[i], b[i]);
-      if (r != 0.0f && ((r < 0.0f) != (b[i] < 0.0f)))
-        r += b[i];
-      out[i] = r;
-    }
-    return;
-  }
-}
-
-int64_t wrapAdd(int64_t a, int64_t b) {
-  return int64_t(uint64_t(a) + uint64_t(b));
-}
-int64_t wrapMul(int64_t a, int64_t b) {
-  return int64_t(uint64_t(a) * uint64_t(b));
-}
-
-int64_t intPow(int64_t base, int64_t exponent) {
-  if (exponent < 0)
-    return base == 1 ? 1 : base == -1 ? (exponent & 1 ? -1 : 1) : 0;
-  uint64_t result = 1, b = uint64_t(base);
-  for (uint64_t e = uint64_t(exponent); e; e >>= 1) {
-    if (e & 1)
-      result *= b;
-    b *= b;
-  }
-  return int64_t(result);
+      out[i] = isa::binaryF<decltype(tag)::value>(a[i], b[i]);
+  });
 }
 
 void binaryI(BinaryOp op, const int64_t *a, const int64_t *b, int64_t *out,
              size_t n) {
-  switch (op) {
-  case BinaryOp::Add:
+  isa::visit(op, [&](auto tag) {
     for (size_t i = 0; i < n; ++i)
-      out[i] = wrapAdd(a[i], b[i]);
-    return;
-  case BinaryOp::Sub:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = int64_t(uint64_t(a[i]) - uint64_t(b[i]));
-    return;
-  case BinaryOp::Mul:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = wrapMul(a[i], b[i]);
-    return;
-  case BinaryOp::Max:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = std::max(a[i], b[i]);
-    return;
-  case BinaryOp::Min:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = std::min(a[i], b[i]);
-    return;
-  case BinaryOp::Pow:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = intPow(a[i], b[i]);
-    return;
-  case BinaryOp::Eq:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] == b[i];
-    return;
-  case BinaryOp::Ne:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] != b[i];
-    return;
-  case BinaryOp::Lt:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] < b[i];
-    return;
-  case BinaryOp::Le:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] <= b[i];
-    return;
-  case BinaryOp::Gt:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] > b[i];
-    return;
-  case BinaryOp::Ge:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] >= b[i];
-    return;
-  case BinaryOp::And:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] & b[i];
-    return;
-  case BinaryOp::Or:
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i] | b[i];
-    return;
-  case BinaryOp::FloorDiv:
-    for (size_t i = 0; i < n; ++i) {
-      int64_t x = a[i], y = b[i];
-      if (y == 0) {
-        out[i] = 0;
-      } else if (y == -1) {
-        out[i] = int64_t(0 - uint64_t(x));
-      } else {
-        int64_t q = x / y;
-        if (x % y != 0 && ((x < 0) != (y < 0)))
-          --q;
-        out[i] = q;
-      }
-    }
-    return;
-  case BinaryOp::Remainder:
-    for (size_t i = 0; i < n; ++i) {
-      int64_t x = a[i], y = b[i];
-      if (y == 0 || y == -1) {
-        out[i] = 0;
-      } else {
-        int64_t r = x % y;
-        if (r != 0 && ((r < 0) != (y < 0)))
-          r += y;
-        out[i] = r;
-      }
-    }
-    return;
-  case BinaryOp::Div: // never integer (true division)
-    return;
-  }
+      out[i] = isa::binaryI<decltype(tag)::value>(a[i], b[i]);
+  });
 }
 
 //===--- Row access -------------------------------------------------------===//
@@ -527,7 +223,7 @@ void execSfpUnary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
     }
     return;
   }
-  if (isIntegerStorage(srcS) && unaryIntCapable(op)) {
+  if (isIntegerStorage(srcS) && isa::unaryHasIntegerForm(op)) {
     int64_t *x = grow(scratch.i[0], cols);
     for (size_t r = 0; r < rows; ++r) {
       loadRowI(srcS, lx + v.lx[1] + r * p1, cols, bcast, x);
@@ -553,7 +249,7 @@ void execSfpBinary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
            p2 = uint64_t(inst.pitch[2]);
   if (isIntegerStorage(v.storage[1]) && isIntegerStorage(v.storage[2]) &&
-      op != BinaryOp::Div) {
+      isa::binaryHasIntegerForm(op)) {
     int64_t *a = grow(scratch.i[0], cols), *b = grow(scratch.i[1], cols),
             *out = grow(scratch.i[2], cols);
     for (size_t r = 0; r < rows; ++r) {
@@ -614,81 +310,6 @@ void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   }
 }
 
-namespace {
-
-/// Running state of one reduction line (a row, or a column with ReduceRows).
-struct ReduceState {
-  float f = 0;
-  int64_t i = 0;
-  int64_t index = 0;
-};
-
-bool betterF(ReduceOp op, float x, float best) {
-  if (std::isnan(best))
-    return false;
-  if (std::isnan(x))
-    return true;
-  return op == ReduceOp::ArgMax ? x > best : x < best;
-}
-bool betterI(ReduceOp op, int64_t x, int64_t best) {
-  return op == ReduceOp::ArgMax ? x > best : x < best;
-}
-
-/// Folds element `x` (at position `pos` of its line) into `s`.
-void foldF(ReduceOp op, ReduceState &s, float x, int64_t pos) {
-  if (pos == 0) {
-    s.f = x;
-    s.index = 0;
-    return;
-  }
-  switch (op) {
-  case ReduceOp::Sum:
-    s.f += x;
-    return;
-  case ReduceOp::Max:
-    s.f = std::isnan(s.f) || std::isnan(x) ? NAN : (x > s.f ? x : s.f);
-    return;
-  case ReduceOp::Min:
-    s.f = std::isnan(s.f) || std::isnan(x) ? NAN : (x < s.f ? x : s.f);
-    return;
-  case ReduceOp::ArgMax:
-  case ReduceOp::ArgMin:
-    if (betterF(op, x, s.f)) {
-      s.f = x;
-      s.index = pos;
-    }
-    return;
-  }
-}
-
-void foldI(ReduceOp op, ReduceState &s, int64_t x, int64_t pos) {
-  if (pos == 0) {
-    s.i = x;
-    s.index = 0;
-    return;
-  }
-  switch (op) {
-  case ReduceOp::Sum:
-    s.i = wrapAdd(s.i, x);
-    return;
-  case ReduceOp::Max:
-    s.i = std::max(s.i, x);
-    return;
-  case ReduceOp::Min:
-    s.i = std::min(s.i, x);
-    return;
-  case ReduceOp::ArgMax:
-  case ReduceOp::ArgMin:
-    if (betterI(op, x, s.i)) {
-      s.i = x;
-      s.index = pos;
-    }
-    return;
-  }
-}
-
-} // namespace
-
 void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   const isa::Inst &inst = *v.inst;
   size_t rows = v.args[0], cols = v.args[1];
@@ -702,7 +323,7 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
            p2 = uint64_t(inst.pitch[2]);
   size_t lines = rowsMode ? cols : rows;
-  std::vector<ReduceState> state(lines);
+  std::vector<isa::ReduceState> state(lines);
   float *f = grow(scratch.f[0], cols);
   int64_t *iv = grow(scratch.i[0], cols);
   for (size_t r = 0; r < rows; ++r) {
@@ -713,19 +334,19 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       loadF32(v.storage[1], row, cols, f);
     if (rowsMode) {
       for (size_t c = 0; c < cols; ++c)
-        intDomain ? foldI(op, state[c], iv[c], int64_t(r))
-                  : foldF(op, state[c], f[c], int64_t(r));
+        intDomain ? isa::reduceStepI(op, state[c], iv[c], int64_t(r))
+                  : isa::reduceStepF(op, state[c], f[c], int64_t(r));
     } else {
-      ReduceState &s = state[r];
+      isa::ReduceState &s = state[r];
       for (size_t c = 0; c < cols; ++c)
-        intDomain ? foldI(op, s, iv[c], int64_t(c))
-                  : foldF(op, s, f[c], int64_t(c));
+        intDomain ? isa::reduceStepI(op, s, iv[c], int64_t(c))
+                  : isa::reduceStepF(op, s, f[c], int64_t(c));
     }
   }
   uint32_t e0 = storageBytes(v.storage[0]), e2 = storageBytes(v.storage[2]);
   for (size_t l = 0; l < lines; ++l) {
     uint8_t *dst = lx + v.lx[0] + (rowsMode ? l * e0 : l * p0);
-    ReduceState &s = state[l];
+    isa::ReduceState &s = state[l];
     if (isArg) {
       int64_t index = s.index + v.indexBase;
       if (accumulate) {
@@ -735,11 +356,11 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
           if (intDomain) {
             int64_t stored;
             loadI64(v.storage[2], value, 1, &stored);
-            replace = betterI(op, s.i, stored);
+            replace = isa::isBetterI(op, s.i, stored);
           } else {
             float stored;
             loadF32(v.storage[2], value, 1, &stored);
-            replace = betterF(op, s.f, stored);
+            replace = isa::isBetterF(op, s.f, stored);
           }
         }
         if (!replace)
@@ -757,7 +378,7 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       if (!v.init) {
         int64_t old;
         loadI64(v.storage[0], dst, 1, &old);
-        result = op == ReduceOp::Sum   ? wrapAdd(old, result)
+        result = op == ReduceOp::Sum   ? isa::wrapAdd(old, result)
                  : op == ReduceOp::Max ? std::max(old, result)
                                        : std::min(old, result);
       }

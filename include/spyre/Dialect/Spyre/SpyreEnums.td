@@ -7,7 +7,8 @@ include "spyre/Dialect/Spyre/SpyreBase.td"
 include "mlir/IR/EnumAttr.td"
 
 // Elementwise functions of one operand. The SFP executes each as one op
-// (docs/isa.md); the names match the SFP's.
+// (docs/isa.md); the names match the SFP's, and the values are its op codes
+// (isa::UnaryOp), which the constant folder relies on.
 def Spyre_UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary function", [
     I32EnumAttrCase<"neg", 1>, I32EnumAttrCase<"abs", 2>,
     I32EnumAttrCase<"exp", 3>, I32EnumAttrCase<"log", 4>,
@@ -23,6 +24,7 @@ def Spyre_UnaryKind : I32EnumAttr<"UnaryKind", "elementwise unary function", [
   let cppNamespace = "::spyre";
 }
 
+// Values are the SFP's op codes (isa::BinaryOp), as ComparePredicate's.
 def Spyre_BinaryKind : I32EnumAttr<"BinaryKind", "elementwise binary function", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
     I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
@@ -40,6 +42,7 @@ def Spyre_ComparePredicate : I32EnumAttr<"ComparePredicate", "comparison", [
   let cppNamespace = "::spyre";
 }
 
+// Values are the SFP op codes (isa::ReduceOp).
 def Spyre_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
     I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
     I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"argmax", 3>,
