@@ -313,3 +313,101 @@ func.func @triu_vector(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = spyre.aten "aten.triu.default"(%x) {args = {diagonal = 0 : i64}, tensor_args = ["self"]} : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+//===--- Logical, bitwise, topk, scatter, repeat, stack -------------------===//
+
+func.func @bitwise_on_float(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'aten.bitwise_and.Tensor' needs bool or integer operands, got 'f32'}}
+  %0 = spyre.aten "aten.bitwise_and.Tensor"(%x, %y) {args = {}, tensor_args = ["self", "other"]} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @bitwise_not_on_float(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{'aten.bitwise_not.default' needs a bool or integer operand, got 'f16'}}
+  %0 = spyre.aten "aten.bitwise_not.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<8xf16>) -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @topk_bool(%x: tensor<4x8xi1>) -> (tensor<4x2xi1>, tensor<4x2xi64>) {
+  // expected-error @+1 {{topk of a bool tensor is not supported}}
+  %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 2 : i64}, tensor_args = ["self"]} : (tensor<4x8xi1>) -> (tensor<4x2xi1>, tensor<4x2xi64>)
+  return %0#0, %0#1 : tensor<4x2xi1>, tensor<4x2xi64>
+}
+
+// -----
+
+func.func @topk_k_out_of_range(%x: tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi64>) {
+  // expected-error @+1 {{topk k = 9 is out of range [1, 8]}}
+  %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 9 : i64}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi64>)
+  return %0#0, %0#1 : tensor<4x9xf32>, tensor<4x9xi64>
+}
+
+// -----
+
+func.func @topk_k_too_large(%x: tensor<4x128xf32>) -> (tensor<4x65xf32>, tensor<4x65xi64>) {
+  // expected-error @+1 {{topk k = 65 is not supported (at most 64)}}
+  %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 65 : i64}, tensor_args = ["self"]} : (tensor<4x128xf32>) -> (tensor<4x65xf32>, tensor<4x65xi64>)
+  return %0#0, %0#1 : tensor<4x65xf32>, tensor<4x65xi64>
+}
+
+// -----
+
+func.func @scatter_index_rank(%x: tensor<4x8xf32>, %i: tensor<4xi64>, %s: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{scatter index must have the rank of self (2)}}
+  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<4x8xf32>, tensor<4xi64>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_index_not_spanning(%x: tensor<4x8xf32>, %i: tensor<2x3xi64>, %s: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{scatter index must span self in every dim but 1 (dim 0: 2 vs 4)}}
+  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<4x8xf32>, tensor<2x3xi64>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_too_many_slices(%x: tensor<4x128xf32>, %i: tensor<4x65xi64>) -> tensor<4x128xf32> {
+  // expected-error @+1 {{scatter of 65 index slices along dim 1 is not supported (at most 64)}}
+  %0 = spyre.aten "aten.scatter.value"(%x, %i) {args = {dim = 1 : i64, value = 0.0 : f64}, tensor_args = ["self", "index"]} : (tensor<4x128xf32>, tensor<4x65xi64>) -> tensor<4x128xf32>
+  return %0 : tensor<4x128xf32>
+}
+
+// -----
+
+func.func @scatter_src_rank(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %s: tensor<8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{scatter src must have the rank of self}}
+  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @repeat_too_few_counts(%x: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{repeat needs a count for every dim (2), got 1}}
+  %0 = spyre.aten "aten.repeat.default"(%x) {args = {repeats = [2]}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @repeat_zero(%x: tensor<4x8xf32>) -> tensor<0x8xf32> {
+  // expected-error @+1 {{repeat counts must be >= 1 (empty results are not supported)}}
+  %0 = spyre.aten "aten.repeat.default"(%x) {args = {repeats = [0, 1]}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<0x8xf32>
+  return %0 : tensor<0x8xf32>
+}
+
+// -----
+
+func.func @stack_nothing() -> tensor<0x4xf32> {
+  // expected-error @+1 {{stack needs at least one tensor}}
+  %0 = spyre.aten "aten.stack.default"() {args = {dim = 0 : i64}, tensor_args = []} : () -> tensor<0x4xf32>
+  return %0 : tensor<0x4xf32>
+}

@@ -420,3 +420,50 @@ func.func @var_no_dof(%x: tensor<4x1xf32>) -> tensor<4xf32> {
   %0 = spyre.aten "aten.var.correction"(%x) {args = {dim = [1], correction = 1 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<4x1xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// topk (largest, k = 2): max and argmax, the taken element masked with
+// -inf through a one-hot select, max and argmax again; values and indices
+// concatenated along the dim.
+// CHECK-LABEL: func.func @topk
+// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi64>
+// CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
+// CHECK: %[[V0:.*]] = spyre.reduce max %arg0 dim 1 : tensor<9x16xf32> -> tensor<9x1xf32>
+// CHECK: %[[I0:.*]] = spyre.reduce argmax %arg0 dim 1 : tensor<9x16xf32> -> tensor<9x1xi64>
+// CHECK: %[[T:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<1x16xi64>, tensor<9x1xi64> -> tensor<9x16xi1>
+// CHECK: %[[REST:.*]] = spyre.select %[[T]], %[[NINF]], %arg0
+// CHECK: %[[V1:.*]] = spyre.reduce max %[[REST]] dim 1
+// CHECK: %[[I1:.*]] = spyre.reduce argmax %[[REST]] dim 1
+// CHECK: %[[V:.*]] = spyre.concat %[[V0]], %[[V1]] dim 1 : tensor<9x1xf32>, tensor<9x1xf32> -> tensor<9x2xf32>
+// CHECK: %[[I:.*]] = spyre.concat %[[I0]], %[[I1]] dim 1 : tensor<9x1xi64>, tensor<9x1xi64> -> tensor<9x2xi64>
+// CHECK: return %[[V]], %[[I]]
+func.func @topk(%x: tensor<9x16xf32>) -> (tensor<9x2xf32>, tensor<9x2xi64>) {
+  %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 2 : i64}, tensor_args = ["self"]} : (tensor<9x16xf32>) -> (tensor<9x2xf32>, tensor<9x2xi64>)
+  return %0#0, %0#1 : tensor<9x2xf32>, tensor<9x2xi64>
+}
+
+// -----
+
+// topk smallest on int32 along dim 0: min / argmin, masked with INT32_MAX;
+// k = 1 needs no mask and no concatenation.
+// CHECK-LABEL: func.func @topk_smallest_int
+// CHECK-NOT: spyre.select
+// CHECK: %[[V:.*]] = spyre.reduce min %arg0 dim 0 : tensor<5x8xi32> -> tensor<1x8xi32>
+// CHECK: %[[I:.*]] = spyre.reduce argmin %arg0 dim 0 : tensor<5x8xi32> -> tensor<1x8xi64>
+// CHECK-NOT: spyre.concat
+// CHECK: return %[[V]], %[[I]]
+func.func @topk_smallest_int(%x: tensor<5x8xi32>) -> (tensor<1x8xi32>, tensor<1x8xi64>) {
+  %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 1 : i64, dim = 0 : i64, largest = false}, tensor_args = ["self"]} : (tensor<5x8xi32>) -> (tensor<1x8xi32>, tensor<1x8xi64>)
+  return %0#0, %0#1 : tensor<1x8xi32>, tensor<1x8xi64>
+}
+
+// -----
+
+// topk smallest with k = 2 on int32: the mask value is INT32_MAX.
+// CHECK-LABEL: func.func @topk_smallest_mask
+// CHECK: spyre.constant dense<2147483647> : tensor<i32>
+func.func @topk_smallest_mask(%x: tensor<5x8xi32>) -> (tensor<5x2xi32>, tensor<5x2xi64>) {
+  %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 2 : i64, largest = false}, tensor_args = ["self"]} : (tensor<5x8xi32>) -> (tensor<5x2xi32>, tensor<5x2xi64>)
+  return %0#0, %0#1 : tensor<5x2xi32>, tensor<5x2xi64>
+}

@@ -342,3 +342,85 @@ func.func @pad_default_value(%x: tensor<2x5x67xf16>) -> tensor<2x5x70xf16> {
   %0 = spyre.aten "aten.pad.default"(%x) {args = {mode = "constant", pad = [1, 2], value}, tensor_args = ["self"]} : (tensor<2x5x67xf16>) -> tensor<2x5x70xf16>
   return %0 : tensor<2x5x70xf16>
 }
+
+// -----
+
+// stack: each input with a 1 at `dim`, then one concatenation.
+// CHECK-LABEL: func.func @stack
+// CHECK: %[[A:.*]] = spyre.reshape %arg0 : tensor<7x67xf16> -> tensor<7x1x67xf16>
+// CHECK: %[[B:.*]] = spyre.reshape %arg1 : tensor<7x67xf16> -> tensor<7x1x67xf16>
+// CHECK: %[[C:.*]] = spyre.concat %[[A]], %[[B]] dim 1 : tensor<7x1x67xf16>, tensor<7x1x67xf16> -> tensor<7x2x67xf16>
+// CHECK: return %[[C]]
+func.func @stack(%x: tensor<7x67xf16>, %y: tensor<7x67xf16>) -> tensor<7x2x67xf16> {
+  %0 = spyre.aten "aten.stack.default"(%x, %y) {args = {dim = 1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<7x67xf16>, tensor<7x67xf16>) -> tensor<7x2x67xf16>
+  return %0 : tensor<7x2x67xf16>
+}
+
+// -----
+
+// repeat: a leading 1 for the extra count, then copies concatenated per
+// repeated dim (dim 1, count 1, untouched).
+// CHECK-LABEL: func.func @repeat
+// CHECK: %[[R:.*]] = spyre.reshape %arg0 : tensor<5x67xf16> -> tensor<1x5x67xf16>
+// CHECK: %[[D0:.*]] = spyre.concat %[[R]], %[[R]] dim 0 : tensor<1x5x67xf16>, tensor<1x5x67xf16> -> tensor<2x5x67xf16>
+// CHECK: %[[D2:.*]] = spyre.concat %[[D0]], %[[D0]], %[[D0]] dim 2 : {{.*}} -> tensor<2x5x201xf16>
+// CHECK: return %[[D2]]
+func.func @repeat(%x: tensor<5x67xf16>) -> tensor<2x5x201xf16> {
+  %0 = spyre.aten "aten.repeat.default"(%x) {args = {repeats = [2, 1, 3]}, tensor_args = ["self"]} : (tensor<5x67xf16>) -> tensor<2x5x201xf16>
+  return %0 : tensor<2x5x201xf16>
+}
+
+// -----
+
+// scatter.src: src cut to the index's extent; per index slice j, a one-hot
+// mask (iota == index[:, j]) selects src[:, j] over the running result.
+// CHECK-LABEL: func.func @scatter_src
+// CHECK: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi64>
+// CHECK: %[[SRC:.*]] = spyre.slice %arg2 offsets [0, 0] strides [1, 1] : tensor<7x3xf32> -> tensor<7x2xf32>
+// CHECK: %[[I0:.*]] = spyre.slice %arg1 offsets [0, 0] strides [1, 1] : tensor<7x2xi64> -> tensor<7x1xi64>
+// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<1x16xi64>, tensor<7x1xi64> -> tensor<7x16xi1>
+// CHECK: %[[S0:.*]] = spyre.slice %[[SRC]] offsets [0, 0] strides [1, 1] : tensor<7x2xf32> -> tensor<7x1xf32>
+// CHECK: %[[R0:.*]] = spyre.select %[[M0]], %[[S0]], %arg0 : tensor<7x16xi1>, tensor<7x1xf32>, tensor<7x16xf32> -> tensor<7x16xf32>
+// CHECK: %[[I1:.*]] = spyre.slice %arg1 offsets [0, 1]
+// CHECK: %[[M1:.*]] = spyre.compare eq %[[IOTA]], %[[I1]]
+// CHECK: %[[S1:.*]] = spyre.slice %[[SRC]] offsets [0, 1]
+// CHECK: %[[R1:.*]] = spyre.select %[[M1]], %[[S1]], %[[R0]]
+// CHECK: return %[[R1]]
+func.func @scatter_src(%x: tensor<7x16xf32>, %i: tensor<7x2xi64>, %s: tensor<7x3xf32>) -> tensor<7x16xf32> {
+  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<7x16xf32>, tensor<7x2xi64>, tensor<7x3xf32>) -> tensor<7x16xf32>
+  return %0 : tensor<7x16xf32>
+}
+
+// -----
+
+// scatter.value: the value is a splat.
+// CHECK-LABEL: func.func @scatter_value
+// CHECK: %[[V:.*]] = spyre.constant dense<-2.500000e+00> : tensor<f16>
+// CHECK: %[[M:.*]] = spyre.compare eq
+// CHECK: %[[R:.*]] = spyre.select %[[M]], %[[V]], %arg0 : tensor<4x16xi1>, tensor<f16>, tensor<4x16xf16> -> tensor<4x16xf16>
+// CHECK: return %[[R]]
+func.func @scatter_value(%x: tensor<4x16xf16>, %i: tensor<4x1xi64>) -> tensor<4x16xf16> {
+  %0 = spyre.aten "aten.scatter.value"(%x, %i) {args = {dim = 1 : i64, value = -2.500000e+00 : f64}, tensor_args = ["self", "index"]} : (tensor<4x16xf16>, tensor<4x1xi64>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}
+
+// -----
+
+// scatter_add along dim 0: i32 indices widened to i64; each slice's
+// selection (0 elsewhere) is added, so repeated indices accumulate.
+// CHECK-LABEL: func.func @scatter_add
+// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0], [1], [2], [3], [4], [5], [6]]> : tensor<7x1xi64>
+// CHECK: %[[IDX:.*]] = spyre.cast %arg1 : tensor<2x16xi32> -> tensor<2x16xi64>
+// CHECK: %[[I0:.*]] = spyre.slice %[[IDX]] offsets [0, 0]
+// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<7x1xi64>, tensor<1x16xi64> -> tensor<7x16xi1>
+// CHECK: %[[S0:.*]] = spyre.slice %arg2 offsets [0, 0]
+// CHECK: %[[P0:.*]] = spyre.select %[[M0]], %[[S0]], %[[ZERO]]
+// CHECK: %[[A0:.*]] = spyre.binary add %arg0, %[[P0]]
+// CHECK: spyre.slice %[[IDX]] offsets [1, 0]
+// CHECK: %[[A1:.*]] = spyre.binary add %[[A0]],
+// CHECK: return %[[A1]]
+func.func @scatter_add(%x: tensor<7x16xf32>, %i: tensor<2x16xi32>, %s: tensor<2x16xf32>) -> tensor<7x16xf32> {
+  %0 = spyre.aten "aten.scatter_add.default"(%x, %i, %s) {args = {dim = 0 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<7x16xf32>, tensor<2x16xi32>, tensor<2x16xf32>) -> tensor<7x16xf32>
+  return %0 : tensor<7x16xf32>
+}

@@ -375,6 +375,9 @@ RECORDED_AS_IS = {
     arange arange.start arange.start_step triu tril clone alias detach constant_pad_nd
     add_.Tensor mul_.Tensor copy_ scalar_tensor new_zeros new_ones zeros_like ones_like
     full_like lift_fresh_copy sym_size.int
+    logical_xor bitwise_and.Tensor bitwise_or.Tensor bitwise_xor.Tensor bitwise_not
+    remainder.Tensor remainder.Scalar floor_divide topk scatter.src scatter.value scatter_add
+    stack repeat
     """.split()
 }
 # factory functions after which torch 1.13's make_fx inserts a spurious detach

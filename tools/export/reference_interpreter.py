@@ -311,6 +311,30 @@ def _cmp(f):
     return lambda A, c: f(A["self"], A["other"])
 
 
+def _topk(A):
+    x, k = A["self"], A["k"]
+    d = _dim(A.get("dim", -1), x.ndim)
+    key = -x if A.get("largest", True) else x
+    idx = np.take(np.argsort(key, axis=d, kind="stable"), np.arange(k), axis=d)
+    return np.take_along_axis(x, idx, axis=d), idx
+
+
+def _scatter(A, add=False):
+    x = np.array(A["self"], copy=True)
+    d = _dim(A["dim"], x.ndim)
+    index = A["index"]
+    src = A.get("src")
+    src = np.broadcast_to(A["value"], index.shape) if src is None else \
+        src[tuple(slice(0, n) for n in index.shape)]
+    grid = list(np.indices(index.shape))
+    grid[d] = index
+    if add:
+        np.add.at(x, tuple(grid), src)
+    else:
+        x[tuple(grid)] = src
+    return x
+
+
 def _matmul(a, b):
     return np.matmul(a, b)
 
@@ -364,6 +388,16 @@ OPS = {
     "clamp_min": lambda A, c: np.maximum(A["self"], A["min"]),
     "clamp_max": lambda A, c: np.minimum(A["self"], A["max"]),
     "logical_not": lambda A, c: np.logical_not(A["self"]),
+    "logical_and": lambda A, c: np.logical_and(A["self"], A["other"]),
+    "logical_or": lambda A, c: np.logical_or(A["self"], A["other"]),
+    "logical_xor": lambda A, c: np.logical_xor(A["self"], A["other"]),
+    "bitwise_and.Tensor": lambda A, c: np.bitwise_and(A["self"], A["other"]),
+    "bitwise_or.Tensor": lambda A, c: np.bitwise_or(A["self"], A["other"]),
+    "bitwise_xor.Tensor": lambda A, c: np.bitwise_xor(A["self"], A["other"]),
+    "bitwise_not": lambda A, c: np.invert(A["self"]),
+    "remainder.Tensor": lambda A, c: np.remainder(A["self"], A["other"]),
+    "remainder.Scalar": lambda A, c: np.remainder(A["self"], A["other"]),
+    "floor_divide": lambda A, c: np.floor_divide(A["self"], A["other"]),
     # select / compare
     "where.self": lambda A, c: np.where(A["condition"], A["self"], A["other"]),
     "where.ScalarOther": lambda A, c: np.where(A["condition"], A["self"], A["other"]),
@@ -392,6 +426,7 @@ OPS = {
     "amin": lambda A, c: np.min(A["self"], axis=_dims(A.get("dim", []), A["self"].ndim),
                                 keepdims=A.get("keepdim", False)),
     "max.dim": _max_dim,
+    "topk": lambda A, c: _topk(A),
     "argmax": lambda A, c: _argmax(A),
     "var.correction": lambda A, c: _var(A["self"], _dims(A.get("dim"), A["self"].ndim),
                                         A.get("correction", 1), A.get("keepdim", False)),
@@ -465,6 +500,13 @@ OPS = {
     "arange": lambda A, c: _arange(A, 0, A["end"], 1),
     "arange.start": lambda A, c: _arange(A, A["start"], A["end"], 1),
     "arange.start_step": lambda A, c: _arange(A, A["start"], A["end"], A.get("step", 1)),
+    "zeros_like": lambda A, c: np.zeros_like(A["self"]),
+    "scatter.src": lambda A, c: _scatter(A),
+    "scatter.value": lambda A, c: _scatter(A),
+    "scatter_add": lambda A, c: _scatter(A, add=True),
+    "stack": lambda A, c: np.stack(A["tensors"], axis=_dim(A.get("dim", 0),
+                                                          A["tensors"][0].ndim + 1)),
+    "repeat": lambda A, c: np.tile(A["self"], A["repeats"]),
     "triu": lambda A, c: np.triu(A["self"], A.get("diagonal", 0)),
     "tril": lambda A, c: np.tril(A["self"], A.get("diagonal", 0)),
     "clone": lambda A, c: np.array(A["self"], copy=True),

@@ -182,6 +182,24 @@ class InplaceMutation(nn.Module):
         return torch.max(x * self.scale + self.offset, -1).values, self.count * 1.0
 
 
+class MoeRouter(nn.Module):
+    """The router of gpt-oss's MoE block (transformers GptOssTopKRouter):
+    logits, top-k experts, softmax over the chosen logits, scattered back
+    into a dense [tokens, experts] score matrix."""
+
+    def __init__(self, hidden, experts, k):
+        super().__init__()
+        self.k = k
+        self.linear = nn.Linear(hidden, experts)
+
+    def forward(self, x):
+        logits = self.linear(x)
+        top_values, top_indices = torch.topk(logits, self.k, dim=-1)
+        probs = F.softmax(top_values, dim=1, dtype=top_values.dtype)
+        scores = torch.zeros_like(logits).scatter(1, top_indices, probs)
+        return scores, top_indices
+
+
 def register_op_zoo(add, ZooEntry, In):
     def op(name, fn, inputs, dtypes=H, desc=None, reference="fp32", tol=None, notes="",
            module=None, reference_note=""):
@@ -314,6 +332,66 @@ def register_op_zoo(add, ZooEntry, In):
            f"torch.{cmp}(x, 0.5): {cmp}.Scalar")
     op("logical_not", lambda x: torch.logical_not(x), [I(A2, "bool", "bool:0.5")], MIXED,
        "torch.logical_not(x: bool)")
+
+    # ------------------------------- logical / bitwise / integer arithmetic
+    # (mask building in Mistral/Llama graphs, position arithmetic)
+    for name, fn in (("logical_and", torch.logical_and), ("logical_or", torch.logical_or),
+                     ("logical_xor", torch.logical_xor)):
+        op(name, (lambda fn: (lambda c, x: fn(c, x)))(fn),
+           [I(A2, "bool", "bool:0.5", "c"), I(A2, "fp32", "grid", "x")], MIXED,
+           f"torch.{name}(c: bool, x: fp32 on a 0.5 grid, so zeros occur)")
+    op("bool_and_or_xor",
+       lambda a, b, c: torch.bitwise_or(torch.bitwise_and(a, b), torch.bitwise_xor(a, c)),
+       [I(A3, "bool", "bool:0.5", "a"), I((67,), "bool", "bool:0.5", "b"),
+        I(A3, "bool", "bool:0.5", "c")], MIXED,
+       "(a & b) | (a ^ c) on bools (b broadcast): bitwise_and/or/xor.Tensor (called by "
+       "name: torch 2.9 records the operators as aten.__and__ & co, which torch 1.13 "
+       "decomposes)")
+    op("bitwise_int",
+       lambda x, y: torch.bitwise_xor(torch.bitwise_and(x, y), torch.bitwise_or(x, y)),
+       [I(A2, "int32", "int:-1000:1000", "x"), I(A2, "int32", "int:-1000:1000", "y")], MIXED,
+       "(x & y) ^ (x | y) on int32: bitwise_and/or/xor.Tensor")
+    op("bitwise_not", lambda x, m: (~x, ~m),
+       [I(A2, "int64", "int:-1000:1000", "x"), I(A2, "bool", "bool:0.5", "m")], MIXED,
+       "(~x: int64, ~m: bool): bitwise_not.default")
+    op("remainder", lambda x, y: torch.remainder(x, y), [I(A3), I((67,), gen="nonzero")], H,
+       "torch.remainder(x[2,5,67], y[67]) (sign of the divisor)")
+    op("remainder_scalar", lambda x: x % 0.75, [I(A2)], S, "x % 0.75: remainder.Scalar")
+    op("remainder_int", lambda x, y: x % y,
+       [I(A2, "int64", "int:-1000:1000", "x"), I(A2, "int64", "int:1:9", "y")], MIXED,
+       "x % y on int64: remainder.Tensor")
+    op("floor_divide_int", lambda x, y: x // y,
+       [I(A2, "int64", "int:-1000:1000", "x"), I((67,), "int64", "int:-9:-1", "y")], MIXED,
+       "x // y on int64 (negative divisors): floor_divide.default")
+    op("floor_divide", lambda x, y: torch.floor_divide(x, y),
+       [I(A2), I(A2, gen="nonzero")], S, "torch.floor_divide(x, y) on fp32")
+
+    # ---------------------------- MoE routing (gpt-oss), stacking, repeats
+    op("topk", lambda x: torch.topk(x, 4, dim=-1), [I(A3, gen="distinct")], H,
+       "torch.topk(x, 4, dim=-1): values and int64 indices (distinct inputs: no ties)")
+    op("topk_smallest_dim1", lambda x: torch.topk(x, 3, dim=1, largest=False),
+       [I(A3)], S,
+       "torch.topk(x[2,5,67], 3, dim=1, largest=False) (fp32 normal inputs: no ties, "
+       "whose order torch leaves unspecified)")
+    op("scatter_src", lambda x, i, y: torch.zeros_like(x).scatter(1, i, y),
+       [I(A2, name="x"), I((7, 4), "int64", "index:67", "idx"), I((7, 5), name="src")], S,
+       "zeros_like(x[7,67]).scatter(1, idx[7,4], src[7,5]) (src wider than idx)")
+    op("scatter_value", lambda x, i: x.scatter(-1, i, -2.5),
+       [I(A3, name="x"), I((2, 5, 3), "int64", "index:67", "idx")], H,
+       "x.scatter(-1, idx[2,5,3], -2.5): scatter.value")
+    op("scatter_add", lambda x, i, y: x.scatter_add(0, i, y),
+       [I(A2, name="x"), I((3, 67), "int64", "int:0:7", "idx"), I((3, 67), name="src")], S,
+       "x.scatter_add(0, idx[3,67], src) (repeated indices accumulate)")
+    op("moe_router", None, [I((9, 64))], S,
+       "gpt-oss router: linear(64 -> 16), topk 4, softmax of the top values, "
+       "zeros_like(logits).scatter(1, indices, probs); returns (scores, indices)",
+       module=lambda: MoeRouter(64, 16, 4), tol="matmul")
+    op("stack", lambda x, y: torch.stack([x, y], 1), [I(A2), I(A2)], H,
+       "torch.stack([x, y], 1) -> [7,2,67]")
+    op("stack_last", lambda x, y, z: torch.stack((x, y, z), -1), [I(B3), I(B3), I(B3)], S,
+       "torch.stack((x, y, z), -1) -> [3,7,9,3]")
+    op("repeat", lambda x: x.repeat(2, 1, 3), [I((5, 67))], H,
+       "x[5,67].repeat(2, 1, 3) -> [2,5,201] (a leading dim added)")
 
     # ----------------------------------------------------------------- casts
     casts = [("fp32", "fp16"), ("fp16", "fp32"), ("fp32", "bf16"), ("bf16", "fp32"),

@@ -288,6 +288,113 @@ LogicalResult decomposeLogicalNot(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// `v` as a truth value (i1): itself when bool, else v != 0.
+Value truthOf(OpBuilder &b, Location loc, Value v) {
+  Type et = elementTypeOf(v);
+  if (et.isInteger(1))
+    return v;
+  return CompareOp::create(
+      b, loc, RankedTensorType::get(shapeOf(v), b.getI1Type()),
+      ComparePredicate::ne, v, createSplat(b, loc, et, 0.0));
+}
+
+/// The broadcast shape of two operands (numpy rules; shapes already
+/// checked by the exporter).
+SmallVector<int64_t> broadcastShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  SmallVector<int64_t> out(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
+    out[out.size() - 1 - i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+/// a op b on truth values: and, or, and xor as `ne`.
+Value truthBinary(OpBuilder &b, Location loc, BinaryKind kind, bool isXor,
+                  Value x, Value y) {
+  auto type = RankedTensorType::get(broadcastShape(shapeOf(x), shapeOf(y)),
+                                    b.getI1Type());
+  if (isXor)
+    return CompareOp::create(b, loc, type, ComparePredicate::ne, x, y);
+  return binaryOf(b, loc, kind, x, y, type);
+}
+
+/// logical_and / logical_or / logical_xor: operands of any dtype as truth
+/// values (x != 0); the result is bool (or converted to the node's dtype).
+DecomposeFn logical(BinaryKind kind, bool isXor) {
+  return [=](AtenOp op, const AtenArgs &args,
+             RewriterBase &rw) -> LogicalResult {
+    FailureOr<Value> x = args.tensor("self");
+    FailureOr<Value> y = args.tensor("other");
+    if (failed(x) || failed(y))
+      return failure();
+    Location loc = op.getLoc();
+    Value r = truthBinary(rw, loc, kind, isXor, truthOf(rw, loc, *x),
+                          truthOf(rw, loc, *y));
+    rw.replaceOp(op, castTo(rw, loc, r, resultType(op).getElementType()));
+    return success();
+  };
+}
+
+/// bitwise and/or/xor (and the `&`, `|`, `^` operators) on bool and integer
+/// tensors. Bools are truth values (xor is `ne`); integers compute in the
+/// SFP's int64 domain, where and/or are bitwise and xor is (a | b) - (a & b),
+/// exact in wrapping arithmetic.
+DecomposeFn bitwise(BinaryKind kind, bool isXor) {
+  return [=](AtenOp op, const AtenArgs &args,
+             RewriterBase &rw) -> LogicalResult {
+    RankedTensorType type = resultType(op);
+    Type et = type.getElementType();
+    if (!isa<IntegerType>(et))
+      return op.emitError("'")
+             << op.getTarget() << "' needs bool or integer operands, got "
+             << et;
+    Location loc = op.getLoc();
+    FailureOr<Value> x = tensorOrScalar(args, "self", et, rw);
+    FailureOr<Value> y = tensorOrScalar(args, "other", et, rw);
+    if (failed(x) || failed(y))
+      return failure();
+    if (et.isInteger(1)) {
+      rw.replaceOp(op, truthBinary(rw, loc, kind, isXor, *x, *y));
+      return success();
+    }
+    if (!isXor) {
+      rw.replaceOpWithNewOp<BinaryOp>(op, type, kind, *x, *y);
+      return success();
+    }
+    Value both = binaryOf(rw, loc, BinaryKind::logical_and, *x, *y, type);
+    Value either = binaryOf(rw, loc, BinaryKind::logical_or, *x, *y, type);
+    rw.replaceOpWithNewOp<BinaryOp>(op, type, BinaryKind::sub, either, both);
+    return success();
+  };
+}
+
+/// bitwise_not: logical not on bools, ~x = -x - 1 on integers (int64
+/// domain, wrapping).
+LogicalResult decomposeBitwiseNot(AtenOp op, const AtenArgs &args,
+                                  RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  if (!isa<IntegerType>(et))
+    return op.emitError("'") << op.getTarget()
+                             << "' needs a bool or integer operand, got " << et;
+  Location loc = op.getLoc();
+  Value in = castTo(rw, loc, *x, et);
+  if (et.isInteger(1)) {
+    rw.replaceOpWithNewOp<CompareOp>(op, type, ComparePredicate::eq, in,
+                                     createSplat(rw, loc, et, 0.0));
+    return success();
+  }
+  rw.replaceOpWithNewOp<BinaryOp>(op, type, BinaryKind::sub,
+                                  unaryOf(rw, loc, UnaryKind::neg, in),
+                                  createSplat(rw, loc, et, 1.0));
+  return success();
+}
+
 /// clamp(x, min, max) = min(max(x, lo), hi); either bound may be None.
 LogicalResult decomposeClamp(AtenOp op, const AtenArgs &args,
                              RewriterBase &rw, StringRef loName,
@@ -433,6 +540,30 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
   addBinary("aten.mul.Scalar", BinaryKind::mul, false, "");
   addBinary("aten.maximum.default", BinaryKind::max, false, "");
   addBinary("aten.minimum.default", BinaryKind::min, false, "");
+  // Integer operands stay integers (the SFP's int64 domain), as PyTorch
+  // computes them.
+  const char *numbers = "f16, bf16, f32, i32, i64";
+  for (const char *overload : {"Tensor", "Scalar"}) {
+    r.add({std::string("aten.remainder.") + overload, "pointwise", numbers,
+           "the sign of the divisor, as Python's %; integer x % 0 gives 0 "
+           "(PyTorch raises)",
+           binary(BinaryKind::remainder, false)});
+  }
+  r.add({"aten.floor_divide.default", "pointwise", numbers,
+         "floor(x / y); integer x // 0 gives 0 (PyTorch raises)",
+         binary(BinaryKind::floordiv, false)});
+  r.add({"aten.floor_divide.Scalar", "pointwise", numbers,
+         "as floor_divide.default", binary(BinaryKind::floordiv, false)});
+  r.add({"aten.square.default", "pointwise", floats, "x * x",
+         [](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+           FailureOr<Value> x = args.tensor("self");
+           if (failed(x))
+             return failure();
+           RankedTensorType type = resultType(op);
+           Value in = castTo(rw, op.getLoc(), *x, type.getElementType());
+           rw.replaceOpWithNewOp<BinaryOp>(op, type, BinaryKind::mul, in, in);
+           return success();
+         }});
   r.add({"aten.div.Tensor", "pointwise", floats, "true division",
          decomposeDiv});
   r.add({"aten.div.Scalar", "pointwise", floats, "", decomposeDiv});
@@ -496,6 +627,31 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
          "`beta` and `threshold` as PyTorch defines them", decomposeSoftplus});
   r.add({"aten.logical_not.default", "pointwise", all, "x == 0",
          decomposeLogicalNot});
+  r.add({"aten.logical_and.default", "pointwise", all,
+         "operands as truth values (x != 0); bool result",
+         logical(BinaryKind::logical_and, false)});
+  r.add({"aten.logical_or.default", "pointwise", all,
+         "operands as truth values (x != 0); bool result",
+         logical(BinaryKind::logical_or, false)});
+  r.add({"aten.logical_xor.default", "pointwise", all,
+         "operands as truth values, compared with `ne`; bool result",
+         logical(BinaryKind::logical_and, true)});
+  const char *ints = "i32, i64, bool";
+  for (const char *overload : {"Tensor", "Scalar"}) {
+    std::string o = std::string(".") + overload;
+    for (const char *name : {"aten.bitwise_and", "aten.__and__"})
+      r.add({name + o, "pointwise", ints, "and; bool as truth values",
+             bitwise(BinaryKind::logical_and, false)});
+    for (const char *name : {"aten.bitwise_or", "aten.__or__"})
+      r.add({name + o, "pointwise", ints, "or; bool as truth values",
+             bitwise(BinaryKind::logical_or, false)});
+    for (const char *name : {"aten.bitwise_xor", "aten.__xor__"})
+      r.add({name + o, "pointwise", ints,
+             "integers as (a | b) - (a & b); bools as a != b",
+             bitwise(BinaryKind::logical_or, true)});
+  }
+  r.add({"aten.bitwise_not.default", "pointwise", ints,
+         "bools as x == 0; integers as -x - 1", decomposeBitwiseNot});
 
   struct Cmp {
     const char *op;

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -126,6 +127,83 @@ LogicalResult decomposeExtremeDim(AtenOp op, const AtenArgs &args,
   Value indices = reduceDims(rw, loc, *x, {*d}, argKind, *keepdim);
   rw.replaceOp(op, {castTo(rw, loc, values, resultType(op, 0).getElementType()),
                     castTo(rw, loc, indices, resultType(op, 1).getElementType())});
+  return success();
+}
+
+/// The largest k that topk unrolls (two reductions and a select each).
+constexpr int64_t kMaxTopK = 64;
+
+/// topk(self, k, dim, largest, sorted): k rounds of (max, argmax) along
+/// `dim`, each masking the element it took with -inf (+inf for the
+/// smallest; the type's extreme for integers) through a one-hot select.
+/// Results come sorted; equal values give the first index first. A row
+/// whose top k reaches the mask value itself (-inf entries) may repeat an
+/// index.
+LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args,
+                            RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> k = args.getInt("k");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<bool> largest = args.getBool("largest");
+  if (failed(x) || failed(k) || failed(dim) || failed(largest))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  if (failed(d))
+    return failure();
+  Type et = elementTypeOf(*x);
+  if (et.isInteger(1))
+    return op.emitError("topk of a bool tensor is not supported");
+  int64_t n = rank ? shape[*d] : 1;
+  if (*k < 1 || *k > n)
+    return op.emitError("topk k = ") << *k << " is out of range [1, " << n
+                                     << "]";
+  if (*k > kMaxTopK)
+    return op.emitError("topk k = ")
+           << *k << " is not supported (at most " << kMaxTopK << ")";
+  Location loc = op.getLoc();
+  Value in = rank ? *x : reshapeTo(rw, loc, *x, {1});
+  int64_t r = rank ? rank : 1;
+  double mask;
+  if (isa<FloatType>(et))
+    mask = *largest ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+  else if (et.getIntOrFloatBitWidth() >= 64)
+    mask = *largest ? double(std::numeric_limits<int64_t>::min())
+                    : double(std::numeric_limits<int64_t>::max());
+  else
+    mask = *largest ? -std::ldexp(1.0, et.getIntOrFloatBitWidth() - 1)
+                    : std::ldexp(1.0, et.getIntOrFloatBitWidth() - 1) - 1;
+  ReduceKind valueKind = *largest ? ReduceKind::max : ReduceKind::min;
+  ReduceKind indexKind = *largest ? ReduceKind::argmax : ReduceKind::argmin;
+  Value iota = createIota(rw, loc, shapeOf(in)[*d], *d, r);
+  auto maskType = RankedTensorType::get(shapeOf(in), rw.getI1Type());
+  Value fill = createSplat(rw, loc, et, mask);
+  SmallVector<Value> values, indices;
+  Value rest = in;
+  for (int64_t j = 0; j < *k; ++j) {
+    values.push_back(reduceAlong(rw, loc, rest, *d, valueKind));
+    indices.push_back(reduceAlong(rw, loc, rest, *d, indexKind));
+    if (j + 1 < *k) {
+      Value taken = CompareOp::create(rw, loc, maskType, ComparePredicate::eq,
+                                      iota, indices.back());
+      rest = SelectOp::create(rw, loc, rest.getType(), taken, fill, rest);
+    }
+  }
+  auto joined = [&](ArrayRef<Value> parts, Type t) -> Value {
+    if (parts.size() == 1)
+      return parts.front();
+    SmallVector<int64_t> s(shapeOf(parts.front()));
+    s[*d] = int64_t(parts.size());
+    return ConcatOp::create(rw, loc, RankedTensorType::get(s, t), parts, *d);
+  };
+  Value v = joined(values, et), i = joined(indices, rw.getI64Type());
+  RankedTensorType vt = resultType(op, 0), it = resultType(op, 1);
+  rw.replaceOp(op, {castTo(rw, loc, reshapeTo(rw, loc, v, vt.getShape()),
+                           vt.getElementType()),
+                    castTo(rw, loc, reshapeTo(rw, loc, i, it.getShape()),
+                           it.getElementType())});
   return success();
 }
 
@@ -317,6 +395,11 @@ void registerReductionDecompositions(DecompositionRegistry &r) {
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeArg(op, a, rw, ReduceKind::argmin);
          }});
+  r.add({"aten.topk.default", "reduction", "f16, bf16, f32, i32, i64",
+         "k (at most 64) rounds of max and argmax, each masking the taken "
+         "element; sorted, ties to the first index; a row whose top k "
+         "reaches its -inf (or, smallest, +inf) entries may repeat an index",
+         decomposeTopK});
   auto var = [](bool withMean) -> DecomposeFn {
     return [withMean](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
       return decomposeVar(op, a, rw, withMean);

@@ -281,6 +281,16 @@ FailureOr<SmallVector<int64_t>> reductionDims(const AtenArgs &args,
   return dims;
 }
 
+Value createIota(OpBuilder &b, Location loc, int64_t n, int64_t dim,
+                 int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[dim] = n;
+  auto type = RankedTensorType::get(shape, b.getI64Type());
+  auto values = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  return ConstantOp::create(b, loc, type,
+                            DenseElementsAttr::get(type, ArrayRef(values)));
+}
+
 Type accumulationType(Type elementType) {
   if (elementType.isF16() || elementType.isBF16())
     return Float32Type::get(elementType.getContext());

@@ -329,6 +329,140 @@ LogicalResult decomposeCat(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   return success();
 }
 
+/// stack(tensors, dim): each input with a 1 inserted at `dim`, then one
+/// concatenation.
+LogicalResult decomposeStack(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  SmallVector<Value> inputs = args.tensorList("tensors");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, type.getRank());
+  if (failed(d))
+    return failure();
+  if (inputs.empty())
+    return op.emitError("stack needs at least one tensor");
+  Location loc = op.getLoc();
+  SmallVector<Value> parts;
+  for (Value v : inputs) {
+    SmallVector<int64_t> shape(shapeOf(v));
+    shape.insert(shape.begin() + *d, 1);
+    parts.push_back(
+        reshapeTo(rw, loc, castTo(rw, loc, v, type.getElementType()), shape));
+  }
+  if (parts.size() == 1)
+    rw.replaceOp(op, parts.front());
+  else
+    rw.replaceOpWithNewOp<ConcatOp>(op, type, parts, *d);
+  return success();
+}
+
+/// repeat(self, repeats): leading 1s for extra repeat counts, then every
+/// repeated dim as a concatenation of copies (the copies are DMA moves).
+LogicalResult decomposeRepeat(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<SmallVector<int64_t>> repeats = args.getIntList("repeats");
+  if (failed(x) || failed(repeats))
+    return failure();
+  ArrayRef<int64_t> in = shapeOf(*x);
+  if (repeats->size() < in.size())
+    return op.emitError("repeat needs a count for every dim (")
+           << in.size() << "), got " << repeats->size();
+  if (llvm::any_of(*repeats, [](int64_t r) { return r < 1; }))
+    return op.emitError("repeat counts must be >= 1 (empty results are not "
+                        "supported)");
+  Location loc = op.getLoc();
+  SmallVector<int64_t> shape(repeats->size() - in.size(), 1);
+  shape.append(in.begin(), in.end());
+  Value v = reshapeTo(rw, loc, *x, shape);
+  for (auto [d, count] : llvm::enumerate(*repeats)) {
+    if (count == 1)
+      continue;
+    shape[d] *= count;
+    SmallVector<Value> copies(count, v);
+    v = ConcatOp::create(rw, loc,
+                         RankedTensorType::get(shape, elementTypeOf(v)),
+                         copies, int64_t(d));
+  }
+  rw.replaceOp(op, v);
+  return success();
+}
+
+/// The most index slices along `dim` that scatter unrolls into selects.
+constexpr int64_t kMaxScatterSlices = 64;
+
+/// scatter(self, dim, index, src | value) and scatter_add: for each slice j
+/// of `index` along `dim`, a one-hot mask (iota == index[j]) selects where
+/// src[j] goes. Later slices win on repeated indices (PyTorch leaves that
+/// order undefined); scatter_add adds instead. `index` must span `self` in
+/// every other dim.
+LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw, bool add) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(index) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  if (failed(d))
+    return failure();
+  ArrayRef<int64_t> idxShape = shapeOf(*index);
+  if (int64_t(idxShape.size()) != rank)
+    return op.emitError("scatter index must have the rank of self (")
+           << rank << ")";
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != *d && idxShape[k] != type.getDimSize(k))
+      return op.emitError("scatter index must span self in every dim but ")
+             << *d << " (dim " << k << ": " << idxShape[k] << " vs "
+             << type.getDimSize(k) << ")";
+  int64_t slices = idxShape[*d];
+  if (slices > kMaxScatterSlices)
+    return op.emitError("scatter of ")
+           << slices << " index slices along dim " << *d
+           << " is not supported (at most " << kMaxScatterSlices << ")";
+  Location loc = op.getLoc();
+  Value src = args.optionalTensor("src");
+  Value value;
+  if (src) {
+    // Only src's leading part the index covers is read.
+    ArrayRef<int64_t> srcShape = shapeOf(src);
+    if (int64_t(srcShape.size()) != rank)
+      return op.emitError("scatter src must have the rank of self");
+    for (int64_t k = 0; k < rank; ++k)
+      src = sliceAlong(rw, loc, src, k, 0, idxShape[k], 1);
+    src = castTo(rw, loc, src, et);
+  } else {
+    FailureOr<Value> v = tensorOrScalar(args, "value", et, rw);
+    if (failed(v))
+      return failure();
+    value = *v;
+  }
+  Value idx = castTo(rw, loc, *index, rw.getI64Type());
+  Value iota = createIota(rw, loc, type.getDimSize(*d), *d, rank);
+  auto maskType = RankedTensorType::get(type.getShape(), rw.getI1Type());
+  Value out = castTo(rw, loc, *self, et);
+  Value zero = add ? createSplat(rw, loc, et, 0.0) : Value();
+  for (int64_t j = 0; j < slices; ++j) {
+    Value at = sliceAlong(rw, loc, idx, *d, j, 1, 1);
+    Value hit = CompareOp::create(rw, loc, maskType, ComparePredicate::eq,
+                                  iota, at);
+    Value part = src ? sliceAlong(rw, loc, src, *d, j, 1, 1) : value;
+    if (add)
+      out = BinaryOp::create(
+          rw, loc, type, BinaryKind::add, out,
+          SelectOp::create(rw, loc, type, hit, part, zero));
+    else
+      out = SelectOp::create(rw, loc, type, hit, part, out);
+  }
+  rw.replaceOp(op, out);
+  return success();
+}
+
 /// split.Tensor, split_with_sizes and chunk: consecutive slices.
 LogicalResult decomposeSplit(AtenOp op, const AtenArgs &args,
                              RewriterBase &rw) {
@@ -690,6 +824,28 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
                            "aten.chunk.default", "aten.unbind.int"})
     r.add({name, "shape", all, "consecutive slices (sizes from the results)",
            decomposeSplit});
+  r.add({"aten.stack.default", "shape", all,
+         "the inputs reshaped with a 1 at `dim`, then concatenated",
+         decomposeStack});
+  r.add({"aten.repeat.default", "shape", all,
+         "a concatenation of copies per repeated dim; counts >= 1",
+         decomposeRepeat});
+  r.add({"aten.scatter.src", "shape", all,
+         "one select per index slice along `dim` (at most 64) on a one-hot "
+         "mask; the index must span self in the other dims; later slices win "
+         "on repeated indices",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeScatter(op, a, rw, false);
+         }});
+  r.add({"aten.scatter.value", "shape", all, "as scatter.src, with a splat",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeScatter(op, a, rw, false);
+         }});
+  r.add({"aten.scatter_add.default", "shape", all,
+         "as scatter.src, each slice added (repeated indices accumulate)",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeScatter(op, a, rw, true);
+         }});
   r.add({"aten.embedding.default", "shape", all,
          "a DMA gather of table rows by i32/i64 indices; an out-of-range "
          "index stops the program with an error",
