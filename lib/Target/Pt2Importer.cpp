@@ -32,6 +32,7 @@
 
 #include <regex>
 #include <set>
+#include <utility>
 
 using namespace mlir;
 using nlohmann::json;
@@ -212,6 +213,8 @@ private:
   llvm::StringMap<std::string> parameterNames;
   /// View results by name: the tensor whose storage they share.
   llvm::StringMap<std::string> viewRoots;
+  /// How many higher-order op subgraphs enclose the node being imported.
+  int subgraphDepth = 0;
   /// range_constraints: symbol -> [min, max] (max absent: unbounded).
   std::map<std::string, std::pair<int64_t, std::optional<int64_t>>> ranges;
   int schemaMinor = 0;
@@ -1076,8 +1079,115 @@ private:
     }
   }
 
+  //===--- Higher-order ops -----------------------------------------------===//
+
+  /// Deepest nesting of subgraphs accepted (each level recurses).
+  static constexpr int kMaxSubgraphDepth = 16;
+
+  /// Higher-order ops whose subgraph is a plain function of its tensor
+  /// operands in an inference graph: grad mode changes nothing, and autocast
+  /// regions already record the dtypes they compute in (tensor_values).
+  static bool isInlinedHigherOrderOp(StringRef op) {
+    return op == "higher_order.wrap_with_set_grad_enabled" ||
+           op == "higher_order.wrap_with_autocast";
+  }
+
+  /// The names a node's outputs define, in order.
+  SmallVector<std::string> outputNames(const json &outs, Location loc) {
+    SmallVector<std::string> names;
+    for (const json &out : outs) {
+      auto [tag, value] = unionTag(out);
+      if (tag == "as_tensor")
+        names.push_back((*value)["name"].get<std::string>());
+      else if (tag == "as_tensors")
+        for (const json &r : *value)
+          names.push_back(r["name"].get<std::string>());
+      else
+        fail(loc, "output of kind '" + tag + "' is not supported here");
+    }
+    return names;
+  }
+
+  /// Imports a wrap_with_* node by importing its subgraph in place: the
+  /// subgraph's inputs bind to the tensors after its graph argument, the
+  /// node's outputs to the subgraph's outputs. A subgraph has its own names
+  /// and tensor_values (an inner "add" is not the outer one), so it is
+  /// imported in a scope of its own.
+  void inlineHigherOrderOp(const json &node, const std::string &op,
+                           Location loc) {
+    const json *graph = nullptr;
+    SmallVector<Value> operands;
+    for (const json &input : node["inputs"]) {
+      auto [tag, value] = unionTag(input["arg"]);
+      if (tag == "as_graph") {
+        if (graph)
+          fail(loc, "'" + op + "' has more than one subgraph");
+        graph = &(*value)["graph"];
+      } else if (graph) {
+        if (tag != "as_tensor")
+          fail(loc, "'" + op + "' operand of kind '" + tag +
+                        "' is not supported (tensors only)");
+        operands.push_back(tensorValue(*value, loc));
+      }
+    }
+    if (!graph)
+      fail(loc, "'" + op + "' has no subgraph argument");
+    if (subgraphDepth >= kMaxSubgraphDepth)
+      fail(loc, "higher-order ops nested deeper than " +
+                    std::to_string(kMaxSubgraphDepth));
+    const json &inputs = (*graph)["inputs"];
+    if (inputs.size() != operands.size())
+      fail(loc, "'" + op + "' passes " + std::to_string(operands.size()) +
+                    " tensors to a subgraph of " +
+                    std::to_string(inputs.size()) + " inputs");
+
+    // Enter the subgraph's scope; a failure aborts the whole import, so
+    // only the successful path restores the outer one.
+    json outerTensorValues = std::exchange(tensorValues,
+                                           (*graph)["tensor_values"]);
+    llvm::StringMap<Value> outerValues = std::exchange(values, {});
+    llvm::StringMap<std::string> outerViewRoots = std::exchange(viewRoots, {});
+    for (auto [in, operand] : llvm::zip(inputs, operands)) {
+      auto [tag, value] = unionTag(in);
+      if (tag != "as_tensor")
+        fail(loc, "subgraph input of kind '" + tag + "' is not supported");
+      values[(*value)["name"].get<std::string>()] = operand;
+    }
+    ++subgraphDepth;
+    for (const json &inner : (*graph)["nodes"])
+      importNode(inner);
+    --subgraphDepth;
+    SmallVector<Value> results;
+    for (const std::string &name : outputNames((*graph)["outputs"], loc)) {
+      auto it = values.find(name);
+      if (it == values.end())
+        fail(loc, "subgraph output '" + name + "' is never defined");
+      results.push_back(it->second);
+    }
+    tensorValues = std::move(outerTensorValues);
+    values = std::move(outerValues);
+    viewRoots = std::move(outerViewRoots);
+
+    SmallVector<std::string> names = outputNames(node["outputs"], loc);
+    if (names.size() != results.size())
+      fail(loc, "'" + op + "' has " + std::to_string(names.size()) +
+                    " outputs but its subgraph returns " +
+                    std::to_string(results.size()));
+    for (auto [name, result] : llvm::zip(names, results))
+      if (!values.try_emplace(name, result).second)
+        fail(loc, "value '" + name + "' is defined twice");
+  }
+
   void importNodeAt(const json &node, const std::string &op, Location loc) {
     const json &outs = node["outputs"];
+    if (StringRef(op).starts_with("higher_order.")) {
+      if (!isInlinedHigherOrderOp(op))
+        fail(loc, "higher-order op '" + op +
+                      "' is not supported (wrap_with_set_grad_enabled and "
+                      "wrap_with_autocast are, by inlining their subgraph)");
+      inlineHigherOrderOp(node, op, loc);
+      return;
+    }
     // Shape guards of dynamic exports: checked by torch.export against the
     // range constraints, which --bind-dims enforces; nothing to run.
     if (op == "aten._assert_scalar.default" ||
@@ -1167,6 +1277,11 @@ private:
                       it->second + "'; mutating a view is not supported "
                       "(export with ep.run_decompositions() to functionalize "
                       "it)");
+      // Rebinding inside a subgraph would not reach the tensor its caller
+      // passed in.
+      if (subgraphDepth > 0)
+        fail(loc, "in-place op '" + op + "' inside a higher-order op's "
+                  "subgraph is not supported");
       if (auto it = parameterNames.find(self); it != parameterNames.end())
         fail(loc, "in-place op '" + op + "' mutates parameter '" +
                       it->second + "'; parameters are read-only (register "

@@ -259,6 +259,63 @@ def main():
         with open(out("sym_no_range.model.json"), "w") as f:
             json.dump(doc, f, sort_keys=True)
 
+    # 26-33. bare JSON variants of hop_wrapped_mlp.pt2 (make_import_inputs.py):
+    #        malformed higher-order op nodes
+    hop_path = out("hop_wrapped_mlp.pt2")
+    if os.path.exists(hop_path):
+        hop_doc = json.loads(dict(load(hop_path))[MODEL_JSON])
+
+        def hop_variant(name, fn):
+            doc = copy.deepcopy(hop_doc)
+            g = doc["graph_module"]["graph"]
+            outer = next(n for n in g["nodes"] if "higher_order" in n["target"])
+            fn(g, outer, outer["inputs"][1]["arg"]["as_graph"]["graph"])
+            with open(out(name), "w") as f:
+                json.dump(doc, f, sort_keys=True)
+
+        def two_graphs(g, hop, sub):
+            hop["inputs"].insert(2, copy.deepcopy(hop["inputs"][1]))
+        hop_variant("hop_two_graphs.model.json", two_graphs)
+
+        def no_graph(g, hop, sub):
+            del hop["inputs"][1]
+        hop_variant("hop_no_graph.model.json", no_graph)
+
+        def operand_kind(g, hop, sub):
+            hop["inputs"][2]["arg"] = {"as_int": 3}
+        hop_variant("hop_operand_kind.model.json", operand_kind)
+
+        def arity(g, hop, sub):
+            del hop["inputs"][-1]
+        hop_variant("hop_arity.model.json", arity)
+
+        def output_count(g, hop, sub):
+            hop["outputs"].append({"as_tensor": {"name": "extra"}})
+        hop_variant("hop_output_count.model.json", output_count)
+
+        def undefined_output(g, hop, sub):
+            sub["outputs"] = [{"as_tensor": {"name": "nowhere"}}]
+        hop_variant("hop_undefined_output.model.json", undefined_output)
+
+        def inplace_inside(g, hop, sub):
+            # fc2 writes its input in place: a rebinding that cannot reach
+            # the caller's tensor
+            sub["nodes"][-1]["target"] = "torch.ops.aten.relu_.default"
+            sub["nodes"][-1]["inputs"] = sub["nodes"][-1]["inputs"][:1]
+            sub["nodes"][-1]["inputs"][0]["name"] = "self"
+        hop_variant("hop_inplace_inside.model.json", inplace_inside)
+
+        def too_deep(g, hop, sub):
+            # 17 wrap_with_set_grad_enabled levels around the subgraph
+            body = sub
+            for _ in range(17):
+                wrapper = copy.deepcopy(hop)
+                wrapper["inputs"][1]["arg"]["as_graph"]["graph"] = body
+                body = copy.deepcopy(sub)
+                body["nodes"] = [wrapper]
+            hop["inputs"][1]["arg"]["as_graph"]["graph"] = body
+        hop_variant("hop_too_deep.model.json", too_deep)
+
     # 13/14. valid bare exported-program JSON files (models/model.json alone)
     for src, name in ((relu_path, "relu_fp16.model.json"),
                       (mlp_path, "mlp_fp16.model.json")):

@@ -403,9 +403,84 @@ def main():
     write_program(out("mutation_aten_ir.pt2"), ep, state, consts, (x,),
                   "ATen dialect (run_decompositions) form of op_mutation_inplace, hand-derived")
 
-    # (7) ZIP64 records everywhere
+    # (7) higher-order ops: wrap_with_set_grad_enabled / wrap_with_autocast
+    # regions (inlined) and torch.cond (refused)
+    write_zip_records(out("hop_wrapped_mlp.pt2"), finish_records(edit_json(mlp, hop_wrapped_mlp)))
+    write_zip_records(out("hop_cond.pt2"), finish_records(edit_json(lin, hop_unsupported)))
+
+    # (8) ZIP64 records everywhere
     write_zip64_records(out("zip64_forced.pt2"), lin, root="zip64_forced")
     print(f"wrote importer robustness inputs to {a.out_dir}")
+
+
+def _tensor_names(arg):
+    (tag, v), = arg.items()
+    if tag == "as_tensor":
+        return [v["name"]]
+    if tag in ("as_tensors", "as_optional_tensors"):
+        return [t["name"] if "name" in t else t["as_tensor"]["name"]
+                for t in v if "name" in t or "as_tensor" in t]
+    return []
+
+
+def wrap_in_hop(graph, start, end, target, leading, submod):
+    """Moves graph["nodes"][start:end] into a subgraph called through the
+    higher-order op `target`, as torch.export's training IR records a
+    region under torch.no_grad() (wrap_with_set_grad_enabled(False, submod,
+    *args)) or torch.autocast (wrap_with_autocast(device, dtype, enabled,
+    cache, submod, *args)); serialize_hoo_inputs writes the HOP's arguments
+    unnamed, the submodule as {"as_graph": {name, graph}}.  The subgraph's
+    placeholders keep the outer names and its outputs are returned under
+    the same names outside, so inner and outer scopes share names (as FX
+    submodules do).  Returns the subgraph."""
+    nodes, tv = graph["nodes"], graph["tensor_values"]
+    inner = nodes[start:end]
+    defined = [n for node in inner for o in node["outputs"] for n in _tensor_names(o)]
+    used = []
+    for node in inner:
+        for i in node["inputs"]:
+            for n in _tensor_names(i["arg"]):
+                if n not in defined and n not in used:
+                    used.append(n)
+    later = {n for node in nodes[end:] for i in node["inputs"] for n in _tensor_names(i["arg"])}
+    later |= {n for o in graph["outputs"] for n in _tensor_names(o)}
+    outs = [n for n in defined if n in later]
+    tensor = lambda n: {"as_tensor": {"name": n}}  # noqa: E731
+    sub = {"inputs": [tensor(n) for n in used], "outputs": [tensor(n) for n in outs],
+           "nodes": inner, "tensor_values": {n: tv[n] for n in used + defined},
+           "sym_int_values": {}, "sym_bool_values": {}, "is_single_tensor_return": False,
+           "custom_obj_values": {}, "sym_float_values": {}}
+    arg = lambda a: {"name": "", "arg": a, "kind": 1}  # noqa: E731
+    hop = {"target": target,
+           "inputs": [arg(a) for a in leading]
+           + [arg({"as_graph": {"name": submod, "graph": sub}})]
+           + [arg(tensor(n)) for n in used],
+           "outputs": [tensor(n) for n in outs],
+           "metadata": copy.deepcopy(inner[0]["metadata"]),
+           "is_hop_single_tensor_return": None}
+    nodes[start:end] = [hop]
+    for n in defined:
+        if n not in outs:
+            del tv[n]
+    return sub
+
+
+def hop_wrapped_mlp(ep):
+    """mlp_fp16 as an HF model under export looks: gelu and fc2 in a
+    wrap_with_set_grad_enabled(False) region, gelu itself nested in a
+    wrap_with_autocast('cpu', None, False, None) region."""
+    g = ep["graph_module"]["graph"]
+    sub = wrap_in_hop(g, 1, 3, "torch.ops.higher_order.wrap_with_set_grad_enabled",
+                      [{"as_bool": False}], "submod_1")
+    wrap_in_hop(sub, 0, 1, "torch.ops.higher_order.wrap_with_autocast",
+                [{"as_string": "cpu"}, {"as_none": True}, {"as_bool": False},
+                 {"as_none": True}], "submod_2")
+
+
+def hop_unsupported(ep):
+    """A torch.cond node (data-dependent control flow): refused by name."""
+    g = ep["graph_module"]["graph"]
+    wrap_in_hop(g, 1, 2, "torch.ops.higher_order.cond", [{"as_bool": True}], "true_graph_0")
 
 
 if __name__ == "__main__":
