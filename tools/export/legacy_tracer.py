@@ -376,7 +376,8 @@ RECORDED_AS_IS = {
     add_.Tensor mul_.Tensor copy_ scalar_tensor new_zeros new_ones zeros_like ones_like
     full_like lift_fresh_copy sym_size.int
     logical_xor bitwise_and.Tensor bitwise_or.Tensor bitwise_xor.Tensor bitwise_not
-    remainder.Tensor remainder.Scalar floor_divide topk scatter.src scatter.value scatter_add
+    remainder.Tensor remainder.Scalar floor_divide topk scatter.src scatter_.src scatter.value
+    scatter_add
     stack repeat
     """.split()
 }

@@ -502,6 +502,7 @@ OPS = {
     "arange.start_step": lambda A, c: _arange(A, A["start"], A["end"], A.get("step", 1)),
     "zeros_like": lambda A, c: np.zeros_like(A["self"]),
     "scatter.src": lambda A, c: _scatter(A),
+    "scatter_.src": lambda A, c: _scatter(A),
     "scatter.value": lambda A, c: _scatter(A),
     "scatter_add": lambda A, c: _scatter(A, add=True),
     "stack": lambda A, c: np.stack(A["tensors"], axis=_dim(A.get("dim", 0),
@@ -517,7 +518,7 @@ OPS = {
     "pad": lambda A, c: _pad(A["self"], A["pad"], 0.0 if A.get("value") is None else A["value"]),
 }
 NO_OUTPUT = {"_assert_tensor_metadata"}
-INPLACE_FIRST_ARG = {"add_.Tensor", "mul_.Tensor", "index_copy_"}
+INPLACE_FIRST_ARG = {"add_.Tensor", "mul_.Tensor", "index_copy_", "scatter_.src"}
 
 
 def _op_key(target):

@@ -196,7 +196,9 @@ class MoeRouter(nn.Module):
         logits = self.linear(x)
         top_values, top_indices = torch.topk(logits, self.k, dim=-1)
         probs = F.softmax(top_values, dim=1, dtype=top_values.dtype)
-        scores = torch.zeros_like(logits).scatter(1, top_indices, probs)
+        # in place on a fresh tensor, as transformers writes it (the training
+        # IR keeps aten.scatter_.src)
+        scores = torch.zeros_like(logits).scatter_(1, top_indices, probs)
         return scores, top_indices
 
 
@@ -384,7 +386,8 @@ def register_op_zoo(add, ZooEntry, In):
        "x.scatter_add(0, idx[3,67], src) (repeated indices accumulate)")
     op("moe_router", None, [I((9, 64))], S,
        "gpt-oss router: linear(64 -> 16), topk 4, softmax of the top values, "
-       "zeros_like(logits).scatter(1, indices, probs); returns (scores, indices)",
+       "zeros_like(logits).scatter_(1, indices, probs) (in place, as transformers "
+       "writes it); returns (scores, indices)",
        module=lambda: MoeRouter(64, 16, 4), tol="matmul")
     op("stack", lambda x, y: torch.stack([x, y], 1), [I(A2), I(A2)], H,
        "torch.stack([x, y], 1) -> [7,2,67]")
