@@ -377,11 +377,20 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
   if (plan.kind == KernelKind::Transpose &&
       failed(checkStickTile(plan.tensors.back(), plan.stickLoop)))
     return failure();
-  if (plan.isMatmul()) {
-    PlanTensor acc;
-    acc.elementsPerStick = elementsPerStick(Float32Type::get(kernel.getContext()), arch);
-    if (failed(checkStickTile(acc, plan.stickLoop)))
+  // The f32 accumulator lives in LX only, one tile at a time: its tile is
+  // whole f32 sticks, but need not divide the loop's f32 stick count (an odd
+  // count, as N = 8224 gives, would leave no tile but the whole loop); the
+  // last tile's extra sticks cover the stored tensors' padding.
+  if (plan.isMatmul() && plan.stickLoop >= 0) {
+    const PlanLoop &loop = plan.loops[plan.stickLoop];
+    int64_t e = elementsPerStick(Float32Type::get(kernel.getContext()), arch);
+    if (loop.tile != loop.size && loop.tile % e != 0) {
+      if (emitErrors)
+        kernel.emitError("tile ") << loop.tile << " of loop " << plan.stickLoop
+                                  << " is not a whole number of " << e
+                                  << "-element accumulator sticks";
       return failure();
+    }
   }
 
   // Tile shapes, hoisting, multicast.

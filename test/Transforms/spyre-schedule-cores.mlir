@@ -70,3 +70,27 @@ func.func @odd_elementwise(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #ro
   }
   return %0 : tensor<63x65xf32, #row>
 }
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// An N of 8224 (Granite's lm_head shape class): 128.5 f16 sticks, 257 f32
+// accumulator sticks (prime). The accumulator lives in LX one tile at a
+// time, so a 64-wide N tile is fine although it does not divide 257 f32
+// sticks; the whole N (a 1 MiB weight tile per K step) would not fit.
+// CHECK-LABEL: func.func @odd_stick_count_n
+// CHECK: spyre.kernel "k0_matmul"
+// CHECK-SAME: schedule = #spyre.schedule<split = [1, {{[0-9]+}}, 1], tile = [1, {{64|128|256|512|1024}}, {{[0-9]+}}]
+func.func @odd_stick_count_n(%arg0: tensor<1x256xf16, #layout>, %arg1: tensor<8224x256xf16, #layout1>) -> tensor<1x8224xf16, #layout> {
+  %0 = spyre.kernel "k0_matmul"(%arg0, %arg1) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 1, 8224, 256>} : (tensor<1x256xf16, #layout>, tensor<8224x256xf16, #layout1>) -> tensor<1x8224xf16, #layout> {
+  ^bb0(%arg3: tensor<1x256xf16, #layout>, %arg4: tensor<8224x256xf16, #layout1>):
+    %1 = spyre.matmul %arg3, %arg4 {transpose_rhs} : tensor<1x256xf16, #layout>, tensor<8224x256xf16, #layout1> -> tensor<1x8224xf16, #layout>
+    spyre.yield %1 : tensor<1x8224xf16, #layout>
+  }
+  return %0 : tensor<1x8224xf16, #layout>
+}

@@ -237,6 +237,11 @@ def register_op_zoo(add, ZooEntry, In):
        "x[7,67] @ y[67] -> [7]")
     op("matmul_1d_1d", lambda x, y: torch.matmul(x, y), [I((67,)), I((67,))], S,
        "x[67] @ y[67] -> [] (0-d)")
+    op("linear_odd_sticks", None, [I((2, 128))], H,
+       "nn.Linear(128, 8224, bias=False) on x[2,128]: N = 128.5 fp16 sticks, 257 fp32 "
+       "accumulator sticks (a prime), too wide for one LX tile (Granite's lm_head, "
+       "vocab 49155, is of this kind)",
+       module=lambda: nn.Linear(128, 8224, bias=False), tol="matmul")
     op("baddbmm", lambda x, y, z: torch.baddbmm(x, y, z, beta=0.5, alpha=2.0),
        [I((2, 5, 9)), I((2, 5, 67)), I((2, 67, 9))], H,
        "torch.baddbmm(x[2,5,9], y, z, beta=0.5, alpha=2.0)")
