@@ -331,18 +331,28 @@ struct FormKernelsPass
       kernel->moveBefore(op);
   }
 
-  /// Whether the kernel with `op` fused in is one KernelPlan supports: a
-  /// plan of a fused copy of the kernel.
+  /// Whether the kernel with `op` fused in is one KernelPlan supports (a
+  /// plan of a fused copy of the kernel) and still fits LX at its smallest
+  /// tiles: a reduction chain over long rows (topk over a vocabulary) needs
+  /// every fused row resident, so past some length it must stay several
+  /// kernels.
   bool trial(KernelOp kernel, Operation *op, const Embedding &e) {
     OpBuilder b(kernel);
     auto copy = cast<KernelOp>(b.clone(*kernel));
     KernelOp grown = fuse(copy, op, e, kernel, /*moveOp=*/false);
     bool ok = false;
+    Arch arch = getArch(grown);
     FailureOr<KernelPlan::Roles> roles =
         KernelPlan::roles(grown, /*emitErrors=*/false);
     if (succeeded(roles))
       ok = succeeded(KernelPlan::build(grown, validationSchedule(grown, *roles),
-                                       getArch(grown), /*emitErrors=*/false));
+                                       arch, /*emitErrors=*/false));
+    if (ok) {
+      // Single-buffered: spyre-schedule-cores falls back to depth 1 too.
+      FailureOr<KernelPlan> smallest = KernelPlan::smallestPlan(
+          grown, *roles, arch, /*depth=*/1, /*emitErrors=*/false);
+      ok = failed(smallest) || smallest->lxBytes() <= arch.usableLxBytes();
+    }
     grown.erase();
     return ok;
   }

@@ -768,4 +768,89 @@ int64_t KernelPlan::pipelinedLoop() const {
   return hw.back();
 }
 
+//===----------------------------------------------------------------------===//
+// Candidate schedules
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> KernelPlan::powersUpTo(int64_t limit) {
+  llvm::SetVector<int64_t> v;
+  for (int64_t p = 1; p < limit; p *= 2)
+    v.insert(p);
+  v.insert(limit);
+  return v.takeVector();
+}
+
+/// Candidate tiles of a loop whose tensors are stored in sticks of `e`
+/// elements: whole sticks dividing the padded stick count (powers of two
+/// and the whole loop).
+static SmallVector<int64_t> stickTiles(int64_t size, int64_t e) {
+  int64_t sticks = llvm::divideCeil(size, e);
+  llvm::SetVector<int64_t> v;
+  for (int64_t s = 1; s < sticks; s *= 2)
+    if (sticks % s == 0)
+      v.insert(s * e);
+  v.insert(size);
+  return v.takeVector();
+}
+
+/// The least common multiple of the stick sizes (in elements) of the
+/// kernel's tensors along `loop`, so that a tile is whole sticks for all.
+static int64_t stickElementsAlong(KernelOp kernel,
+                                  const KernelPlan::Roles &roles, int64_t loop,
+                                  const Arch &arch) {
+  int64_t e = 1;
+  SmallVector<AffineMap> maps = llvm::to_vector(
+      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+  SmallVector<Type> types(kernel.getInputs().getTypes());
+  llvm::append_range(types, kernel.getResultTypes());
+  for (auto [map, type] : llvm::zip(maps, types)) {
+    LayoutAttr layout = getLayout(type);
+    if (!layout || layout.getStickDim() < 0)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(layout.getStickDim()));
+    if (dim && dim.getPosition() == unsigned(loop))
+      e = std::lcm(e, layout.getStickElems());
+  }
+  // Matmul accumulators are f32.
+  if (roles.kind == KernelKind::Matmul && loop == roles.stickLoop)
+    e = std::lcm(e, arch.stickBytes / 4);
+  // The transposed input's rows are the result's sticks and vice versa.
+  if (roles.kind == KernelKind::Transpose && loop == roles.stickLoop) {
+    auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
+    e = std::lcm(e, elementsPerStick(out.getElementType(), arch));
+  }
+  return e;
+}
+
+SmallVector<SmallVector<int64_t>>
+KernelPlan::tileChoices(KernelOp kernel, const Roles &roles, const Arch &arch) {
+  ArrayRef<int64_t> space = kernel.getSpace();
+  SmallVector<SmallVector<int64_t>> choices(space.size());
+  for (int64_t l = 0; l < int64_t(space.size()); ++l) {
+    int64_t e = stickElementsAlong(kernel, roles, l, arch);
+    if (llvm::is_contained(roles.wholeLoops, l))
+      choices[l] = {space[l]};
+    else if (e > 1)
+      choices[l] = stickTiles(space[l], e);
+    else if (l == roles.rowLoop || l == roles.accLoop)
+      choices[l] = powersUpTo(space[l]);
+    else
+      choices[l] = {1};
+  }
+  return choices;
+}
+
+FailureOr<KernelPlan> KernelPlan::smallestPlan(KernelOp kernel,
+                                               const Roles &roles,
+                                               const Arch &arch, int64_t depth,
+                                               bool emitErrors) {
+  SmallVector<int64_t> tiles;
+  for (const SmallVector<int64_t> &c : tileChoices(kernel, roles, arch))
+    tiles.push_back(c.front());
+  auto schedule = ScheduleAttr::get(kernel.getContext(),
+                                    SmallVector<int64_t>(tiles.size(), 1),
+                                    tiles, depth, /*costNs=*/0);
+  return build(kernel, schedule, arch, emitErrors);
+}
+
 } // namespace spyre

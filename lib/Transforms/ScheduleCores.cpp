@@ -25,59 +25,6 @@ using namespace spyre;
 
 namespace {
 
-/// 1, 2, 4, ... up to `limit`, plus `limit` itself.
-SmallVector<int64_t> powersUpTo(int64_t limit) {
-  llvm::SetVector<int64_t> v;
-  for (int64_t p = 1; p < limit; p *= 2)
-    v.insert(p);
-  v.insert(limit);
-  return v.takeVector();
-}
-
-/// Candidate tiles of a loop whose tensors are stored in sticks of `e`
-/// elements: whole sticks dividing the padded stick count (powers of two
-/// and the whole loop).
-SmallVector<int64_t> stickTiles(int64_t size, int64_t e) {
-  int64_t sticks = llvm::divideCeil(size, e);
-  llvm::SetVector<int64_t> v;
-  for (int64_t s = 1; s < sticks; s *= 2)
-    if (sticks % s == 0)
-      v.insert(s * e);
-  v.insert(size);
-  return v.takeVector();
-}
-
-/// The largest stick size (in elements) among the kernel's tensors along
-/// loop `l`, so that a tile is whole sticks for all of them.
-int64_t stickElementsAlong(KernelOp kernel, int64_t loop, const Arch &arch) {
-  int64_t e = 1;
-  SmallVector<AffineMap> maps = llvm::to_vector(
-      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
-  SmallVector<Type> types(kernel.getInputs().getTypes());
-  llvm::append_range(types, kernel.getResultTypes());
-  for (auto [map, type] : llvm::zip(maps, types)) {
-    LayoutAttr layout = getLayout(type);
-    if (!layout || layout.getStickDim() < 0)
-      continue;
-    auto dim = dyn_cast<AffineDimExpr>(map.getResult(layout.getStickDim()));
-    if (dim && dim.getPosition() == unsigned(loop))
-      e = std::lcm(e, layout.getStickElems());
-  }
-  // Matmul accumulators are f32.
-  FailureOr<KernelPlan::Roles> roles =
-      KernelPlan::roles(kernel, /*emitErrors=*/false);
-  if (succeeded(roles) && roles->kind == KernelKind::Matmul &&
-      loop == roles->stickLoop)
-    e = std::lcm(e, arch.stickBytes / 4);
-  // The transposed input's rows are the result's sticks and vice versa.
-  if (succeeded(roles) && roles->kind == KernelKind::Transpose &&
-      loop == roles->stickLoop) {
-    auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
-    e = std::lcm(e, elementsPerStick(out.getElementType(), arch));
-  }
-  return e;
-}
-
 struct ScheduleCoresPass
     : public spyre::impl::SpyreScheduleCoresBase<ScheduleCoresPass> {
   using Base::Base;
@@ -112,32 +59,20 @@ struct ScheduleCoresPass
     if (roles->singleCore)
       cores = 1;
 
-    // Candidate tiles per loop: whole loops; whole sticks along a loop that
-    // is some tensor's stick; powers of two along the row and accumulation
-    // loops; 1 for outer loops.
-    SmallVector<SmallVector<int64_t>> tileChoices(n);
-    for (int64_t l = 0; l < n; ++l) {
-      int64_t e = stickElementsAlong(kernel, l, arch);
-      if (llvm::is_contained(roles->wholeLoops, l))
-        tileChoices[l] = {space[l]};
-      else if (e > 1)
-        tileChoices[l] = stickTiles(space[l], e);
-      else if (l == roles->rowLoop || l == roles->accLoop)
-        tileChoices[l] = powersUpTo(space[l]);
-      else
-        tileChoices[l] = {1};
-    }
+    SmallVector<SmallVector<int64_t>> tileChoices =
+        KernelPlan::tileChoices(kernel, *roles, arch);
 
     ScheduleAttr best;
     double bestNs = 0;
     int64_t bestCores = 0;
     SmallVector<int64_t> tile(n, 1), split(n, 1);
+    int64_t tryDepth = depth;
     // Depth-first over loops: tiles, then splits that the tiles allow.
     std::function<void(int64_t, int64_t)> visit = [&](int64_t l,
                                                       int64_t coresLeft) {
       if (l == n) {
         auto candidate =
-            ScheduleAttr::get(ctx, split, tile, depth, /*costNs=*/0);
+            ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0);
         FailureOr<KernelPlan> plan =
             KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
         if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
@@ -149,7 +84,7 @@ struct ScheduleCoresPass
         // for everything else) and the earlier (smaller-tile) candidate.
         if (!best || ns < bestNs * (1 - 1e-9) ||
             (ns <= bestNs * (1 + 1e-9) && used < bestCores)) {
-          best = ScheduleAttr::get(ctx, split, tile, depth,
+          best = ScheduleAttr::get(ctx, split, tile, tryDepth,
                                    int64_t(std::llround(ns)));
           bestNs = ns;
           bestCores = used;
@@ -160,7 +95,7 @@ struct ScheduleCoresPass
         tile[l] = t;
         int64_t tiles = llvm::divideCeil(space[l], t);
         bool splittable = kernel.getIteratorKinds()[l] == IteratorKind::parallel;
-        for (int64_t s : powersUpTo(std::min(tiles, coresLeft))) {
+        for (int64_t s : KernelPlan::powersUpTo(std::min(tiles, coresLeft))) {
           if (!splittable && s > 1)
             break;
           split[l] = s;
@@ -171,15 +106,17 @@ struct ScheduleCoresPass
       tile[l] = 1;
     };
     visit(0, cores);
+    // A kernel whose buffers fit only once runs without pipelining rather
+    // than not at all (spyre-form-kernels fuses up to that bound).
+    if (!best && depth > 1) {
+      tryDepth = 1;
+      visit(0, cores);
+    }
 
     if (!best) {
-      // Rebuild the smallest schedule with diagnostics to say why.
-      SmallVector<int64_t> smallestTiles;
-      for (auto &choices : tileChoices)
-        smallestTiles.push_back(choices.front());
-      auto smallest = ScheduleAttr::get(ctx, SmallVector<int64_t>(n, 1),
-                                        smallestTiles, depth, 0);
-      FailureOr<KernelPlan> plan = KernelPlan::build(kernel, smallest, arch);
+      // Say why with the smallest schedule's plan (diagnostics on).
+      FailureOr<KernelPlan> plan =
+          KernelPlan::smallestPlan(kernel, *roles, arch, /*depth=*/1);
       if (failed(plan))
         return failure();
       return kernel.emitError("no schedule fits: the smallest tiles need ")

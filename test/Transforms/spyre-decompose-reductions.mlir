@@ -424,14 +424,16 @@ func.func @var_no_dof(%x: tensor<4x1xf32>) -> tensor<4xf32> {
 // -----
 
 // topk (largest, k = 2): max and argmax, the taken element masked with
-// -inf through a one-hot select, max and argmax again; values and indices
-// concatenated along the dim.
+// -inf through a one-hot select (the index narrowed to the i32 iota's
+// type), max and argmax again; values and indices concatenated along the
+// dim.
 // CHECK-LABEL: func.func @topk
-// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi64>
+// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi32>
 // CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
 // CHECK: %[[V0:.*]] = spyre.reduce max %arg0 dim 1 : tensor<9x16xf32> -> tensor<9x1xf32>
 // CHECK: %[[I0:.*]] = spyre.reduce argmax %arg0 dim 1 : tensor<9x16xf32> -> tensor<9x1xi64>
-// CHECK: %[[T:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<1x16xi64>, tensor<9x1xi64> -> tensor<9x16xi1>
+// CHECK: %[[N0:.*]] = spyre.cast %[[I0]] : tensor<9x1xi64> -> tensor<9x1xi32>
+// CHECK: %[[T:.*]] = spyre.compare eq %[[IOTA]], %[[N0]] : tensor<1x16xi32>, tensor<9x1xi32> -> tensor<9x16xi1>
 // CHECK: %[[REST:.*]] = spyre.select %[[T]], %[[NINF]], %arg0
 // CHECK: %[[V1:.*]] = spyre.reduce max %[[REST]] dim 1
 // CHECK: %[[I1:.*]] = spyre.reduce argmax %[[REST]] dim 1

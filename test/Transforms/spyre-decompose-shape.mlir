@@ -372,16 +372,18 @@ func.func @repeat(%x: tensor<5x67xf16>) -> tensor<2x5x201xf16> {
 
 // -----
 
-// scatter.src: src cut to the index's extent; per index slice j, a one-hot
-// mask (iota == index[:, j]) selects src[:, j] over the running result.
+// scatter.src: src cut to the index's extent, the index narrowed to i32
+// (the iota's type); per index slice j, a one-hot mask (iota == index[:, j])
+// selects src[:, j] over the running result.
 // CHECK-LABEL: func.func @scatter_src
-// CHECK: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi64>
+// CHECK: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi32>
 // CHECK: %[[SRC:.*]] = spyre.slice %arg2 offsets [0, 0] strides [1, 1] : tensor<7x3xf32> -> tensor<7x2xf32>
-// CHECK: %[[I0:.*]] = spyre.slice %arg1 offsets [0, 0] strides [1, 1] : tensor<7x2xi64> -> tensor<7x1xi64>
-// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<1x16xi64>, tensor<7x1xi64> -> tensor<7x16xi1>
+// CHECK: %[[IDX:.*]] = spyre.cast %arg1 : tensor<7x2xi64> -> tensor<7x2xi32>
+// CHECK: %[[I0:.*]] = spyre.slice %[[IDX]] offsets [0, 0] strides [1, 1] : tensor<7x2xi32> -> tensor<7x1xi32>
+// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<1x16xi32>, tensor<7x1xi32> -> tensor<7x16xi1>
 // CHECK: %[[S0:.*]] = spyre.slice %[[SRC]] offsets [0, 0] strides [1, 1] : tensor<7x2xf32> -> tensor<7x1xf32>
 // CHECK: %[[R0:.*]] = spyre.select %[[M0]], %[[S0]], %arg0 : tensor<7x16xi1>, tensor<7x1xf32>, tensor<7x16xf32> -> tensor<7x16xf32>
-// CHECK: %[[I1:.*]] = spyre.slice %arg1 offsets [0, 1]
+// CHECK: %[[I1:.*]] = spyre.slice %[[IDX]] offsets [0, 1]
 // CHECK: %[[M1:.*]] = spyre.compare eq %[[IOTA]], %[[I1]]
 // CHECK: %[[S1:.*]] = spyre.slice %[[SRC]] offsets [0, 1]
 // CHECK: %[[R1:.*]] = spyre.select %[[M1]], %[[S1]], %[[R0]]
@@ -406,18 +408,18 @@ func.func @scatter_value(%x: tensor<4x16xf16>, %i: tensor<4x1xi64>) -> tensor<4x
 
 // -----
 
-// scatter_add along dim 0: i32 indices widened to i64; each slice's
+// scatter_add along dim 0: i32 indices used as they are; each slice's
 // selection (0 elsewhere) is added, so repeated indices accumulate.
 // CHECK-LABEL: func.func @scatter_add
 // CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0], [1], [2], [3], [4], [5], [6]]> : tensor<7x1xi64>
-// CHECK: %[[IDX:.*]] = spyre.cast %arg1 : tensor<2x16xi32> -> tensor<2x16xi64>
-// CHECK: %[[I0:.*]] = spyre.slice %[[IDX]] offsets [0, 0]
-// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<7x1xi64>, tensor<1x16xi64> -> tensor<7x16xi1>
+// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0], [1], [2], [3], [4], [5], [6]]> : tensor<7x1xi32>
+// CHECK-NOT: spyre.cast
+// CHECK: %[[I0:.*]] = spyre.slice %arg1 offsets [0, 0]
+// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<7x1xi32>, tensor<1x16xi32> -> tensor<7x16xi1>
 // CHECK: %[[S0:.*]] = spyre.slice %arg2 offsets [0, 0]
 // CHECK: %[[P0:.*]] = spyre.select %[[M0]], %[[S0]], %[[ZERO]]
 // CHECK: %[[A0:.*]] = spyre.binary add %arg0, %[[P0]]
-// CHECK: spyre.slice %[[IDX]] offsets [1, 0]
+// CHECK: spyre.slice %arg1 offsets [1, 0]
 // CHECK: %[[A1:.*]] = spyre.binary add %[[A0]],
 // CHECK: return %[[A1]]
 func.func @scatter_add(%x: tensor<7x16xf32>, %i: tensor<2x16xi32>, %s: tensor<2x16xf32>) -> tensor<7x16xf32> {

@@ -137,9 +137,10 @@ reductionDims(const AtenArgs &args, llvm::StringRef name, int64_t rank);
 mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value x, int64_t dim, bool log = false,
                           bool safe = false);
-/// The positions 0..n-1 along `dim` of a rank-`rank` tensor: an i64
-/// constant of shape [1, ..., n, ..., 1] (compared with indices to build
-/// one-hot masks).
+/// The positions 0..n-1 along `dim` of a rank-`rank` tensor: an i32
+/// constant of shape [1, ..., n, ..., 1], compared with indices (cast to
+/// i32) to build one-hot masks; i32 halves what a vocabulary-long iota
+/// takes of LX.
 mlir::Value createIota(mlir::OpBuilder &b, mlir::Location loc, int64_t n,
                        int64_t dim, int64_t rank);
 /// Element type reductions and normalizations compute in: f32 for f16 and

@@ -179,6 +179,22 @@ public:
   };
   static mlir::FailureOr<Roles> roles(KernelOp kernel, bool emitErrors = true);
 
+  /// The candidate tiles of each loop, smallest first: the whole loop where
+  /// the plan needs it; whole sticks (of every tensor stored along the
+  /// loop, a matmul's f32 accumulator included) dividing the padded stick
+  /// count; powers of two along row and accumulation loops; 1 elsewhere.
+  static llvm::SmallVector<llvm::SmallVector<int64_t>>
+  tileChoices(KernelOp kernel, const Roles &roles, const Arch &arch);
+  /// The plan of `kernel` on one core at its smallest tiles: what it needs
+  /// of LX at least.
+  static mlir::FailureOr<KernelPlan> smallestPlan(KernelOp kernel,
+                                                  const Roles &roles,
+                                                  const Arch &arch,
+                                                  int64_t depth,
+                                                  bool emitErrors = true);
+  /// 1, 2, 4, ... below `limit`, then `limit`.
+  static llvm::SmallVector<int64_t> powersUpTo(int64_t limit);
+
   mutable KernelOp kernel;
   Arch arch;
   ScheduleAttr schedule;

@@ -91,6 +91,9 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
     when its loops map onto the producer's parallel loops, the producer
     result has no other user, and the fused body fits LX at the smallest
     tile (the elementwise tail of a matmul: bias, activation, residual).
+    A chain of reductions over long rows (topk over a vocabulary) stops
+    fusing where the grown kernel, single-buffered at its smallest tiles,
+    would no longer fit LX, and continues in a new kernel.
     Layout-only ops (`spyre.reshape` that keeps the device layout) stay
     outside kernels as views. Each kernel states its loop nest (`space`,
     `iterators`, `indexing_maps`).
@@ -119,6 +122,8 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
     per-tile pipeline stages: max(DMA time with the memory node shared by
     all cores, PT time, SFP time) per tile plus the pipeline fill; cores
     that share an operand are made ring-adjacent by the core numbering.
+    When no candidate fits with `depth` buffers, the search is repeated
+    single-buffered (depth 1) before reporting "no schedule fits".
     Kernels that already have a `schedule` are kept (so tests and users can
     pin one).
     Output: every kernel has `schedule`.

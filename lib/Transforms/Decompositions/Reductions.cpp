@@ -186,8 +186,9 @@ LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args,
     values.push_back(reduceAlong(rw, loc, rest, *d, valueKind));
     indices.push_back(reduceAlong(rw, loc, rest, *d, indexKind));
     if (j + 1 < *k) {
-      Value taken = CompareOp::create(rw, loc, maskType, ComparePredicate::eq,
-                                      iota, indices.back());
+      Value taken =
+          CompareOp::create(rw, loc, maskType, ComparePredicate::eq, iota,
+                            castTo(rw, loc, indices.back(), rw.getI32Type()));
       rest = SelectOp::create(rw, loc, rest.getType(), taken, fill, rest);
     }
   }

@@ -285,8 +285,8 @@ Value createIota(OpBuilder &b, Location loc, int64_t n, int64_t dim,
                  int64_t rank) {
   SmallVector<int64_t> shape(rank, 1);
   shape[dim] = n;
-  auto type = RankedTensorType::get(shape, b.getI64Type());
-  auto values = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  auto type = RankedTensorType::get(shape, b.getI32Type());
+  auto values = llvm::to_vector(llvm::seq<int32_t>(0, int32_t(n)));
   return ConstantOp::create(b, loc, type,
                             DenseElementsAttr::get(type, ArrayRef(values)));
 }

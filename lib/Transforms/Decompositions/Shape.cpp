@@ -442,7 +442,7 @@ LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
       return failure();
     value = *v;
   }
-  Value idx = castTo(rw, loc, *index, rw.getI64Type());
+  Value idx = castTo(rw, loc, *index, rw.getI32Type());
   Value iota = createIota(rw, loc, type.getDimSize(*d), *d, rank);
   auto maskType = RankedTensorType::get(type.getShape(), rw.getI1Type());
   Value out = castTo(rw, loc, *self, et);
