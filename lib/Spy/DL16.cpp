@@ -33,6 +33,14 @@ uint16_t floatToDL16(float value) {
   return uint16_t(sign | (uint32_t(exponent) << 9) | fraction);
 }
 
+uint16_t floatToDL16Saturating(float value) {
+  uint16_t code = floatToDL16(value);
+  bool finite = (floatBits(value) & 0x7f800000u) != 0x7f800000u;
+  if ((code & 0x7fff) == kDL16Ninf && finite)
+    return uint16_t((code & 0x8000) | kDL16Max);
+  return code;
+}
+
 const float *dl16DecodeTable() {
   static const std::vector<float> table = [] {
     std::vector<float> t(65536);
@@ -114,7 +122,7 @@ const uint16_t *bf16ToDL16Table() {
   static const std::vector<uint16_t> table = [] {
     std::vector<uint16_t> t(65536);
     for (uint32_t b = 0; b < 65536; ++b)
-      t[b] = floatToDL16(bf16ToFloat(uint16_t(b)));
+      t[b] = floatToDL16Saturating(bf16ToFloat(uint16_t(b)));
     return t;
   }();
   return table.data();

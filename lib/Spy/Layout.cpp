@@ -33,7 +33,7 @@ template <bool ToDevice>
 void convertRun(ElementStorage storage, isa::DType dtype, uint32_t bytes,
                 const uint8_t *hostIn, uint8_t *hostOut, uint64_t hostStep,
                 const uint8_t *deviceIn, uint8_t *deviceOut, uint64_t count) {
-  if (storage != ElementStorage::DL16) {
+  if (!isDL16(storage)) {
     if (hostStep == 1) {
       if (ToDevice)
         std::memcpy(deviceOut, hostIn, count * bytes);
@@ -81,7 +81,7 @@ ElementStorage storageOf(isa::DType dtype, bool dl16Storage) {
   case isa::DType::F16:
     return dl16Storage ? ElementStorage::DL16 : ElementStorage::IeeeF16;
   case isa::DType::BF16:
-    return dl16Storage ? ElementStorage::DL16 : ElementStorage::BF16;
+    return dl16Storage ? ElementStorage::DL16Saturating : ElementStorage::BF16;
   case isa::DType::I8:
     return ElementStorage::I8;
   case isa::DType::I32:

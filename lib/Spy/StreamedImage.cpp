@@ -380,7 +380,7 @@ bool StreamedImage::loadSlab(uint64_t offset, std::string &error) {
     std::string why;
     if (!LayoutMap::create(
             map_.dtype(), ext, box, int64_t(e) * map_.elementBytes(),
-            map_.storage() == ElementStorage::DL16, slab->map, why)) {
+            isDL16(map_.storage()), slab->map, why)) {
       error = "internal error: slab layout: " + why;
       return false;
     }

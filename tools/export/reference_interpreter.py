@@ -501,6 +501,7 @@ OPS = {
     "arange.start": lambda A, c: _arange(A, A["start"], A["end"], 1),
     "arange.start_step": lambda A, c: _arange(A, A["start"], A["end"], A.get("step", 1)),
     "zeros_like": lambda A, c: np.zeros_like(A["self"]),
+    "ones_like": lambda A, c: np.ones_like(A["self"]),
     "scatter.src": lambda A, c: _scatter(A),
     "scatter_.src": lambda A, c: _scatter(A),
     "scatter.value": lambda A, c: _scatter(A),

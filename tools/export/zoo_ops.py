@@ -401,6 +401,18 @@ def register_op_zoo(add, ZooEntry, In):
     op("repeat", lambda x: x.repeat(2, 1, 3), [I((5, 67))], H,
        "x[5,67].repeat(2, 1, 3) -> [2,5,201] (a leading dim added)")
 
+    op("softmax_bf16_finfo_mask",
+       lambda x, m: torch.softmax(
+           x + torch.zeros(2, 1, 1, 16, dtype=torch.bfloat16).masked_fill(
+               torch.cat([m[:1], torch.ones_like(m[1:])]), torch.finfo(torch.bfloat16).min),
+           -1),
+       [I((2, 4, 4, 16), "bf16", "normal", "x"), I((2, 1, 1, 16), "bool", "bool:0.3", "m")],
+       MIXED,
+       "softmax(x + mask) in bf16, the mask built as transformers does from "
+       "torch.finfo(bfloat16).min, batch 1 fully masked: DL16 cannot hold -3.4e38, "
+       "so bf16 stores saturate to DL16's largest value and the masked rows stay a "
+       "uniform 1/16 as in torch (not NaN)")
+
     # ----------------------------------------------------------------- casts
     casts = [("fp32", "fp16"), ("fp16", "fp32"), ("fp32", "bf16"), ("bf16", "fp32"),
              ("fp16", "bf16"), ("bf16", "fp16"), ("fp32", "int32"), ("fp16", "int64"),

@@ -80,6 +80,26 @@ TEST(DL16, SpecialValues) {
   EXPECT_EQ(floatToDL16(std::ldexp(1.0f + 1.0f / 512, -31)), 0x0001);
 }
 
+TEST(DL16, SaturatingKeepsFiniteValuesFinite) {
+  float inf = std::numeric_limits<float>::infinity();
+  // Finite overflow gives +-max instead of NINF...
+  EXPECT_EQ(floatToDL16Saturating(std::ldexp(1.0f, 33)), kDL16Max);
+  EXPECT_EQ(floatToDL16Saturating(-3.3895314e38f), 0x8000 | kDL16Max);
+  // ...infinities and NaN are still NINF...
+  EXPECT_EQ(floatToDL16Saturating(inf), kDL16Ninf);
+  EXPECT_EQ(floatToDL16Saturating(-inf), 0xffff);
+  EXPECT_EQ(floatToDL16Saturating(std::nanf("")), kDL16Ninf);
+  // ...and every value in range converts as floatToDL16 does.
+  for (uint32_t c = 0; c < 65536; ++c) {
+    float f = dl16ToFloat(uint16_t(c));
+    EXPECT_EQ(floatToDL16Saturating(f), floatToDL16(f)) << c;
+  }
+  // The bf16 table saturates (torch.finfo(torch.bfloat16).min = 0xff7f).
+  EXPECT_EQ(bf16ToDL16Table()[0xff7f], 0x8000 | kDL16Max);
+  EXPECT_EQ(bf16ToDL16Table()[0xff80], 0xffff); // -inf
+  EXPECT_EQ(halfToDL16Table()[0xfbff], floatToDL16(-65504.0f));
+}
+
 TEST(DL16, RelativeErrorIsHalfAnUlp) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);

@@ -354,6 +354,28 @@ TEST(SimOps, UnaryBroadcastsAndCasts) {
             (std::vector<int64_t>{1, 2, 3, 4, 7, 6, 7, 8}));
 }
 
+// On a DL16 machine fp16 and bf16 tensors are both DL16 codes, but a store
+// to a bf16 tensor keeps finite values finite (bf16 reaches 3.4e38, and a
+// finfo(bfloat16).min mask must not become -inf), while fp16 overflows to
+// NINF as IEEE fp16 overflows to infinity.
+TEST(SimOps, Bf16StoresSaturateFp16StoresOverflow) {
+  SimHarness h;
+  float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {1e10f, -3.0e38f, inf, 2.0f};
+  h.writeLxVec(0, 0, x);
+  Inst toBf16 = sfpUnary(UnaryOp::Copy, 1024, 0, 1, 4, 8, 16, DType::BF16,
+                         DType::F32);
+  Inst toF16 = sfpUnary(UnaryOp::Copy, 2048, 0, 1, 4, 8, 16, DType::F16,
+                        DType::F32);
+  ASSERT_OK(h.run({toBf16, toF16}));
+  EXPECT_EQ(h.readLx<uint16_t>(0, 1024, 4),
+            (std::vector<uint16_t>{spy::kDL16Max, 0x8000 | spy::kDL16Max,
+                                   spy::kDL16Ninf, spy::floatToDL16(2.0f)}));
+  EXPECT_EQ(h.readLx<uint16_t>(0, 2048, 4),
+            (std::vector<uint16_t>{spy::kDL16Ninf, 0x8000 | spy::kDL16Ninf,
+                                   spy::kDL16Ninf, spy::floatToDL16(2.0f)}));
+}
+
 double binaryRef(BinaryOp op, double a, double b) {
   switch (op) {
   case BinaryOp::Add:

@@ -19,7 +19,12 @@
 //   * a magnitude below the smallest non-zero value flushes to +-0 (sign
 //     kept; there are no subnormals);
 //   * a magnitude above the largest finite value, an infinity or a NaN gives
-//     +-NINF (no saturation: overflow behaves like IEEE overflow to infinity).
+//     +-NINF (no saturation: overflow behaves like IEEE overflow to infinity);
+//     floatToDL16Saturating instead keeps finite values finite (+-max), for
+//     bf16 tensors: their own range reaches 3.4e38, and a mask built from
+//     torch.finfo(torch.bfloat16).min must stay a large finite number, not
+//     become -inf (a fully masked softmax row is then uniform, as in torch,
+//     not NaN).
 // NaN is therefore not representable: it encodes as NINF and decodes as an
 // infinity of the NaN's sign. Decoding NINF as infinity (rather than NaN)
 // keeps -inf attention masks working through DL16 storage.
@@ -58,6 +63,9 @@ inline float bitsToFloat(uint32_t b) {
 
 /// fp32 -> DL16, round to nearest even (see the file comment).
 uint16_t floatToDL16(float value);
+/// As floatToDL16, but a finite value beyond DL16's range gives +-max, not
+/// +-NINF (how bf16 tensors are stored; see the file comment).
+uint16_t floatToDL16Saturating(float value);
 
 /// DL16 -> fp32 (exact; NINF decodes as an infinity).
 inline float dl16ToFloat(uint16_t code) {
@@ -86,8 +94,8 @@ float halfToFloat(uint16_t half);
 const float *halfDecodeTable();
 
 /// 65536-entry tables of floatToDL16(halfToFloat(h)) and
-/// floatToDL16(bf16ToFloat(b)): one lookup per element when weights are
-/// converted to their device images.
+/// floatToDL16Saturating(bf16ToFloat(b)): one lookup per element when
+/// weights are converted to their device images.
 const uint16_t *halfToDL16Table();
 const uint16_t *bf16ToDL16Table();
 

@@ -50,11 +50,19 @@ enum class ElementStorage : uint8_t {
   IeeeF16,
   BF16,
   DL16,
+  /// DL16 holding a bf16 tensor: stores saturate finite overflow to +-max
+  /// (spy::floatToDL16Saturating) instead of giving NINF.
+  DL16Saturating,
   I8,
   I32,
   I64,
   Bool,
 };
+
+/// Whether elements are DLFloat16 codes.
+inline bool isDL16(ElementStorage s) {
+  return s == ElementStorage::DL16 || s == ElementStorage::DL16Saturating;
+}
 
 /// The device storage of `dtype` on a machine that stores fp16/bf16 as DL16
 /// (`dl16Storage`) or in their IEEE/bfloat16 formats.

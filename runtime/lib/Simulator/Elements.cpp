@@ -29,6 +29,7 @@ uint32_t storageBytes(ElementStorage s) {
   case ElementStorage::IeeeF16:
   case ElementStorage::BF16:
   case ElementStorage::DL16:
+  case ElementStorage::DL16Saturating:
     return 2;
   case ElementStorage::I64:
     return 8;
@@ -44,7 +45,8 @@ void loadF32(ElementStorage s, const uint8_t *src, size_t n, float *out) {
   case ElementStorage::F32:
     std::memcpy(out, src, n * 4);
     return;
-  case ElementStorage::DL16: {
+  case ElementStorage::DL16:
+  case ElementStorage::DL16Saturating: {
     const float *table = spy::dl16DecodeTable();
     for (size_t i = 0; i < n; ++i)
       out[i] = table[loadAs<uint16_t>(src + 2 * i)];
@@ -87,6 +89,10 @@ void storeF32(ElementStorage s, const float *in, size_t n, uint8_t *dst) {
   case ElementStorage::DL16:
     for (size_t i = 0; i < n; ++i)
       storeAs<uint16_t>(dst + 2 * i, spy::floatToDL16(in[i]));
+    return;
+  case ElementStorage::DL16Saturating:
+    for (size_t i = 0; i < n; ++i)
+      storeAs<uint16_t>(dst + 2 * i, spy::floatToDL16Saturating(in[i]));
     return;
   case ElementStorage::IeeeF16:
     for (size_t i = 0; i < n; ++i)
