@@ -129,3 +129,31 @@ func.func @sdpa_gqa_causal(%q: tensor<1x4x16x32xf16>, %k: tensor<1x2x16x32xf16>,
   %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = true, is_causal = true, scale = 0.17677669529663689 : f64}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x16x32xf16>, tensor<1x2x16x32xf16>, tensor<1x2x16x32xf16>) -> tensor<1x4x16x32xf16>
   return %0 : tensor<1x4x16x32xf16>
 }
+
+// -----
+
+// The CPU flash kernel ep.run_decompositions() leaves: the same math; its
+// logsumexp result is unused and the node goes away.
+// CHECK-LABEL: func.func @flash_for_cpu
+// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16> -> tensor<1x4x8x8xf32>
+// CHECK: spyre.select
+// CHECK: %[[O:.*]] = spyre.matmul %{{.*}}, %arg2 : tensor<1x4x8x8xf16>, tensor<1x4x8x16xf16> -> tensor<1x4x8x16xf16>
+// CHECK: return %[[O]]
+// CHECK-NOT: spyre.aten
+func.func @flash_for_cpu(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v: tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf16> {
+  %0:2 = spyre.aten "aten._scaled_dot_product_flash_attention_for_cpu.default"(%q, %k, %v) {args = {is_causal = true}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>) -> (tensor<1x4x8x16xf16>, tensor<1x4x8xf32>)
+  return %0#0 : tensor<1x4x8x16xf16>
+}
+
+// -----
+
+// CUDA's memory-efficient kernel: attn_bias is the additive mask.
+// CHECK-LABEL: func.func @efficient_with_bias
+// CHECK: %[[S:.*]] = spyre.binary mul
+// CHECK: %[[B:.*]] = spyre.cast %arg3 : tensor<1x1x8x8xf16> -> tensor<1x1x8x8xf32>
+// CHECK: spyre.binary add %[[S]], %[[B]] : tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32> -> tensor<1x4x8x8xf32>
+// CHECK-NOT: spyre.aten
+func.func @efficient_with_bias(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v: tensor<1x4x8x16xf16>, %bias: tensor<1x1x8x8xf16>) -> tensor<1x4x8x16xf16> {
+  %0:4 = spyre.aten "aten._scaled_dot_product_efficient_attention.default"(%q, %k, %v, %bias) {args = {compute_log_sumexp = false}, tensor_args = ["query", "key", "value", "attn_bias"]} : (tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x1x8x8xf16>) -> (tensor<1x4x8x16xf16>, tensor<1x4x0xf32>, tensor<i64>, tensor<i64>)
+  return %0#0 : tensor<1x4x8x16xf16>
+}

@@ -411,3 +411,27 @@ func.func @stack_nothing() -> tensor<0x4xf32> {
   %0 = spyre.aten "aten.stack.default"() {args = {dim = 0 : i64}, tensor_args = []} : () -> tensor<0x4xf32>
   return %0 : tensor<0x4xf32>
 }
+
+// -----
+
+func.func @fused_sdpa_logsumexp_used(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v: tensor<1x4x8x16xf16>) -> tensor<1x4x8xf32> {
+  // expected-error @+1 {{'aten._scaled_dot_product_flash_attention_for_cpu.default' result 1 (logsumexp or RNG state) is used; only the attention output is supported}}
+  %0:2 = spyre.aten "aten._scaled_dot_product_flash_attention_for_cpu.default"(%q, %k, %v) {args = {}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>) -> (tensor<1x4x8x16xf16>, tensor<1x4x8xf32>)
+  return %0#1 : tensor<1x4x8xf32>
+}
+
+// -----
+
+func.func @slice_scatter_step(%x: tensor<4x16xf16>, %y: tensor<4x4xf16>) -> tensor<4x16xf16> {
+  // expected-error @+1 {{slice_scatter with step 2 is not supported (unit steps only)}}
+  %0 = spyre.aten "aten.slice_scatter.default"(%x, %y) {args = {dim = 1 : i64, start = 0 : i64, end = 8 : i64, step = 2 : i64}, tensor_args = ["self", "src"]} : (tensor<4x16xf16>, tensor<4x4xf16>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}
+
+// -----
+
+func.func @slice_scatter_window(%x: tensor<4x16xf16>, %y: tensor<4x4xf16>) -> tensor<4x16xf16> {
+  // expected-error @+1 {{scatter source has 4 elements along dim 1 for a window of 5}}
+  %0 = spyre.aten "aten.slice_scatter.default"(%x, %y) {args = {dim = 1 : i64, start = 3 : i64, end = 8 : i64}, tensor_args = ["self", "src"]} : (tensor<4x16xf16>, tensor<4x4xf16>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}

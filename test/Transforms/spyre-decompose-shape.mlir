@@ -426,3 +426,43 @@ func.func @scatter_add(%x: tensor<7x16xf32>, %i: tensor<2x16xi32>, %s: tensor<2x
   %0 = spyre.aten "aten.scatter_add.default"(%x, %i, %s) {args = {dim = 0 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<7x16xf32>, tensor<2x16xi32>, tensor<2x16xf32>) -> tensor<7x16xf32>
   return %0 : tensor<7x16xf32>
 }
+
+// -----
+
+// slice_scatter (the functional `x[:, 3:8] = y` of ATen IR): self's parts
+// around the window and src between them, one concatenation.
+// CHECK-LABEL: func.func @slice_scatter
+// CHECK: %[[L:.*]] = spyre.slice %arg0 offsets [0, 0] strides [1, 1] : tensor<4x16xf16> -> tensor<4x3xf16>
+// CHECK: %[[R:.*]] = spyre.slice %arg0 offsets [0, 8] strides [1, 1] : tensor<4x16xf16> -> tensor<4x8xf16>
+// CHECK: %[[C:.*]] = spyre.concat %[[L]], %arg1, %[[R]] dim 1 : tensor<4x3xf16>, tensor<4x5xf16>, tensor<4x8xf16> -> tensor<4x16xf16>
+// CHECK: return %[[C]]
+func.func @slice_scatter(%x: tensor<4x16xf16>, %y: tensor<4x5xf16>) -> tensor<4x16xf16> {
+  %0 = spyre.aten "aten.slice_scatter.default"(%x, %y) {args = {dim = 1 : i64, start = 3 : i64, end = 8 : i64}, tensor_args = ["self", "src"]} : (tensor<4x16xf16>, tensor<4x5xf16>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}
+
+// -----
+
+// select_scatter at the last row (index -1): src gains the dim back; nothing
+// follows the window.
+// CHECK-LABEL: func.func @select_scatter
+// CHECK: %[[S:.*]] = spyre.reshape %arg1 : tensor<16xf32> -> tensor<1x16xf32>
+// CHECK: %[[L:.*]] = spyre.slice %arg0 offsets [0, 0] strides [1, 1] : tensor<4x16xf32> -> tensor<3x16xf32>
+// CHECK: %[[C:.*]] = spyre.concat %[[L]], %[[S]] dim 0 : tensor<3x16xf32>, tensor<1x16xf32> -> tensor<4x16xf32>
+// CHECK: return %[[C]]
+func.func @select_scatter(%x: tensor<4x16xf32>, %y: tensor<16xf32>) -> tensor<4x16xf32> {
+  %0 = spyre.aten "aten.select_scatter.default"(%x, %y) {args = {dim = 0 : i64, index = -1 : i64}, tensor_args = ["self", "src"]} : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// copy (the functional `self.copy_(src)`): src in self's dtype and shape.
+// CHECK-LABEL: func.func @copy
+// CHECK: %[[C:.*]] = spyre.cast %arg1 : tensor<16xf16> -> tensor<16xf32>
+// CHECK: %[[B:.*]] = spyre.broadcast %[[C]] : tensor<16xf32> -> tensor<4x16xf32>
+// CHECK: return %[[B]]
+func.func @copy(%x: tensor<4x16xf32>, %y: tensor<16xf16>) -> tensor<4x16xf32> {
+  %0 = spyre.aten "aten.copy.default"(%x, %y) {args = {}, tensor_args = ["self", "src"]} : (tensor<4x16xf32>, tensor<16xf16>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}

@@ -335,6 +335,18 @@ def _scatter(A, add=False):
     return x
 
 
+def _slice_scatter(A, select=False):
+    x = np.array(A["self"], copy=True)
+    d = _dim(A.get("dim", 0), x.ndim)
+    window = [slice(None)] * x.ndim
+    if select:
+        window[d] = A["index"]
+    else:
+        window[d] = slice(A.get("start"), A.get("end"), A.get("step", 1))
+    x[tuple(window)] = A["src"]
+    return x
+
+
 def _matmul(a, b):
     return np.matmul(a, b)
 
@@ -509,6 +521,8 @@ OPS = {
     "stack": lambda A, c: np.stack(A["tensors"], axis=_dim(A.get("dim", 0),
                                                           A["tensors"][0].ndim + 1)),
     "repeat": lambda A, c: np.tile(A["self"], A["repeats"]),
+    "slice_scatter": lambda A, c: _slice_scatter(A),
+    "select_scatter": lambda A, c: _slice_scatter(A, select=True),
     "triu": lambda A, c: np.triu(A["self"], A.get("diagonal", 0)),
     "tril": lambda A, c: np.tril(A["self"], A.get("diagonal", 0)),
     "clone": lambda A, c: np.array(A["self"], copy=True),

@@ -398,6 +398,12 @@ def register_op_zoo(add, ZooEntry, In):
        "torch.stack([x, y], 1) -> [7,2,67]")
     op("stack_last", lambda x, y, z: torch.stack((x, y, z), -1), [I(B3), I(B3), I(B3)], S,
        "torch.stack((x, y, z), -1) -> [3,7,9,3]")
+    # the functional form ep.run_decompositions() gives an in-place write
+    # (slice_scatter and copy have lit cases only: torch 1.13's fake-tensor
+    # slice_scatter rejects its own arguments, and make_fx decomposes copy)
+    op("select_scatter", lambda x, y: torch.select_scatter(x, y, 1, -1),
+       [I(A3), I((2, 67))], S,
+       "torch.select_scatter(x[2,5,67], y[2,67], 1, -1): the ATen IR of x[:, -1] = y")
     op("repeat", lambda x: x.repeat(2, 1, 3), [I((5, 67))], H,
        "x[5,67].repeat(2, 1, 3) -> [2,5,201] (a leading dim added)")
 

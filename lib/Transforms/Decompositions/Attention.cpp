@@ -39,8 +39,10 @@ Value iota(OpBuilder &b, Location loc, int64_t n, bool row) {
                             DenseElementsAttr::get(type, ArrayRef(values)));
 }
 
-LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
-                            RewriterBase &rw) {
+/// The attention output of an SDPA-like op whose mask argument is
+/// `maskName` (null when it has none).
+FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                           StringRef maskName) {
   FailureOr<Value> query = args.tensor("query");
   FailureOr<Value> key = args.tensor("key");
   FailureOr<Value> value = args.tensor("value");
@@ -49,9 +51,11 @@ LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
   if (failed(query) || failed(key) || failed(value) || failed(dropout) ||
       failed(causal))
     return failure();
-  if (*dropout != 0)
-    return op.emitError("attention dropout (dropout_p = ")
-           << *dropout << ") is not supported in inference";
+  if (*dropout != 0) {
+    op.emitError("attention dropout (dropout_p = ")
+        << *dropout << ") is not supported in inference";
+    return failure();
+  }
   bool gqa = false;
   if (op.getArg("enable_gqa")) {
     FailureOr<bool> g = args.getBool("enable_gqa");
@@ -63,9 +67,10 @@ LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
   ArrayRef<int64_t> qs = shapeOf(*query), ks = shapeOf(*key),
                     vs = shapeOf(*value);
   int64_t rank = qs.size();
-  if (rank < 2 || ks.size() != qs.size() || vs.size() != qs.size())
-    return op.emitError("attention needs query, key and value of one rank "
-                        ">= 2");
+  if (rank < 2 || ks.size() != qs.size() || vs.size() != qs.size()) {
+    op.emitError("attention needs query, key and value of one rank >= 2");
+    return failure();
+  }
   int64_t L = qs[rank - 2], E = qs[rank - 1], S = ks[rank - 2];
   double scale = 1.0 / std::sqrt(double(E));
   if (!args.isNone("scale")) {
@@ -81,10 +86,12 @@ LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
   int64_t groups = 1;
   if (rank >= 3 && qs[rank - 3] != ks[rank - 3]) {
     int64_t hq = qs[rank - 3], hk = ks[rank - 3];
-    if (!gqa || hk == 0 || hq % hk != 0)
-      return op.emitError("query has ")
-             << hq << " heads and key " << hk
-             << "; grouped-query attention needs enable_gqa and a multiple";
+    if (!gqa || hk == 0 || hq % hk != 0) {
+      op.emitError("query has ")
+          << hq << " heads and key " << hk
+          << "; grouped-query attention needs enable_gqa and a multiple";
+      return failure();
+    }
     groups = hq / hk;
   }
   SmallVector<int64_t> qShape(qs);
@@ -116,7 +123,8 @@ LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
         ComparePredicate::gt, iota(rw, loc, S, true), iota(rw, loc, L, false));
     scores = SelectOp::create(rw, loc, scoresType, above, ninf, scores);
   }
-  if (Value mask = args.optionalTensor("attn_mask")) {
+  Value mask = maskName.empty() ? Value() : args.optionalTensor(maskName);
+  if (mask) {
     if (elementTypeOf(mask).isInteger(1))
       scores = SelectOp::create(rw, loc, scoresType, mask, scores, ninf);
     else
@@ -126,17 +134,45 @@ LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
   // With a mask a row can be masked entirely: the math kernel's
   // _safe_softmax gives it 0 (a causal mask alone always keeps key 0).
   Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
-                          /*safe=*/bool(args.optionalTensor("attn_mask")));
+                          /*safe=*/bool(mask));
   p = castTo(rw, loc, reshapeTo(rw, loc, p, scoreShape), elementTypeOf(*value));
   SmallVector<int64_t> outShape(qShape);
   outShape[rank - 1] = vs[rank - 1];
   Value out = MatmulOp::create(
       rw, loc, RankedTensorType::get(outShape, elementTypeOf(*value)), p,
       *value);
-  rw.replaceOp(op, castTo(rw, loc, reshapeTo(rw, loc, out,
-                                             resultType(op).getShape()),
-                          resultType(op).getElementType()));
+  return castTo(rw, loc, reshapeTo(rw, loc, out, resultType(op).getShape()),
+                resultType(op).getElementType());
+}
+
+LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
+                            RewriterBase &rw) {
+  FailureOr<Value> out = buildSdpa(op, args, rw, "attn_mask");
+  if (failed(out))
+    return failure();
+  rw.replaceOp(op, *out);
   return success();
+}
+
+/// The fused kernels ep.run_decompositions() leaves (the CPU flash kernel,
+/// CUDA's memory-efficient one): the same math, plus outputs (logsumexp,
+/// RNG state) that an inference graph never reads.
+DecomposeFn decomposeFusedSdpa(StringRef maskName) {
+  return [maskName](AtenOp op, const AtenArgs &args,
+                    RewriterBase &rw) -> LogicalResult {
+    for (OpResult extra : op->getResults().drop_front())
+      if (!extra.use_empty())
+        return op.emitError("'")
+               << op.getTarget() << "' result " << extra.getResultNumber()
+               << " (logsumexp or RNG state) is used; only the attention "
+                  "output is supported";
+    FailureOr<Value> out = buildSdpa(op, args, rw, maskName);
+    if (failed(out))
+      return failure();
+    rw.replaceAllUsesWith(op.getResult(0), *out);
+    rw.eraseOp(op);
+    return success();
+  };
 }
 
 } // namespace
@@ -150,6 +186,18 @@ void registerAttentionDecompositions(DecompositionRegistry &r) {
          "without copying K/V; the probabilities are rounded to the value "
          "dtype for the second matmul; dropout must be 0",
          decomposeSdpa});
+  // What ep.run_decompositions() makes of it on CPU and on CUDA.
+  r.add({"aten._scaled_dot_product_flash_attention_for_cpu.default",
+         "attention", "f16, bf16, f32",
+         "as scaled_dot_product_attention (the ATen-IR form on CPU); the "
+         "logsumexp output must be unused",
+         decomposeFusedSdpa("attn_mask")});
+  r.add({"aten._scaled_dot_product_efficient_attention.default", "attention",
+         "f16, bf16, f32",
+         "as scaled_dot_product_attention with `attn_bias` as the additive "
+         "mask (the ATen-IR form on CUDA); the logsumexp and RNG outputs "
+         "must be unused",
+         decomposeFusedSdpa("attn_bias")});
 }
 
 } // namespace spyre

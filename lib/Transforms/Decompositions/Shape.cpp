@@ -463,6 +463,88 @@ LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// slice_scatter(self, src, dim, start, end, step) and select_scatter(self,
+/// src, dim, index): the functional forms (ep.run_decompositions()) of
+/// `x[..., a:b] = src` and `x[..., i] = src`: self's parts around the window
+/// and src between them, one concatenation. Unit steps only.
+LogicalResult decomposeSliceScatter(AtenOp op, const AtenArgs &args,
+                                    RewriterBase &rw, bool select) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> source = args.tensor("src");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(source) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, type.getRank());
+  if (failed(d))
+    return failure();
+  int64_t n = type.getDimSize(*d);
+  auto index = [&](StringRef name, int64_t dflt) -> FailureOr<int64_t> {
+    if (args.isNone(name))
+      return dflt;
+    FailureOr<int64_t> v = args.getInt(name);
+    if (failed(v))
+      return failure();
+    return std::clamp<int64_t>(*v < 0 ? *v + n : *v, 0, n);
+  };
+  Location loc = op.getLoc();
+  Value src = castTo(rw, loc, *source, type.getElementType());
+  int64_t start, end;
+  if (select) {
+    FailureOr<int64_t> i = index("index", 0);
+    if (failed(i))
+      return failure();
+    start = *i;
+    end = start + 1;
+    SmallVector<int64_t> shape(shapeOf(src));
+    shape.insert(shape.begin() + *d, 1);
+    src = reshapeTo(rw, loc, src, shape);
+  } else {
+    FailureOr<int64_t> step = args.getInt("step");
+    FailureOr<int64_t> s = index("start", 0), e = index("end", n);
+    if (failed(step) || failed(s) || failed(e))
+      return failure();
+    if (*step != 1)
+      return op.emitError("slice_scatter with step ")
+             << *step << " is not supported (unit steps only)";
+    start = *s;
+    end = std::max(*s, *e);
+  }
+  if (shapeOf(src)[*d] != end - start)
+    return op.emitError("scatter source has ")
+           << shapeOf(src)[*d] << " elements along dim " << *d
+           << " for a window of " << end - start;
+  Value x = castTo(rw, loc, *self, type.getElementType());
+  SmallVector<Value> parts;
+  if (start > 0)
+    parts.push_back(sliceAlong(rw, loc, x, *d, 0, start, 1));
+  if (end > start)
+    parts.push_back(src);
+  if (end < n)
+    parts.push_back(sliceAlong(rw, loc, x, *d, end, n - end, 1));
+  if (parts.size() == 1)
+    rw.replaceOp(op, parts.front());
+  else
+    rw.replaceOpWithNewOp<ConcatOp>(op, type, parts, *d);
+  return success();
+}
+
+/// copy(self, src): src broadcast to self's shape, in self's dtype (the
+/// functional form of `self.copy_(src)`).
+LogicalResult decomposeCopy(AtenOp op, const AtenArgs &args,
+                            RewriterBase &rw) {
+  FailureOr<Value> src = args.tensor("src");
+  if (failed(src))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Value v = castTo(rw, loc, *src, type.getElementType());
+  if (shapeOf(v) != type.getShape())
+    v = BroadcastOp::create(rw, loc, type, v);
+  rw.replaceOp(op, v);
+  return success();
+}
+
 /// split.Tensor, split_with_sizes and chunk: consecutive slices.
 LogicalResult decomposeSplit(AtenOp op, const AtenArgs &args,
                              RewriterBase &rw) {
@@ -824,6 +906,18 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
                            "aten.chunk.default", "aten.unbind.int"})
     r.add({name, "shape", all, "consecutive slices (sizes from the results)",
            decomposeSplit});
+  r.add({"aten.slice_scatter.default", "shape", all,
+         "self around the window and src inside it, one concatenation; unit "
+         "steps only",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeSliceScatter(op, a, rw, /*select=*/false);
+         }});
+  r.add({"aten.select_scatter.default", "shape", all, "as slice_scatter",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeSliceScatter(op, a, rw, /*select=*/true);
+         }});
+  r.add({"aten.copy.default", "shape", all,
+         "src broadcast to self's shape and cast to its dtype", decomposeCopy});
   r.add({"aten.stack.default", "shape", all,
          "the inputs reshaped with a 1 at `dim`, then concatenated",
          decomposeStack});
