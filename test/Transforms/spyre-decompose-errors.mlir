@@ -269,7 +269,7 @@ func.func @index_two_tensors(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %j: tensor<
 // -----
 
 func.func @index_copy_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{index_copy along the innermost dim is not supported}}
+  // expected-error @+1 {{'aten.index_copy.default' along the innermost dim is not supported}}
   %0 = spyre.aten "aten.index_copy.default"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
@@ -434,4 +434,28 @@ func.func @slice_scatter_window(%x: tensor<4x16xf16>, %y: tensor<4x4xf16>) -> te
   // expected-error @+1 {{scatter source has 4 elements along dim 1 for a window of 5}}
   %0 = spyre.aten "aten.slice_scatter.default"(%x, %y) {args = {dim = 1 : i64, start = 3 : i64, end = 8 : i64}, tensor_args = ["self", "src"]} : (tensor<4x16xf16>, tensor<4x4xf16>) -> tensor<4x16xf16>
   return %0 : tensor<4x16xf16>
+}
+
+// -----
+
+func.func @index_put_accumulate(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %v: tensor<2x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{index_put with accumulate=True is not supported}}
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [true], accumulate = true}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<2x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @index_put_two_indices(%x: tensor<4x8x16xf32>, %i: tensor<2xi64>, %j: tensor<2xi64>, %v: tensor<2x16xf32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{index_put is supported with one integer index tensor of rank <= 1}}
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %j, %v) {args = {indices = [true, true]}, tensor_args = ["self", "indices", "indices", "values"]} : (tensor<4x8x16xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2x16xf32>) -> tensor<4x8x16xf32>
+  return %0 : tensor<4x8x16xf32>
+}
+
+// -----
+
+func.func @index_put_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %v: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'aten.index_put.default' along the innermost dim is not supported}}
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [false, true]}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }

@@ -466,3 +466,27 @@ func.func @copy(%x: tensor<4x16xf32>, %y: tensor<16xf16>) -> tensor<4x16xf32> {
   %0 = spyre.aten "aten.copy.default"(%x, %y) {args = {}, tensor_args = ["self", "src"]} : (tensor<4x16xf32>, tensor<16xf16>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
 }
+
+// -----
+
+// index_put with one index tensor (cache[:, :, pos] = k): a DMA scatter
+// along the index's position, as index_copy.
+// CHECK-LABEL: func.func @index_put
+// CHECK: %[[S:.*]] = spyre.scatter %arg2 into %arg0[%arg1] dim 2 : tensor<1x2x3x40xf16>, tensor<1x2x16x40xf16>, tensor<3xi64> -> tensor<1x2x16x40xf16>
+// CHECK: return %[[S]]
+func.func @index_put(%cache: tensor<1x2x16x40xf16>, %pos: tensor<3xi64>, %k: tensor<1x2x3x40xf16>) -> tensor<1x2x16x40xf16> {
+  %0 = spyre.aten "aten.index_put.default"(%cache, %pos, %k) {args = {indices = [false, false, true]}, tensor_args = ["self", "indices", "values"]} : (tensor<1x2x16x40xf16>, tensor<3xi64>, tensor<1x2x3x40xf16>) -> tensor<1x2x16x40xf16>
+  return %0 : tensor<1x2x16x40xf16>
+}
+
+// -----
+
+// index_put with a broadcast value (cache[:, pos] = v[40]): the value is
+// broadcast to the slices' shape first.
+// CHECK-LABEL: func.func @index_put_broadcast
+// CHECK: %[[B:.*]] = spyre.broadcast %arg2 : tensor<40xf32> -> tensor<2x3x40xf32>
+// CHECK: spyre.scatter %[[B]] into %arg0[%arg1] dim 1
+func.func @index_put_broadcast(%cache: tensor<2x16x40xf32>, %pos: tensor<3xi32>, %v: tensor<40xf32>) -> tensor<2x16x40xf32> {
+  %0 = spyre.aten "aten.index_put.default"(%cache, %pos, %v) {args = {indices = [false, true]}, tensor_args = ["self", "indices", "values"]} : (tensor<2x16x40xf32>, tensor<3xi32>, tensor<40xf32>) -> tensor<2x16x40xf32>
+  return %0 : tensor<2x16x40xf32>
+}

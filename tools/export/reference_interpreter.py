@@ -347,6 +347,12 @@ def _slice_scatter(A, select=False):
     return x
 
 
+def _index_put(A):
+    x = np.array(A["self"], copy=True)
+    x[tuple(slice(None) if i is None else i for i in A["indices"])] = A["values"]
+    return x
+
+
 def _matmul(a, b):
     return np.matmul(a, b)
 
@@ -523,6 +529,7 @@ OPS = {
     "repeat": lambda A, c: np.tile(A["self"], A["repeats"]),
     "slice_scatter": lambda A, c: _slice_scatter(A),
     "select_scatter": lambda A, c: _slice_scatter(A, select=True),
+    "index_put": lambda A, c: _index_put(A),
     "triu": lambda A, c: np.triu(A["self"], A.get("diagonal", 0)),
     "tril": lambda A, c: np.tril(A["self"], A.get("diagonal", 0)),
     "clone": lambda A, c: np.array(A["self"], copy=True),

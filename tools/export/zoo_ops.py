@@ -590,6 +590,11 @@ def register_op_zoo(add, ZooEntry, In):
        [I((1, 2, 16, 40), name="cache"), I((3,), "int64", "index:16", "pos"),
         I((1, 2, 3, 40), name="k")], H,
        "cache.index_copy(2, pos, k): functional index_copy (KV-cache scatter)")
+    op("index_put", lambda c, i, s: torch.ops.aten.index_put.default(c, [None, None, i], s),
+       [I((1, 2, 16, 40), name="cache"), I((3,), "int64", "index:16", "pos"),
+        I((1, 2, 3, 40), name="k")], H,
+       "torch.ops.aten.index_put.default(cache, [None, None, pos], k): the functional "
+       "cache[:, :, pos] = k (a static cache's fallback update)")
     op("index_copy_inplace", None,
        [I((1, 2, 3, 40), name="k"), I((3,), "int64", "index:16", "pos")], H,
        "self.k_cache.index_copy_(2, pos, k) on a buffer: aten.index_copy_ stays in place in "

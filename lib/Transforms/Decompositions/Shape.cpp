@@ -666,6 +666,29 @@ LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// self with the slices along `d` at `index` replaced by `source`'s: a DMA
+/// scatter (not along the innermost dim).
+LogicalResult scatterSlices(AtenOp op, RewriterBase &rw, Value self, int64_t d,
+                            Value index, Value source) {
+  if (d == int64_t(shapeOf(self).size()) - 1)
+    return op.emitError("'") << op.getTarget()
+                             << "' along the innermost dim is not supported";
+  Location loc = op.getLoc();
+  RankedTensorType type = resultType(op);
+  Value idx = index;
+  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
+    idx = castTo(rw, loc, idx, rw.getI64Type());
+  // The source slices: as many as indices, self's extent elsewhere.
+  SmallVector<int64_t> sliceShape(type.getShape());
+  sliceShape[d] = shapeOf(idx).empty() ? 1 : shapeOf(idx)[0];
+  Value src = castTo(rw, loc, source, type.getElementType());
+  if (shapeOf(src) != ArrayRef<int64_t>(sliceShape))
+    src = BroadcastOp::create(
+        rw, loc, RankedTensorType::get(sliceShape, type.getElementType()), src);
+  rw.replaceOpWithNewOp<ScatterOp>(op, type, self, idx, src, d);
+  return success();
+}
+
 /// index_copy(self, dim, index, source): the KV-cache update.
 LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
                                  RewriterBase &rw) {
@@ -675,21 +698,42 @@ LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
   FailureOr<int64_t> dim = args.getInt("dim");
   if (failed(self) || failed(index) || failed(source) || failed(dim))
     return failure();
-  int64_t rank = shapeOf(*self).size();
-  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*self).size());
   if (failed(d))
     return failure();
-  if (*d == rank - 1)
-    return op.emitError("index_copy along the innermost dim is not "
-                        "supported");
-  Location loc = op.getLoc();
-  Type et = elementTypeOf(*self);
-  Value idx = *index;
-  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
-    idx = castTo(rw, loc, idx, rw.getI64Type());
-  rw.replaceOpWithNewOp<ScatterOp>(op, resultType(op), *self, idx,
-                                   castTo(rw, loc, *source, et), *d);
-  return success();
+  return scatterSlices(op, rw, *self, *d, *index, *source);
+}
+
+/// index_put(self, [None, ..., index, ...], values) without accumulation:
+/// `x[:, :, pos] = v` (a static KV cache's fallback update, and what
+/// ep.run_decompositions() makes of it), as index_copy along the index's
+/// position.
+LogicalResult decomposeIndexPut(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> values = args.tensor("values");
+  FailureOr<bool> accumulate = args.getBool("accumulate");
+  if (failed(self) || failed(values) || failed(accumulate))
+    return failure();
+  if (*accumulate)
+    return op.emitError("index_put with accumulate=True is not supported");
+  SmallVector<Value> indices = args.tensorList("indices");
+  int64_t position = 0;
+  if (auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"))) {
+    int64_t present = 0;
+    for (auto [i, a] : llvm::enumerate(mask))
+      if (cast<BoolAttr>(a).getValue()) {
+        position = i;
+        ++present;
+      }
+    if (present != 1)
+      indices.clear();
+  }
+  if (indices.size() != 1 || shapeOf(indices[0]).size() > 1 ||
+      elementTypeOf(indices[0]).isInteger(1))
+    return op.emitError("index_put is supported with one integer index "
+                        "tensor of rank <= 1");
+  return scatterSlices(op, rw, *self, position, indices[0], *values);
 }
 
 /// constant_pad_nd / pad(mode='constant'): the input between splats of the
@@ -960,6 +1004,11 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
          "a copy then a DMA scatter of the source's slices (not along the "
          "innermost dim); one core",
          decomposeIndexCopy});
+  r.add({"aten.index_put.default", "shape", all,
+         "one 1-D integer index tensor (`x[:, :, pos] = v`), as index_copy "
+         "along its position; accumulate=True, several or boolean index "
+         "tensors are not supported",
+         decomposeIndexPut});
   r.add({"aten.constant_pad_nd.default", "shape", all,
          "the input between splats of the value, by concatenation; negative "
          "padding (cropping) is not supported",
