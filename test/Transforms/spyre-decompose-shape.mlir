@@ -490,3 +490,25 @@ func.func @index_put_broadcast(%cache: tensor<2x16x40xf32>, %pos: tensor<3xi32>,
   %0 = spyre.aten "aten.index_put.default"(%cache, %pos, %v) {args = {indices = [false, true]}, tensor_args = ["self", "indices", "values"]} : (tensor<2x16x40xf32>, tensor<3xi32>, tensor<40xf32>) -> tensor<2x16x40xf32>
   return %0 : tensor<2x16x40xf32>
 }
+
+// -----
+
+// fill (fill_ in place) and empty: splat constants (empty's contents are
+// undefined, zeros will do).
+// CHECK-LABEL: func.func @fill
+// CHECK: %[[C:.*]] = spyre.constant dense<2.500000e+00> : tensor<4x8xf16>
+// CHECK: return %[[C]]
+func.func @fill(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = spyre.aten "aten.fill.Scalar"(%x) {args = {value = 2.5 : f64}, tensor_args = ["self"]} : (tensor<4x8xf16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @empty
+// CHECK: %[[C:.*]] = spyre.constant dense<0.000000e+00> : tensor<4x8xf32>
+// CHECK: return %[[C]]
+func.func @empty() -> tensor<4x8xf32> {
+  %0 = spyre.aten "aten.empty.memory_format"() {args = {size = [4, 8]}, tensor_args = []} : () -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

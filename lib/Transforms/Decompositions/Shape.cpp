@@ -798,13 +798,15 @@ LogicalResult decomposePad(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
 
 /// full / zeros / ones and their _like and new_ forms: a splat of the
 /// result type.
-DecomposeFn fill(std::optional<double> value) {
-  return [value](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
+DecomposeFn fill(std::optional<double> value,
+                 StringRef valueName = "fill_value") {
+  return [value, valueName](AtenOp op, const AtenArgs &args,
+                            RewriterBase &rw) {
     double v;
     if (value) {
       v = *value;
     } else {
-      FailureOr<double> f = args.getDouble("fill_value");
+      FailureOr<double> f = args.getDouble(valueName);
       if (failed(f))
         return failure();
       v = *f;
@@ -1021,8 +1023,17 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
   r.add({"aten.full_like.default", "shape", all, "a splat constant", fill({})});
   r.add({"aten.new_full.default", "shape", all, "a splat constant", fill({})});
   for (const char *name : {"aten.zeros.default", "aten.zeros_like.default",
-                           "aten.new_zeros.default"})
+                           "aten.new_zeros.default", "aten.zero.default"})
     r.add({name, "shape", all, "a splat constant", fill(0.0)});
+  r.add({"aten.fill.Scalar", "shape", all,
+         "a splat constant (fill_ in place: the functional fill)",
+         fill({}, "value")});
+  // Uninitialized memory has no contents a correct graph reads before it
+  // writes them (torch.empty + fill_/copy_/index_copy_).
+  for (const char *name : {"aten.empty.memory_format", "aten.empty_like.default",
+                           "aten.new_empty.default"})
+    r.add({name, "shape", all, "zeros (the contents are undefined)",
+           fill(0.0)});
   for (const char *name : {"aten.ones.default", "aten.ones_like.default",
                            "aten.new_ones.default"})
     r.add({name, "shape", all, "a splat constant", fill(1.0)});
