@@ -496,6 +496,11 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
         }
       }
     }
+    // A stick-moving transpose makes a whole result tile from a whole input
+    // tile whose rows run along the result's sticks: a one-row input (a
+    // [1, N] tensor becoming [N, 1]) is not a column-reduced value.
+    if (isa<TransposeOp, RestickifyOp>(op) && !keepsStick(&op))
+      pv.shape = TileShape::Full;
     pv.alias = isa<TransposeOp, RestickifyOp>(op) && keepsStick(&op);
     if (pv.alias)
       pv.shape = shapeOfOperand(op.getOperand(0));

@@ -556,6 +556,11 @@ def register_op_zoo(add, ZooEntry, In):
     op("permute", lambda x: x.permute(2, 0, 1), [I(C3)], H, "x.permute(2, 0, 1)")
     op("transpose", lambda x: x.transpose(1, 2), [I(C3)], H, "x.transpose(1, 2): transpose.int")
     op("t", lambda x: x.t(), [I(A2)], H, "x.t()")
+    op("transpose_one_row", lambda x, y: ((x * 2.0).t(), (y * 2.0).transpose(1, 2)),
+       [I((1, 67)), I((3, 1, 9))], H,
+       "((x[1,67] * 2).t(), (y[3,1,9] * 2).transpose(1, 2)): a computed one-row tile "
+       "transposed to one column (gpt-oss's routing weights at decode)")
+
     op("unsqueeze", lambda x: x.unsqueeze(1), [I(A2)], H, "x.unsqueeze(1)")
     op("squeeze", lambda x: x.squeeze(1), [I((7, 1, 67))], H, "x[7,1,67].squeeze(1): squeeze.dim")
     op("expand", lambda x: x.expand(2, -1, -1), [I((1, 5, 67))], H, "x[1,5,67].expand(2, -1, -1)")
