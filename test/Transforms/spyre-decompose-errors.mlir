@@ -459,3 +459,11 @@ func.func @index_put_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %v: tenso
   %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [false, true]}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+func.func @cumsum_too_long(%x: tensor<1x8193xf32>) -> tensor<1x8193xf32> {
+  // expected-error @+1 {{cumsum over 8193 elements is not supported (at most 8192)}}
+  %0 = spyre.aten "aten.cumsum.default"(%x) {args = {dim = 1 : i64}, tensor_args = ["self"]} : (tensor<1x8193xf32>) -> tensor<1x8193xf32>
+  return %0 : tensor<1x8193xf32>
+}

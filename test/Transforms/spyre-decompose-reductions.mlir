@@ -469,3 +469,30 @@ func.func @topk_smallest_mask(%x: tensor<5x8xi32>) -> (tensor<5x2xi32>, tensor<5
   %0:2 = spyre.aten "aten.topk.default"(%x) {args = {k = 2 : i64, largest = false}, tensor_args = ["self"]} : (tensor<5x8xi32>) -> (tensor<5x2xi32>, tensor<5x2xi64>)
   return %0#0, %0#1 : tensor<5x2xi32>, tensor<5x2xi64>
 }
+
+// -----
+
+// cumsum along the last dim: x (in f32) @ U, U the upper triangle of ones
+// from two iotas (folded to a constant at this size).
+// CHECK-LABEL: func.func @cumsum
+// CHECK-DAG: %[[U:.*]] = spyre.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00]]> : tensor<3x3xf32>
+// CHECK-DAG: %[[X:.*]] = spyre.cast %arg0 : tensor<2x3xi64> -> tensor<2x3xf32>
+// CHECK: %[[S:.*]] = spyre.matmul %[[X]], %[[U]] : tensor<2x3xf32>, tensor<3x3xf32> -> tensor<2x3xf32>
+// CHECK: %[[R:.*]] = spyre.cast %[[S]] : tensor<2x3xf32> -> tensor<2x3xi64>
+// CHECK: return %[[R]]
+func.func @cumsum(%x: tensor<2x3xi64>) -> tensor<2x3xi64> {
+  %0 = spyre.aten "aten.cumsum.default"(%x) {args = {dim = -1 : i64}, tensor_args = ["self"]} : (tensor<2x3xi64>) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
+
+// -----
+
+// cumsum along dim 0: the scanned dim moves last and back (the transposes
+// fold into the matmul and its result).
+// CHECK-LABEL: func.func @cumsum_dim0
+// CHECK: spyre.matmul %{{.*}}, %{{.*}} {transpose_lhs} : tensor<5x3xf32>, tensor<5x5xf32> -> tensor<3x5xf32>
+// CHECK: spyre.transpose %{{.*}} [1, 0] : tensor<3x5xf32> -> tensor<5x3xf32>
+func.func @cumsum_dim0(%x: tensor<5x3xf16>) -> tensor<5x3xf32> {
+  %0 = spyre.aten "aten.cumsum.default"(%x) {args = {dim = 0 : i64, dtype = "f32"}, tensor_args = ["self"]} : (tensor<5x3xf16>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}

@@ -445,6 +445,7 @@ OPS = {
                                 keepdims=A.get("keepdim", False)),
     "max.dim": _max_dim,
     "topk": lambda A, c: _topk(A),
+    "cumsum": lambda A, c: np.cumsum(A["self"], axis=_dim(A["dim"], A["self"].ndim)),
     "argmax": lambda A, c: _argmax(A),
     "var.correction": lambda A, c: _var(A["self"], _dims(A.get("dim"), A["self"].ndim),
                                         A.get("correction", 1), A.get("keepdim", False)),

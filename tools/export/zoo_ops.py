@@ -374,6 +374,10 @@ def register_op_zoo(add, ZooEntry, In):
        [I(A2), I(A2, gen="nonzero")], S, "torch.floor_divide(x, y) on fp32")
 
     # ---------------------------- MoE routing (gpt-oss), stacking, repeats
+    op("cumsum_position_ids", lambda m: m.long().cumsum(-1) - 1,
+       [I((2, 37), "int64", "padmask:5", "attention_mask")], MIXED,
+       "attention_mask.long().cumsum(-1) - 1: position ids as generate() builds them")
+    op("cumsum_dim0", lambda x: torch.cumsum(x, 0), [I(B3)], S, "torch.cumsum(x[3,7,9], 0)")
     op("topk", lambda x: torch.topk(x, 4, dim=-1), [I(A3, gen="distinct")], H,
        "torch.topk(x, 4, dim=-1): values and int64 indices (distinct inputs: no ties)")
     op("topk_smallest_dim1", lambda x: torch.topk(x, 3, dim=1, largest=False),

@@ -130,6 +130,69 @@ LogicalResult decomposeExtremeDim(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// The longest dim cumsum scans (its n x n triangle is built on the device).
+constexpr int64_t kMaxCumsumLength = 8192;
+
+/// cumsum(self, dim): x @ U along `dim`, U[i, j] = (i <= j), built from two
+/// iotas on the device (no n x n constant in the binary), in f32: the PT
+/// array does the prefix sums, exact for integers below 2^24 (position ids
+/// from an attention mask). Other dims move last through transposes.
+LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(x) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  int64_t rank = std::max<int64_t>(type.getRank(), 1);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  if (failed(d))
+    return failure();
+  Location loc = op.getLoc();
+  Type f32 = rw.getF32Type();
+  Value v = castTo(rw, loc, *x, f32);
+  if (type.getRank() == 0)
+    v = reshapeTo(rw, loc, v, {1});
+  // The scanned dim last.
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[*d], perm[rank - 1]);
+  SmallVector<int64_t> moved(shapeOf(v));
+  std::swap(moved[*d], moved[rank - 1]);
+  if (*d != rank - 1)
+    v = TransposeOp::create(rw, loc, RankedTensorType::get(moved, f32), v,
+                            perm);
+  int64_t n = moved.back();
+  if (n > kMaxCumsumLength)
+    return op.emitError("cumsum over ")
+           << n << " elements is not supported (at most " << kMaxCumsumLength
+           << ")";
+  int64_t rows = 1;
+  for (int64_t s : ArrayRef<int64_t>(moved).drop_back())
+    rows *= s;
+  v = reshapeTo(rw, loc, v, {rows, n});
+  Value upper = CompareOp::create(
+      rw, loc, RankedTensorType::get({n, n}, rw.getI1Type()),
+      ComparePredicate::le, createIota(rw, loc, n, 0, 2),
+      createIota(rw, loc, n, 1, 2));
+  auto squareType = RankedTensorType::get({n, n}, f32);
+  Value triangle = SelectOp::create(rw, loc, squareType, upper,
+                                    createSplat(rw, loc, f32, 1.0),
+                                    createSplat(rw, loc, f32, 0.0));
+  Value sums = MatmulOp::create(
+      rw, loc, RankedTensorType::get({rows, n}, f32), v, triangle);
+  sums = reshapeTo(rw, loc, sums, moved);
+  if (*d != rank - 1)
+    sums = TransposeOp::create(
+        rw, loc, RankedTensorType::get(shapeOf(*x).empty()
+                                           ? ArrayRef<int64_t>{1}
+                                           : shapeOf(*x),
+                                       f32),
+        sums, perm);
+  sums = reshapeTo(rw, loc, sums, type.getShape());
+  rw.replaceOp(op, castTo(rw, loc, sums, type.getElementType()));
+  return success();
+}
+
 /// The largest k that topk unrolls (two reductions and a select each).
 constexpr int64_t kMaxTopK = 64;
 
@@ -396,6 +459,10 @@ void registerReductionDecompositions(DecompositionRegistry &r) {
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeArg(op, a, rw, ReduceKind::argmin);
          }});
+  r.add({"aten.cumsum.default", "reduction", "f16, bf16, f32, i32, i64",
+         "x @ U with U the upper triangle of ones (built on the device from "
+         "two iotas) in f32: integers exact below 2^24; dims up to 8192",
+         decomposeCumsum});
   r.add({"aten.topk.default", "reduction", "f16, bf16, f32, i32, i64",
          "k (at most 64) rounds of max and argmax, each masking the taken "
          "element; sorted, ties to the first index; a row whose top k "
