@@ -213,6 +213,12 @@ private:
   llvm::StringMap<std::string> parameterNames;
   /// View results by name: the tensor whose storage they share.
   llvm::StringMap<std::string> viewRoots;
+  /// View results by name: the tensor they view and the op that made them
+  /// (one level), to carry a write through a view back to its base.
+  llvm::StringMap<std::pair<std::string, AtenOp>> viewParents;
+  /// Views whose base an in-place op has changed through another view: their
+  /// values are out of date, so reading one is an error.
+  llvm::StringMap<std::string> staleViews;
   /// How many higher-order op subgraphs enclose the node being imported.
   int subgraphDepth = 0;
   /// range_constraints: symbol -> [min, max] (max absent: unbounded).
@@ -374,6 +380,10 @@ private:
 
   Value tensorValue(const json &ref, Location loc) {
     std::string name = ref["name"].get<std::string>();
+    if (auto stale = staleViews.find(name); stale != staleViews.end())
+      fail(loc, "tensor '" + name + "' is a view of '" + stale->second +
+                    "', which an in-place op has changed since through "
+                    "another view; reading it afterwards is not supported");
     auto it = values.find(name);
     if (it == values.end())
       fail(loc, "tensor '" + name + "' is used but never defined");
@@ -1147,6 +1157,8 @@ private:
                                            (*graph)["tensor_values"]);
     llvm::StringMap<Value> outerValues = std::exchange(values, {});
     llvm::StringMap<std::string> outerViewRoots = std::exchange(viewRoots, {});
+    auto outerViewParents = std::exchange(viewParents, {});
+    auto outerStaleViews = std::exchange(staleViews, {});
     for (auto [in, operand] : llvm::zip(inputs, operands)) {
       auto [tag, value] = unionTag(in);
       if (tag != "as_tensor")
@@ -1167,6 +1179,8 @@ private:
     tensorValues = std::move(outerTensorValues);
     values = std::move(outerValues);
     viewRoots = std::move(outerViewRoots);
+    viewParents = std::move(outerViewParents);
+    staleViews = std::move(outerStaleViews);
 
     SmallVector<std::string> names = outputNames(node["outputs"], loc);
     if (names.size() != results.size())
@@ -1257,40 +1271,113 @@ private:
       if (tag == "as_tensor")
         self = (*value)["name"].get<std::string>();
     }
-    // Views share their base's storage: remember the root of each.
+    // Views share their base's storage: remember the root of each, and
+    // what made it.
     const AtenSchema *schema = lookupAtenSchema(op);
     if (schema && schema->returnsView() && !self.empty()) {
       std::string root = viewRoots.lookup(self);
       for (const std::string &name : resultNames)
-        if (!name.empty())
+        if (!name.empty()) {
           viewRoots[name] = root.empty() ? self : root;
+          viewParents[name] = {self, aten};
+        }
     }
-    // An in-place op (add_, index_copy_) mutates its first tensor: later
-    // reads of that tensor see the result (functionalization). Rebinding a
-    // name cannot update the tensors a view shares storage with, and
-    // parameters stay read-only on Spyre: both are refused, not miscompiled.
+    // An in-place op (add_, copy_, index_copy_) mutates its first tensor:
+    // later reads of that tensor see the result (functionalization). A
+    // write through a view (`mask[..., :n] = x`: slice, then copy_) is
+    // carried back to the base, view by view (slice_scatter for a slice,
+    // a reshape for a reshape...). Parameters stay read-only on Spyre.
     StringRef base = StringRef(op).rsplit('.').first;
     if (base.ends_with("_") && !base.ends_with("__") &&
         aten.getNumResults() == 1 && !self.empty()) {
-      if (auto it = viewRoots.find(self); it != viewRoots.end())
-        fail(loc, "in-place op '" + op + "' writes through a view of '" +
-                      it->second + "'; mutating a view is not supported "
-                      "(export with ep.run_decompositions() to functionalize "
-                      "it)");
       // Rebinding inside a subgraph would not reach the tensor its caller
       // passed in.
       if (subgraphDepth > 0)
         fail(loc, "in-place op '" + op + "' inside a higher-order op's "
                   "subgraph is not supported");
-      if (auto it = parameterNames.find(self); it != parameterNames.end())
+      std::string root = viewRoots.count(self) ? viewRoots.lookup(self) : self;
+      if (auto it = parameterNames.find(root); it != parameterNames.end())
         fail(loc, "in-place op '" + op + "' mutates parameter '" +
                       it->second + "'; parameters are read-only (register "
                       "the tensor as a buffer to mutate it)");
-      values[self] = aten.getResult(0);
-      if (mutableInputs.count(self) &&
-          !llvm::is_contained(mutatedInPlace, self))
-        mutatedInPlace.push_back(self);
+      std::string written = writeThroughViews(self, aten.getResult(0), op, loc);
+      if (mutableInputs.count(written) &&
+          !llvm::is_contained(mutatedInPlace, written))
+        mutatedInPlace.push_back(written);
     }
+  }
+
+  /// Binds `self` to `value`, its new contents, and, when `self` is a view,
+  /// its base (and the base's base...) to the base with the view's window
+  /// replaced. Other views of the same root go stale. Returns the root.
+  std::string writeThroughViews(const std::string &self, Value value,
+                                const std::string &op, Location loc) {
+    values[self] = value;
+    std::string cur = self;
+    SmallVector<std::string> chain = {self};
+    while (viewParents.count(cur)) {
+      auto [parent, viewOp] = viewParents.lookup(cur);
+      value = inverseView(viewOp, values.lookup(parent), value, op, loc);
+      values[parent] = value;
+      chain.push_back(parent);
+      cur = parent;
+    }
+    if (chain.size() > 1)
+      for (auto &[name, root] : viewRoots)
+        if (root == cur && !llvm::is_contained(chain, name.str()))
+          staleViews[name.str()] = cur;
+    return cur;
+  }
+
+  /// The base `parent` with the window that `viewOp` selects replaced by
+  /// `child`: the functional inverse of the view.
+  Value inverseView(AtenOp viewOp, Value parent, Value child,
+                    const std::string &op, Location loc) {
+    StringRef target = viewOp.getTarget();
+    auto type = cast<RankedTensorType>(parent.getType());
+    auto build = [&](StringRef name, ArrayRef<Value> operands,
+                     ArrayRef<StringRef> argNames, DictionaryAttr args) {
+      SmallVector<Attribute> names;
+      for (StringRef n : argNames)
+        names.push_back(b.getStringAttr(n));
+      return AtenOp::create(b, loc, TypeRange{type}, b.getStringAttr(name),
+                            operands, b.getArrayAttr(names), args)
+          .getResult(0);
+    };
+    if (target == "aten.slice.Tensor")
+      return build("aten.slice_scatter.default", {parent, child},
+                   {"self", "src"}, viewOp.getArgs());
+    if (target == "aten.select.int")
+      return build("aten.select_scatter.default", {parent, child},
+                   {"self", "src"}, viewOp.getArgs());
+    if (target == "aten.transpose.int" || target == "aten.t.default")
+      return build(target, {child}, {"self"}, viewOp.getArgs());
+    if (target == "aten.permute.default") {
+      auto dims = dyn_cast_or_null<ArrayAttr>(viewOp.getArg("dims"));
+      SmallVector<int64_t> inverse(type.getRank(), 0);
+      for (auto [i, d] : llvm::enumerate(dims ? dims.getValue()
+                                              : ArrayRef<Attribute>())) {
+        int64_t v = cast<IntegerAttr>(d).getInt();
+        inverse[v < 0 ? v + type.getRank() : v] = int64_t(i);
+      }
+      return build(target, {child}, {"self"},
+                   b.getDictionaryAttr(b.getNamedAttr(
+                       "dims", b.getI64ArrayAttr(inverse))));
+    }
+    static const char *const reshapes[] = {
+        "aten.view.default",        "aten.reshape.default",
+        "aten._unsafe_view.default", "aten.unsqueeze.default",
+        "aten.squeeze.default",     "aten.squeeze.dim",
+        "aten.squeeze.dims",        "aten.flatten.using_ints",
+        "aten.unflatten.int",       "aten.alias.default"};
+    if (llvm::is_contained(reshapes, target) && type.hasStaticShape())
+      return build("aten.reshape.default", {child}, {"self"},
+                   b.getDictionaryAttr(b.getNamedAttr(
+                       "shape", b.getI64ArrayAttr(type.getShape()))));
+    fail(loc, "in-place op '" + op + "' writes through a view made by '" +
+                  target.str() + "'; only slice, select, transpose, permute "
+                  "and reshape-like views carry a write back to their base "
+                  "(export with ep.run_decompositions() to functionalize it)");
   }
 };
 

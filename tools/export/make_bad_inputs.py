@@ -242,6 +242,45 @@ def main():
             ], {"slice_1": copy.deepcopy(tv["relu"]), "add_": copy.deepcopy(tv["relu"])})
         variant("inplace_view.model.json", inplace_view)
 
+        def inplace_expand_view(graph):
+            # relu.expand(-1, -1).add_(relu): an expand view has no inverse
+            tv = graph["tensor_values"]
+            inplace(graph, [
+                {"target": "torch.ops.aten.expand.default",
+                 "inputs": [{"name": "self", "arg": tensor("relu"), "kind": 1},
+                            {"name": "size", "arg": {"as_ints": [-1, -1]}, "kind": 1}],
+                 "outputs": [tensor("expand_1")], "metadata": {}},
+                {"target": "torch.ops.aten.add_.Tensor",
+                 "inputs": [{"name": "self", "arg": tensor("expand_1"), "kind": 1},
+                            {"name": "other", "arg": tensor("relu"), "kind": 1}],
+                 "outputs": [tensor("add_")], "metadata": {}},
+            ], {"expand_1": copy.deepcopy(tv["relu"]), "add_": copy.deepcopy(tv["relu"])})
+        variant("inplace_expand_view.model.json", inplace_expand_view)
+
+        def stale_view(graph):
+            # a = x[:, :64]; b = x[:, 64:]; a.add_(relu); then b is read:
+            # b still holds x's old contents, which is not supported
+            tv = graph["tensor_values"]
+            def slice_node(name, start, end):
+                return {"target": "torch.ops.aten.slice.Tensor",
+                        "inputs": [{"name": "self", "arg": tensor("x"), "kind": 1},
+                                   {"name": "dim", "arg": {"as_int": 1}, "kind": 1},
+                                   {"name": "start", "arg": {"as_int": start}, "kind": 1},
+                                   {"name": "end", "arg": {"as_int": end}, "kind": 1}],
+                        "outputs": [tensor(name)], "metadata": {}}
+            inplace(graph, [
+                slice_node("slice_1", 0, 64), slice_node("slice_2", 64, 128),
+                {"target": "torch.ops.aten.add_.Tensor",
+                 "inputs": [{"name": "self", "arg": tensor("slice_1"), "kind": 1},
+                            {"name": "other", "arg": tensor("relu"), "kind": 1}],
+                 "outputs": [tensor("add_")], "metadata": {}},
+                {"target": "torch.ops.aten.add.Tensor",
+                 "inputs": [{"name": "self", "arg": tensor("slice_2"), "kind": 1},
+                            {"name": "other", "arg": tensor("relu"), "kind": 1}],
+                 "outputs": [tensor("add_2")], "metadata": {}},
+            ], {n: copy.deepcopy(tv["relu"]) for n in ("slice_1", "slice_2", "add_", "add_2")})
+        variant("inplace_stale_view.model.json", stale_view)
+
         def inplace_parameter(graph):
             # lin.bias.mul_(2.0): parameters are read-only
             tv = graph["tensor_values"]

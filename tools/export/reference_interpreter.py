@@ -422,6 +422,8 @@ OPS = {
     "where.ScalarSelf": lambda A, c: np.where(A["condition"], A["self"], A["other"]),
     "where.Scalar": lambda A, c: np.where(A["condition"], A["self"], A["other"]),
     "masked_fill.Scalar": lambda A, c: np.where(A["mask"], A["value"], A["self"]),
+    "masked_fill_.Scalar": lambda A, c: np.where(A["mask"], A["value"], A["self"]),
+    "copy_": lambda A, c: np.broadcast_to(A["src"], A["self"].shape),
     "eq.Tensor": _cmp(np.equal), "eq.Scalar": _cmp(np.equal),
     "ne.Tensor": _cmp(np.not_equal), "ne.Scalar": _cmp(np.not_equal),
     "lt.Tensor": _cmp(np.less), "lt.Scalar": _cmp(np.less),
@@ -541,7 +543,10 @@ OPS = {
     "pad": lambda A, c: _pad(A["self"], A["pad"], 0.0 if A.get("value") is None else A["value"]),
 }
 NO_OUTPUT = {"_assert_tensor_metadata"}
-INPLACE_FIRST_ARG = {"add_.Tensor", "mul_.Tensor", "index_copy_", "scatter_.src"}
+INPLACE_FIRST_ARG = {"add_.Tensor", "mul_.Tensor", "index_copy_", "scatter_.src",
+                     "masked_fill_.Scalar", "copy_"}
+# Views an in-place op may write through: the write reaches their base.
+VIEW_OPS = {"slice.Tensor", "select.int"}
 
 
 def _op_key(target):
@@ -624,6 +629,7 @@ def run(fixture_dir, round_values=True, verbose=False):
         env[name] = val
 
     ctx = {"dtype_of": None}
+    views = {}
     for node in g["nodes"]:
         key = _op_key(node["target"])
         A = {}
@@ -651,9 +657,22 @@ def run(fixture_dir, round_values=True, verbose=False):
             for o, val in zip(outs, out):
                 if "as_tensor" in o:
                     store(o["as_tensor"]["name"], val)
+        if key in VIEW_OPS:
+            views[outs[0]["as_tensor"]["name"]] = (
+                node["inputs"][0]["arg"]["as_tensor"]["name"], key, A)
         if key in INPLACE_FIRST_ARG:
             tgt = node["inputs"][0]["arg"]["as_tensor"]["name"]
             env[tgt] = env[outs[0]["as_tensor"]["name"]]
+            while tgt in views:  # carry the write back to the view's base
+                parent, vkey, va = views[tgt]
+                base = np.array(env[parent], copy=True)
+                window = [slice(None)] * base.ndim
+                d = _dim(va.get("dim", 0), base.ndim)
+                window[d] = va["index"] if vkey == "select.int" else \
+                    slice(va.get("start"), va.get("end"), va.get("step", 1))
+                base[tuple(window)] = env[tgt]
+                env[parent] = base
+                tgt = parent
     tol = fx["tolerance"]
     tols = fx.get("output_tolerances") or [tol] * len(g["outputs"])
     worst = 0.0

@@ -182,6 +182,18 @@ class InplaceMutation(nn.Module):
         return torch.max(x * self.scale + self.offset, -1).values, self.count * 1.0
 
 
+class SetitemViews(nn.Module):
+    """Writes through views, as older transformers mask code does
+    (`causal_mask[..., :n] = ...`): slice and select views of a clone,
+    written with copy_ and mul_."""
+
+    def forward(self, x, z):
+        y = x.clone()
+        y[:, 2:40] = z
+        y[1].mul_(3.0)
+        return y * 2.0
+
+
 class MoeRouter(nn.Module):
     """The router of gpt-oss's MoE block (transformers GptOssTopKRouter):
     logits, top-k experts, softmax over the chosen logits, scattered back
@@ -599,6 +611,10 @@ def register_op_zoo(add, ZooEntry, In):
        [I((1, 2, 16, 40), name="cache"), I((3,), "int64", "index:16", "pos"),
         I((1, 2, 3, 40), name="k")], H,
        "cache.index_copy(2, pos, k): functional index_copy (KV-cache scatter)")
+    op("setitem_views", None, [I((3, 67), name="x"), I((3, 38), name="z")], H,
+       "y = x.clone(); y[:, 2:40] = z; y[1].mul_(3.0); return y * 2.0: writes through "
+       "views (the training IR keeps slice/select views and copy_/mul_ on them)",
+       module=lambda: SetitemViews())
     op("index_put", lambda c, i, s: torch.ops.aten.index_put.default(c, [None, None, i], s),
        [I((1, 2, 16, 40), name="cache"), I((3,), "int64", "index:16", "pos"),
         I((1, 2, 3, 40), name="k")], H,
