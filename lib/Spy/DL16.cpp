@@ -41,6 +41,13 @@ uint16_t floatToDL16Saturating(float value) {
   return code;
 }
 
+uint16_t dl16ToHalf(uint16_t code) {
+  constexpr uint16_t kTwoTo16 = (16 + 31) << 9; // 2^16 in DL16
+  if ((code & 0x7fff) == kTwoTo16)
+    return uint16_t((code & 0x8000) | 0x7bff); // +-65504
+  return floatToHalf(dl16ToFloat(code));
+}
+
 const float *dl16DecodeTable() {
   static const std::vector<float> table = [] {
     std::vector<float> t(65536);

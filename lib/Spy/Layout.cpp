@@ -66,8 +66,7 @@ void convertRun(ElementStorage storage, isa::DType dtype, uint32_t bytes,
   for (uint64_t e = 0; e < count; ++e) {
     uint16_t v;
     std::memcpy(&v, deviceIn + e * 2, 2);
-    float f = dl16Table[v];
-    v = isHalf ? floatToHalf(f) : floatToBF16(f);
+    v = isHalf ? dl16ToHalf(v) : floatToBF16(dl16Table[v]);
     std::memcpy(hostOut + e * hostStep * 2, &v, 2);
   }
 }

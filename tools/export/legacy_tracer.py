@@ -274,6 +274,33 @@ def trace(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
         for h in hooks:
             h.remove()
 
+    # A tensor made inside forward (torch.tensor(0.0), as transformers'
+    # eager mask does) is a get_attr of the traced module here; torch.export
+    # lifts it as a tensor constant named lifted_tensor_<n>, after the
+    # module's own constants.
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    anchor = placeholders[n_state] if len(placeholders) > n_state else None
+    lifted = 0
+    for node in list(gm.graph.nodes):
+        if node.op != "get_attr" or not isinstance(getattr(gm, node.target, None),
+                                                   torch.Tensor):
+            continue
+        value = getattr(gm, node.target).detach().clone()
+        name = f"lifted_tensor_{lifted}"
+        lifted += 1
+        if anchor is not None:
+            with gm.graph.inserting_before(anchor):
+                ph = gm.graph.placeholder(name)
+        else:
+            with gm.graph.inserting_after(placeholders[-1] if placeholders else None):
+                ph = gm.graph.placeholder(name)
+        ph.meta["val"] = value
+        node.replace_all_uses_with(ph)
+        gm.graph.erase_node(node)
+        constants.append((name, value))
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    gm.recompile()
+
     return gm, params, buffers, constants, out_structure["value"]
 
 

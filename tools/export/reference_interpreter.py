@@ -538,6 +538,7 @@ OPS = {
     "clone": lambda A, c: np.array(A["self"], copy=True),
     "contiguous": lambda A, c: A["self"], "alias": lambda A, c: A["self"],
     "detach": lambda A, c: A["self"],
+    "lift_fresh_copy": lambda A, c: np.array(A["self"], copy=True),
     "dropout": lambda A, c: A["input"] if not A["train"] else None,
     "constant_pad_nd": lambda A, c: _pad(A["self"], A["pad"], A.get("value", 0)),
     "pad": lambda A, c: _pad(A["self"], A["pad"], 0.0 if A.get("value") is None else A["value"]),

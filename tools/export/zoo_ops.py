@@ -335,6 +335,11 @@ def register_op_zoo(add, ZooEntry, In):
     op("where_scalar_self", lambda c, y: torch.where(c, -1.5, y),
        [I((7, 1), "bool", "bool:0.5", "cond"), I(A2, name="y")], S,
        "torch.where(cond[7,1], -1.5, y[7,67]): where.ScalarSelf")
+    op("where_tensor_constant",
+       lambda x, m: x + torch.where(m, torch.tensor(0.0, dtype=torch.float16), -65504.0),
+       [I(A2, name="x"), I((1, 67), "bool", "bool:0.7", "mask")], H,
+       "x + torch.where(mask, torch.tensor(0.0), -65504.0): a tensor made inside forward "
+       "(transformers' eager_mask), lifted as the tensor constant lifted_tensor_0")
     op("masked_fill", lambda x, m: x.masked_fill(m, -10000.0),
        [I(A3, name="x"), I((1, 67), "bool", "bool:0.3", "mask")], H,
        "x.masked_fill(mask[1,67], -10000.0): masked_fill.Scalar")

@@ -100,6 +100,23 @@ TEST(DL16, SaturatingKeepsFiniteValuesFinite) {
   EXPECT_EQ(halfToDL16Table()[0xfbff], floatToDL16(-65504.0f));
 }
 
+TEST(DL16, Fp16TopOfRangeComesBackFinite) {
+  // -65504 (torch.finfo(float16).min) rounds up to -2^16 in DL16, beyond
+  // binary16; the device image of an fp16 tensor returns it as -65504.
+  EXPECT_EQ(dl16ToHalf(floatToDL16(-65504.0f)), 0xfbff);
+  EXPECT_EQ(dl16ToHalf(floatToDL16(65504.0f)), 0x7bff);
+  // The next DL16 magnitude, and infinities, overflow as IEEE does.
+  EXPECT_EQ(dl16ToHalf(floatToDL16(65664.0f)), 0x7c00);
+  EXPECT_EQ(dl16ToHalf(0xffff), 0xfc00);
+  // Everything else is floatToHalf of the decoded value.
+  for (uint32_t c = 0; c < 65536; ++c) {
+    if ((c & 0x7fff) == floatToDL16(65536.0f))
+      continue;
+    EXPECT_EQ(dl16ToHalf(uint16_t(c)), floatToHalf(dl16ToFloat(uint16_t(c))))
+        << c;
+  }
+}
+
 TEST(DL16, RelativeErrorIsHalfAnUlp) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);

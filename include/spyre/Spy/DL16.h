@@ -83,6 +83,12 @@ inline float dl16ToFloat(uint16_t code) {
 /// A 65536-entry table of dl16ToFloat, for bulk conversion.
 const float *dl16DecodeTable();
 
+/// DL16 -> IEEE binary16, for an fp16 tensor's device image. DL16 rounds
+/// fp16's largest magnitude, 65504 (torch.finfo(float16).min masks), up to
+/// 2^16, which IEEE binary16 cannot hold: that one code comes back as
+/// +-65504 rather than +-inf. Everything else converts as floatToHalf.
+uint16_t dl16ToHalf(uint16_t code);
+
 /// fp32 -> IEEE binary16, round to nearest even, with subnormals; overflow
 /// gives infinity and NaN stays a (quiet) NaN.
 uint16_t floatToHalf(float value);
