@@ -94,7 +94,31 @@ BENCH = {
         [In((1, 8, 512, 128), name="q"), In((1, 8, 512, 128), name="k"),
          In((1, 8, 512, 128), name="v")],
         "F.scaled_dot_product_attention(q, k, v [1,8,512,128], is_causal=True)"),
+    # Llama-3-8B attention heads (32 query, 8 kv, head_dim 128): one decode
+    # step of eager attention over a 4096-token cache, K and V repeated by
+    # transformers' repeat_kv (expand + reshape)
+    "eager_gqa_decode_32x8x4096x128": (
+        lambda q, k, v: torch.matmul(
+            torch.softmax(torch.matmul(q, _repeat_kv(k, 4).transpose(2, 3)) * 0.0884, -1),
+            _repeat_kv(v, 4)),
+        [In((1, 32, 1, 128), name="q"), In((1, 8, 4096, 128), name="k"),
+         In((1, 8, 4096, 128), name="v")],
+        "eager attention, q[1,32,1,128] over repeat_kv(k, v [1,8,4096,128])"),
+    # the same heads at prefill: causal SDPA with enable_gqa over 1024 tokens
+    "sdpa_gqa_32x8x1024x128": (
+        lambda q, k, v: keep_ops.scaled_dot_product_attention(
+            q, k, v, is_causal=True, enable_gqa=True),
+        [In((1, 32, 1024, 128), name="q"), In((1, 8, 1024, 128), name="k"),
+         In((1, 8, 1024, 128), name="v")],
+        "F.scaled_dot_product_attention(q[1,32,1024,128], k, v [1,8,1024,128], "
+        "is_causal=True, enable_gqa=True)"),
 }
+
+
+def _repeat_kv(x, n):
+    """transformers' repeat_kv: each kv head repeated n times."""
+    b, h, s, d = x.shape
+    return x[:, :, None, :, :].expand(b, h, n, s, d).reshape(b, h * n, s, d)
 
 
 def _small_sample_inputs(write):

@@ -49,6 +49,8 @@ MODELS = [
     ("layer_norm_512x4096", f"{BENCH}/layer_norm_512x4096"),
     ("rms_norm_512x4096", f"{BENCH}/rms_norm_512x4096"),
     ("sdpa_1x8x512x128", f"{BENCH}/sdpa_1x8x512x128"),
+    ("sdpa_gqa_32x8x1024x128", f"{BENCH}/sdpa_gqa_32x8x1024x128"),
+    ("eager_gqa_decode_32x8x4096x128", f"{BENCH}/eager_gqa_decode_32x8x4096x128"),
     ("mul_scalar_256x2048", f"{BENCH}/mul_scalar_256x2048"),
     ("mul_scalar_4096x2048", f"{BENCH}/mul_scalar_4096x2048"),
 ]
@@ -109,6 +111,7 @@ CALIBRATION = [
      "ours", 338.3, "bw", "one fused SFP kernel (realized ~99 GB/s round trip)"),
 ]
 NO_IBM_FIGURE = ["layer_norm_512x4096", "rms_norm_512x4096", "sdpa_1x8x512x128",
+                 "sdpa_gqa_32x8x1024x128", "eager_gqa_decode_32x8x4096x128",
                  "mlp_fp16", "block_llama_decoder",
                  "block_bert_encoder", "model_llama_tiny", "model_bert_tiny"]
 

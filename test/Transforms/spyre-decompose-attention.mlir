@@ -108,7 +108,8 @@ func.func @sdpa_additive_mask_scale(%q: tensor<1x2x9x16xf16>, %k: tensor<1x2x9x1
 // q is viewed as [1, 2, 2 * 16, 32] so each KV head serves its two query
 // heads as extra rows of one batched matmul (no copy of K or V); the
 // scores go back to per-head [1, 4, 16, 16] for the causal mask and the
-// softmax, then to [1, 2, 32, 16] for p @ v.
+// softmax, then (cast to f16 first, so the cast stays in the softmax's
+// kernel) to [1, 2, 32, 16] for p @ v.
 // CHECK-LABEL: func.func @sdpa_gqa_causal
 // CHECK-DAG: %[[ABOVE:.*]] = spyre.constant dense<"0x{{.*}}"> : tensor<16x16xi1>
 // CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
@@ -120,9 +121,9 @@ func.func @sdpa_additive_mask_scale(%q: tensor<1x2x9x16xf16>, %k: tensor<1x2x9x1
 // CHECK: %[[M:.*]] = spyre.select %[[ABOVE]], %[[NINF]], %[[SH]] : tensor<16x16xi1>
 // CHECK: spyre.reduce max %[[M]] dim 3 : tensor<1x4x16x16xf32> -> tensor<1x4x16x1xf32>
 // CHECK: %[[P:.*]] = spyre.binary div
-// CHECK: %[[PG:.*]] = spyre.reshape %[[P]] : tensor<1x4x16x16xf32> -> tensor<1x2x32x16xf32>
-// CHECK: %[[PH:.*]] = spyre.cast %[[PG]] : tensor<1x2x32x16xf32> -> tensor<1x2x32x16xf16>
-// CHECK: %[[O:.*]] = spyre.matmul %[[PH]], %arg2 : tensor<1x2x32x16xf16>, tensor<1x2x16x32xf16> -> tensor<1x2x32x32xf16>
+// CHECK: %[[PH:.*]] = spyre.cast %[[P]] : tensor<1x4x16x16xf32> -> tensor<1x4x16x16xf16>
+// CHECK: %[[PG:.*]] = spyre.reshape %[[PH]] : tensor<1x4x16x16xf16> -> tensor<1x2x32x16xf16>
+// CHECK: %[[O:.*]] = spyre.matmul %[[PG]], %arg2 : tensor<1x2x32x16xf16>, tensor<1x2x16x32xf16> -> tensor<1x2x32x32xf16>
 // CHECK: %[[OUT:.*]] = spyre.reshape %[[O]] : tensor<1x2x32x32xf16> -> tensor<1x4x16x32xf16>
 // CHECK: return %[[OUT]]
 func.func @sdpa_gqa_causal(%q: tensor<1x4x16x32xf16>, %k: tensor<1x2x16x32xf16>, %v: tensor<1x2x16x32xf16>) -> tensor<1x4x16x32xf16> {

@@ -560,6 +560,19 @@ def register_op_zoo(add, ZooEntry, In):
         "sdpa(..., attn_mask=bool[9,9]) (True = attend; no fully masked row)")
     att("sdpa_scale", lambda q, k, v: sdpa(q, k, v, scale=0.05),
         [I(q4, name="q"), I(kv4, name="k"), I(kv4, name="v")], S, "sdpa(..., scale=0.05)")
+    def repeat_kv(x, n):  # transformers' repeat_kv
+        b, h, s, d = x.shape
+        return x[:, :, None, :, :].expand(b, h, n, s, d).reshape(b, h * n, s, d)
+
+    op("eager_gqa_repeat_kv",
+       lambda q, k, v: torch.matmul(
+           torch.softmax(torch.matmul(q, repeat_kv(k, 2).transpose(2, 3)).float() * 0.158,
+                         -1).to(q.dtype),
+           repeat_kv(v, 2)),
+       [I((1, 4, 5, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")],
+       H, "eager grouped-query attention with transformers' repeat_kv (expand + reshape "
+       "of K and V to 4 heads): the repeated heads become matmul rows, K and V are not "
+       "copied", tol="matmul")
     att("sdpa_gqa", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
         [I((1, 4, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
         "sdpa(q[1,4,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")

@@ -226,6 +226,75 @@ struct FoldTransposeIntoMatmul : public OpRewritePattern<MatmulOp> {
   }
 };
 
+/// matmul(a, repeat_kv(x)) -> reshape(matmul(reshape(a), x)): the rhs
+/// repeats each of x's Hk heads G times (transformers' repeat_kv:
+/// [.., Hk, S, D] -> [.., Hk, 1, S, D] -> broadcast to [.., Hk, G, S, D] ->
+/// [.., Hk * G, S, D]), which the device would copy G times. Instead, a is
+/// viewed as [.., Hk, G * L, K]: each head of x serves its G heads of a as
+/// extra rows of one matmul (as the SDPA decomposition does for GQA), and
+/// the result is viewed back as [.., Hk * G, L, N].
+struct GroupedHeadsAsRows : public OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto merged = op.getRhs().getDefiningOp<ReshapeOp>();
+    auto repeated = merged ? merged.getInput().getDefiningOp<BroadcastOp>()
+                           : BroadcastOp();
+    if (!repeated || op.getTransposeLhs())
+      return failure();
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    auto outType = cast<RankedTensorType>(op.getType());
+    auto rhsType = cast<RankedTensorType>(merged.getType());
+    auto bcType = cast<RankedTensorType>(repeated.getType());
+    auto srcType = cast<RankedTensorType>(repeated.getInput().getType());
+    // Layouts are assigned later; rewriting after that would change them.
+    if (getLayout(lhsType) || getLayout(rhsType) || getLayout(outType))
+      return failure();
+    int64_t r = rhsType.getRank();
+    if (r < 3 || lhsType.getRank() != r || bcType.getRank() != r + 1 ||
+        !lhsType.hasStaticShape() || !bcType.hasStaticShape())
+      return failure();
+    int64_t h = r - 3; // the head dim
+    ArrayRef<int64_t> rs = rhsType.getShape(), bs = bcType.getShape(),
+                      ss = srcType.getShape(), ls = lhsType.getShape();
+    int64_t heads = bs[h], group = bs[h + 1];
+    bool repeatsHeads =
+        group > 1 && ss[h + 1] == 1 && ss[h] == heads &&
+        rs[h] == heads * group && ls[h] == rs[h] &&
+        ArrayRef(bs).take_front(h) == rs.take_front(h) &&
+        ArrayRef(bs).drop_front(h + 2) == rs.drop_front(h + 1) &&
+        ArrayRef(ss).take_front(h) == rs.take_front(h) &&
+        ArrayRef(ss).drop_front(h + 2) == rs.drop_front(h + 1) &&
+        ls.take_front(h) == rs.take_front(h);
+    if (!repeatsHeads)
+      return failure();
+    Location loc = op.getLoc();
+    // x: the repeated source without its size-1 group dim.
+    SmallVector<int64_t> xShape(ss);
+    xShape.erase(xShape.begin() + h + 1);
+    auto xType = RankedTensorType::get(xShape, srcType.getElementType());
+    Value x = repeated.getInput();
+    if (auto inner = x.getDefiningOp<ReshapeOp>();
+        inner && inner.getInput().getType() == xType)
+      x = inner.getInput();
+    else
+      x = ReshapeOp::create(rewriter, loc, xType, x);
+    SmallVector<int64_t> aShape(ls.take_front(h));
+    aShape.append({heads, group * ls[h + 1], ls[h + 2]});
+    Value a = ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get(aShape, lhsType.getElementType()),
+        op.getLhs());
+    SmallVector<int64_t> prodShape(aShape);
+    prodShape.back() = outType.getShape().back();
+    auto prod = MatmulOp::create(
+        rewriter, loc, RankedTensorType::get(prodShape, outType.getElementType()),
+        a, x);
+    prod.setTransposeRhs(op.getTransposeRhs());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, outType, prod.getResult());
+    return success();
+  }
+};
+
 /// transpose(transpose(x, p), q) -> transpose(x, p o q).
 struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -302,7 +371,7 @@ void WeightOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<FoldTransposeIntoMatmul>(context);
+  results.add<FoldTransposeIntoMatmul, GroupedHeadsAsRows>(context);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -135,7 +135,9 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   // _safe_softmax gives it 0 (a causal mask alone always keeps key 0).
   Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
                           /*safe=*/bool(mask));
-  p = castTo(rw, loc, reshapeTo(rw, loc, p, scoreShape), elementTypeOf(*value));
+  // Cast, then view as the grouped shape: the cast stays in the softmax's
+  // kernel (same loops), the reshape is a view.
+  p = reshapeTo(rw, loc, castTo(rw, loc, p, elementTypeOf(*value)), scoreShape);
   SmallVector<int64_t> outShape(qShape);
   outShape[rank - 1] = vs[rank - 1];
   Value out = MatmulOp::create(

@@ -938,3 +938,40 @@ func.func @constants() -> (tensor<64xf16>, tensor<64xf16>, tensor<64xf16, #spyre
   %3 = spyre.constant dense<2.0> : tensor<64xf16> : tensor<64xf16>
   return %0, %1, %2 : tensor<64xf16>, tensor<64xf16>, tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>
 }
+
+// -----
+
+// matmul by repeat_kv'd keys (each of 2 kv heads repeated for 4 query
+// heads): the query heads become rows of a matmul with the 2 kv heads, so
+// the keys are never copied 4 times; the result is viewed back.
+// CHECK-LABEL: func.func @grouped_heads_as_rows
+// CHECK: %[[Q:.*]] = spyre.reshape %arg0 : tensor<1x8x3x16xf16> -> tensor<1x2x12x16xf16>
+// CHECK: %[[S:.*]] = spyre.matmul %[[Q]], %arg1 {transpose_rhs} : tensor<1x2x12x16xf16>, tensor<1x2x9x16xf16> -> tensor<1x2x12x9xf32>
+// CHECK: %[[R:.*]] = spyre.reshape %[[S]] : tensor<1x2x12x9xf32> -> tensor<1x8x3x9xf32>
+// CHECK-NOT: spyre.broadcast
+// CHECK: return %[[R]]
+func.func @grouped_heads_as_rows(%q: tensor<1x8x3x16xf16>, %k: tensor<1x2x9x16xf16>) -> tensor<1x8x3x9xf32> {
+  %0 = spyre.reshape %k : tensor<1x2x9x16xf16> -> tensor<1x2x1x9x16xf16>
+  %1 = spyre.broadcast %0 : tensor<1x2x1x9x16xf16> -> tensor<1x2x4x9x16xf16>
+  %2 = spyre.reshape %1 : tensor<1x2x4x9x16xf16> -> tensor<1x8x9x16xf16>
+  %3 = spyre.matmul %q, %2 {transpose_rhs} : tensor<1x8x3x16xf16>, tensor<1x8x9x16xf16> -> tensor<1x8x3x9xf32>
+  return %3 : tensor<1x8x3x9xf32>
+}
+
+// -----
+
+// Not a head repeat (the broadcast dim is not next to the heads), and a
+// transposed lhs whose rows cannot be regrouped: left alone.
+// CHECK-LABEL: func.func @grouped_heads_not_applicable
+// CHECK: spyre.broadcast
+// CHECK: spyre.matmul %arg0, %{{.*}} : tensor<4x3x16xf16>, tensor<4x16x9xf16>
+// CHECK: spyre.matmul %arg2, %{{.*}} {transpose_lhs} : tensor<1x8x16x3xf16>
+func.func @grouped_heads_not_applicable(%a: tensor<4x3x16xf16>, %b: tensor<1x16x9xf16>, %q: tensor<1x8x16x3xf16>, %k: tensor<1x2x16x9xf16>) -> (tensor<4x3x9xf16>, tensor<1x8x3x9xf16>) {
+  %0 = spyre.broadcast %b : tensor<1x16x9xf16> -> tensor<4x16x9xf16>
+  %1 = spyre.matmul %a, %0 : tensor<4x3x16xf16>, tensor<4x16x9xf16> -> tensor<4x3x9xf16>
+  %2 = spyre.reshape %k : tensor<1x2x16x9xf16> -> tensor<1x2x1x16x9xf16>
+  %3 = spyre.broadcast %2 : tensor<1x2x1x16x9xf16> -> tensor<1x2x4x16x9xf16>
+  %4 = spyre.reshape %3 : tensor<1x2x4x16x9xf16> -> tensor<1x8x16x9xf16>
+  %5 = spyre.matmul %q, %4 {transpose_lhs} : tensor<1x8x16x3xf16>, tensor<1x8x16x9xf16> -> tensor<1x8x3x9xf16>
+  return %1, %5 : tensor<4x3x9xf16>, tensor<1x8x3x9xf16>
+}
