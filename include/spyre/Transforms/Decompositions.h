@@ -120,6 +120,10 @@ mlir::FailureOr<mlir::Value> tensorOrScalar(const AtenArgs &args,
                                             mlir::OpBuilder &b);
 /// The result type of result `i` of the aten op.
 mlir::RankedTensorType resultType(AtenOp op, unsigned i = 0);
+/// `parts` (one element type) concatenated along `dim`; the part itself
+/// when there is one.
+mlir::Value concatAlong(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::ArrayRef<mlir::Value> parts, int64_t dim);
 /// `v` reshaped to `shape` (no-op when it has it).
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                       llvm::ArrayRef<int64_t> shape);

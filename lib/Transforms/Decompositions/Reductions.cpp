@@ -255,14 +255,8 @@ LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args,
       rest = SelectOp::create(rw, loc, rest.getType(), taken, fill, rest);
     }
   }
-  auto joined = [&](ArrayRef<Value> parts, Type t) -> Value {
-    if (parts.size() == 1)
-      return parts.front();
-    SmallVector<int64_t> s(shapeOf(parts.front()));
-    s[*d] = int64_t(parts.size());
-    return ConcatOp::create(rw, loc, RankedTensorType::get(s, t), parts, *d);
-  };
-  Value v = joined(values, et), i = joined(indices, rw.getI64Type());
+  Value v = concatAlong(rw, loc, values, *d);
+  Value i = concatAlong(rw, loc, indices, *d);
   RankedTensorType vt = resultType(op, 0), it = resultType(op, 1);
   rw.replaceOp(op, {castTo(rw, loc, reshapeTo(rw, loc, v, vt.getShape()),
                            vt.getElementType()),

@@ -241,6 +241,19 @@ RankedTensorType resultType(AtenOp op, unsigned i) {
   return cast<RankedTensorType>(op.getResult(i).getType());
 }
 
+Value concatAlong(OpBuilder &b, Location loc, ArrayRef<Value> parts,
+                  int64_t dim) {
+  if (parts.size() == 1)
+    return parts.front();
+  SmallVector<int64_t> shape(shapeOf(parts.front()));
+  shape[dim] = 0;
+  for (Value p : parts)
+    shape[dim] += shapeOf(p)[dim];
+  return ConcatOp::create(
+      b, loc, RankedTensorType::get(shape, elementTypeOf(parts.front())), parts,
+      dim);
+}
+
 Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
   if (shapeOf(v) == shape)
     return v;

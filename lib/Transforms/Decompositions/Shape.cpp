@@ -351,10 +351,7 @@ LogicalResult decomposeStack(AtenOp op, const AtenArgs &args,
     parts.push_back(
         reshapeTo(rw, loc, castTo(rw, loc, v, type.getElementType()), shape));
   }
-  if (parts.size() == 1)
-    rw.replaceOp(op, parts.front());
-  else
-    rw.replaceOpWithNewOp<ConcatOp>(op, type, parts, *d);
+  rw.replaceOp(op, concatAlong(rw, loc, parts, *d));
   return success();
 }
 
@@ -377,15 +374,8 @@ LogicalResult decomposeRepeat(AtenOp op, const AtenArgs &args,
   SmallVector<int64_t> shape(repeats->size() - in.size(), 1);
   shape.append(in.begin(), in.end());
   Value v = reshapeTo(rw, loc, *x, shape);
-  for (auto [d, count] : llvm::enumerate(*repeats)) {
-    if (count == 1)
-      continue;
-    shape[d] *= count;
-    SmallVector<Value> copies(count, v);
-    v = ConcatOp::create(rw, loc,
-                         RankedTensorType::get(shape, elementTypeOf(v)),
-                         copies, int64_t(d));
-  }
+  for (auto [d, count] : llvm::enumerate(*repeats))
+    v = concatAlong(rw, loc, SmallVector<Value>(count, v), int64_t(d));
   rw.replaceOp(op, v);
   return success();
 }
@@ -522,10 +512,7 @@ LogicalResult decomposeSliceScatter(AtenOp op, const AtenArgs &args,
     parts.push_back(src);
   if (end < n)
     parts.push_back(sliceAlong(rw, loc, x, *d, end, n - end, 1));
-  if (parts.size() == 1)
-    rw.replaceOp(op, parts.front());
-  else
-    rw.replaceOpWithNewOp<ConcatOp>(op, type, parts, *d);
+  rw.replaceOp(op, concatAlong(rw, loc, parts, *d));
   return success();
 }
 
@@ -637,16 +624,14 @@ LogicalResult decomposeGather(AtenOp op, const AtenArgs &args,
   return success();
 }
 
-/// index.Tensor with one index tensor (x[idx], x[:, idx], ...).
-LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
-                             RewriterBase &rw) {
-  FailureOr<Value> self = args.tensor("self");
-  if (failed(self))
-    return failure();
+/// The one index tensor of an `indices` list (Tensor?[]: x[idx],
+/// x[:, :, idx]) and the dim it indexes; null when there are none or
+/// several.
+std::pair<Value, int64_t> singleIndex(AtenOp op, const AtenArgs &args) {
   SmallVector<Value> indices = args.tensorList("indices");
-  auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"));
   int64_t position = 0;
-  if (mask) {
+  // The presence mask of an optional-tensor list: which entries are not None.
+  if (auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"))) {
     int64_t present = 0;
     for (auto [i, a] : llvm::enumerate(mask))
       if (cast<BoolAttr>(a).getValue()) {
@@ -654,12 +639,23 @@ LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
         ++present;
       }
     if (present != 1)
-      indices.clear();
+      return {Value(), 0};
   }
   if (indices.size() != 1)
+    return {Value(), 0};
+  return {indices[0], position};
+}
+
+/// index.Tensor with one index tensor (x[idx], x[:, idx], ...).
+LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  if (failed(self))
+    return failure();
+  auto [index, position] = singleIndex(op, args);
+  if (!index)
     return op.emitError("index.Tensor is supported with one index tensor");
-  FailureOr<Value> g =
-      gatherAlong(op, rw, op.getLoc(), *self, position, indices[0]);
+  FailureOr<Value> g = gatherAlong(op, rw, op.getLoc(), *self, position, index);
   if (failed(g))
     return failure();
   rw.replaceOp(op, reshapeTo(rw, op.getLoc(), *g, resultType(op).getShape()));
@@ -717,23 +713,12 @@ LogicalResult decomposeIndexPut(AtenOp op, const AtenArgs &args,
     return failure();
   if (*accumulate)
     return op.emitError("index_put with accumulate=True is not supported");
-  SmallVector<Value> indices = args.tensorList("indices");
-  int64_t position = 0;
-  if (auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"))) {
-    int64_t present = 0;
-    for (auto [i, a] : llvm::enumerate(mask))
-      if (cast<BoolAttr>(a).getValue()) {
-        position = i;
-        ++present;
-      }
-    if (present != 1)
-      indices.clear();
-  }
-  if (indices.size() != 1 || shapeOf(indices[0]).size() > 1 ||
-      elementTypeOf(indices[0]).isInteger(1))
+  auto [index, position] = singleIndex(op, args);
+  if (!index || shapeOf(index).size() > 1 ||
+      elementTypeOf(index).isInteger(1))
     return op.emitError("index_put is supported with one integer index "
                         "tensor of rank <= 1");
-  return scatterSlices(op, rw, *self, position, indices[0], *values);
+  return scatterSlices(op, rw, *self, position, index, *values);
 }
 
 /// constant_pad_nd / pad(mode='constant'): the input between splats of the
@@ -785,12 +770,7 @@ LogicalResult decomposePad(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
     parts.push_back(v);
     if (after)
       parts.push_back(splat(after));
-    if (parts.size() == 1)
-      continue;
-    SmallVector<int64_t> shape(shapeOf(v));
-    shape[d] += before + after;
-    v = ConcatOp::create(rw, loc, RankedTensorType::get(shape, elementTypeOf(v)),
-                         parts, d);
+    v = concatAlong(rw, loc, parts, d);
   }
   rw.replaceOp(op, castTo(rw, loc, v, resultType(op).getElementType()));
   return success();
