@@ -148,6 +148,11 @@ LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
   FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
   if (failed(d))
     return failure();
+  int64_t n = type.getRank() ? type.getDimSize(*d) : 1;
+  if (n > kMaxCumsumLength)
+    return op.emitError("cumsum over ")
+           << n << " elements is not supported (at most " << kMaxCumsumLength
+           << ")";
   Location loc = op.getLoc();
   Type f32 = rw.getF32Type();
   Value v = castTo(rw, loc, *x, f32);
@@ -161,11 +166,6 @@ LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
   if (*d != rank - 1)
     v = TransposeOp::create(rw, loc, RankedTensorType::get(moved, f32), v,
                             perm);
-  int64_t n = moved.back();
-  if (n > kMaxCumsumLength)
-    return op.emitError("cumsum over ")
-           << n << " elements is not supported (at most " << kMaxCumsumLength
-           << ")";
   int64_t rows = 1;
   for (int64_t s : ArrayRef<int64_t>(moved).drop_back())
     rows *= s;
@@ -181,13 +181,9 @@ LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
   Value sums = MatmulOp::create(
       rw, loc, RankedTensorType::get({rows, n}, f32), v, triangle);
   sums = reshapeTo(rw, loc, sums, moved);
-  if (*d != rank - 1)
+  if (*d != rank - 1) // rank >= 2 here
     sums = TransposeOp::create(
-        rw, loc, RankedTensorType::get(shapeOf(*x).empty()
-                                           ? ArrayRef<int64_t>{1}
-                                           : shapeOf(*x),
-                                       f32),
-        sums, perm);
+        rw, loc, RankedTensorType::get(shapeOf(*x), f32), sums, perm);
   sums = reshapeTo(rw, loc, sums, type.getShape());
   rw.replaceOp(op, castTo(rw, loc, sums, type.getElementType()));
   return success();
