@@ -467,3 +467,19 @@ func.func @cumsum_too_long(%x: tensor<1x8193xf32>) -> tensor<1x8193xf32> {
   %0 = spyre.aten "aten.cumsum.default"(%x) {args = {dim = 1 : i64}, tensor_args = ["self"]} : (tensor<1x8193xf32>) -> tensor<1x8193xf32>
   return %0 : tensor<1x8193xf32>
 }
+
+// -----
+
+func.func @gather_too_many(%x: tensor<2x128xf32>, %i: tensor<2x65xi64>) -> tensor<2x65xf32> {
+  // expected-error @+1 {{gather of 65 index slices along dim 1 is not supported (at most 64)}}
+  %0 = spyre.aten "aten.gather.default"(%x, %i) {args = {dim = 1 : i64}, tensor_args = ["self", "index"]} : (tensor<2x128xf32>, tensor<2x65xi64>) -> tensor<2x65xf32>
+  return %0 : tensor<2x65xf32>
+}
+
+// -----
+
+func.func @gather_rank(%x: tensor<2x8xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{gather needs self and index of one rank >= 1}}
+  %0 = spyre.aten "aten.gather.default"(%x, %i) {args = {dim = 0 : i64}, tensor_args = ["self", "index"]} : (tensor<2x8xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

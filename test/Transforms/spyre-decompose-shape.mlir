@@ -512,3 +512,24 @@ func.func @empty() -> tensor<4x8xf32> {
   %0 = spyre.aten "aten.empty.memory_format"() {args = {size = [4, 8]}, tensor_args = []} : () -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// gather along dim 1: per index column, a one-hot sum (in f32 for f16)
+// picks the element; the columns are concatenated.
+// CHECK-LABEL: func.func @gather
+// CHECK-DAG: %[[IOTA:.*]] = spyre.constant dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi32>
+// CHECK-DAG: %[[X:.*]] = spyre.cast %arg0 : tensor<3x16xf16> -> tensor<3x16xf32>
+// CHECK-DAG: %[[I:.*]] = spyre.cast %arg1 : tensor<3x2xi64> -> tensor<3x2xi32>
+// CHECK: %[[I0:.*]] = spyre.slice %[[I]] offsets [0, 0]
+// CHECK: %[[M0:.*]] = spyre.compare eq %[[IOTA]], %[[I0]] : tensor<1x16xi32>, tensor<3x1xi32> -> tensor<3x16xi1>
+// CHECK: %[[P0:.*]] = spyre.select %[[M0]], %[[X]],
+// CHECK: %[[S0:.*]] = spyre.reduce sum %[[P0]] dim 1 : tensor<3x16xf32> -> tensor<3x1xf32>
+// CHECK: %[[S1:.*]] = spyre.reduce sum
+// CHECK: %[[C:.*]] = spyre.concat %[[S0]], %[[S1]] dim 1 : tensor<3x1xf32>, tensor<3x1xf32> -> tensor<3x2xf32>
+// CHECK: %[[R:.*]] = spyre.cast %[[C]] : tensor<3x2xf32> -> tensor<3x2xf16>
+// CHECK: return %[[R]]
+func.func @gather(%x: tensor<3x16xf16>, %i: tensor<3x2xi64>) -> tensor<3x2xf16> {
+  %0 = spyre.aten "aten.gather.default"(%x, %i) {args = {dim = 1 : i64}, tensor_args = ["self", "index"]} : (tensor<3x16xf16>, tensor<3x2xi64>) -> tensor<3x2xf16>
+  return %0 : tensor<3x2xf16>
+}

@@ -405,7 +405,7 @@ RECORDED_AS_IS = {
     logical_xor bitwise_and.Tensor bitwise_or.Tensor bitwise_xor.Tensor bitwise_not
     remainder.Tensor remainder.Scalar floor_divide topk scatter.src scatter_.src scatter.value
     scatter_add
-    stack repeat select_scatter index_put cumsum masked_fill_.Scalar
+    stack repeat select_scatter index_put cumsum masked_fill_.Scalar gather
     """.split()
 }
 # factory functions after which torch 1.13's make_fx inserts a spurious detach

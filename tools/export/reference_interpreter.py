@@ -507,6 +507,10 @@ OPS = {
             for s in range(0, x.shape[d], -(-x.shape[d] // k))], d))(
         A["self"], A["chunks"], _dim(A.get("dim", 0), A["self"].ndim)),
     "index_select": lambda A, c: np.take(A["self"], A["index"], axis=A["dim"]),
+    "gather": lambda A, c: np.take_along_axis(
+        A["self"][tuple(slice(0, n) if k != _dim(A["dim"], A["self"].ndim) else slice(None)
+                        for k, n in enumerate(A["index"].shape))],
+        A["index"], axis=_dim(A["dim"], A["self"].ndim)),
     "embedding": lambda A, c: A["weight"][A["indices"]],
     "index.Tensor": lambda A, c: A["self"][tuple(slice(None) if i is None else i
                                                  for i in A["indices"])],

@@ -401,6 +401,12 @@ def register_op_zoo(add, ZooEntry, In):
        [I(A3)], S,
        "torch.topk(x[2,5,67], 3, dim=1, largest=False) (fp32 normal inputs: no ties, "
        "whose order torch leaves unspecified)")
+    op("gather", lambda x, i: torch.gather(x, 1, i),
+       [I(A2, name="x"), I((7, 3), "int64", "int:0:67", "idx")], H,
+       "torch.gather(x[7,67], 1, idx[7,3]) (repeats allowed)")
+    op("gather_int_dim0", lambda x, i: torch.gather(x, 0, i),
+       [I((5, 9), "int64", "int:-1000:1000", "x"), I((2, 4), "int64", "int:0:5", "idx")],
+       MIXED, "torch.gather(x: int64[5,9], 0, idx[2,4]): index narrower than self")
     op("scatter_src", lambda x, i, y: torch.zeros_like(x).scatter(1, i, y),
        [I(A2, name="x"), I((7, 4), "int64", "index:67", "idx"), I((7, 5), name="src")], S,
        "zeros_like(x[7,67]).scatter(1, idx[7,4], src[7,5]) (src wider than idx)")

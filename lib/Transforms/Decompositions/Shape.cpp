@@ -453,6 +453,58 @@ LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// The most index slices along `dim` that gather unrolls.
+constexpr int64_t kMaxGatherSlices = 64;
+
+/// gather(self, dim, index) (and take_along_dim): for each slice j of
+/// `index` along `dim`, the sum of self over a one-hot mask (iota ==
+/// index[j]) picks self[index[j]] exactly (one non-zero term). `index` may be
+/// narrower than self in the other dims (self's leading part is read).
+LogicalResult decomposeGatherElements(AtenOp op, const AtenArgs &args,
+                                      RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(index) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, std::max<int64_t>(rank, 1));
+  if (failed(d))
+    return failure();
+  ArrayRef<int64_t> selfShape = shapeOf(*self), idxShape = shapeOf(*index);
+  if (rank == 0 || int64_t(selfShape.size()) != rank ||
+      int64_t(idxShape.size()) != rank)
+    return op.emitError("gather needs self and index of one rank >= 1");
+  int64_t slices = idxShape[*d];
+  if (slices > kMaxGatherSlices)
+    return op.emitError("gather of ")
+           << slices << " index slices along dim " << *d
+           << " is not supported (at most " << kMaxGatherSlices << ")";
+  Location loc = op.getLoc();
+  // self cut to the index's extent outside `dim`.
+  Value x = *self;
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != *d)
+      x = sliceAlong(rw, loc, x, k, 0, idxShape[k], 1);
+  Type et = type.getElementType();
+  Type ct = isa<FloatType>(et) ? accumulationType(et) : et;
+  x = castTo(rw, loc, x, ct);
+  Value idx = castTo(rw, loc, *index, rw.getI32Type());
+  Value iota = createIota(rw, loc, selfShape[*d], *d, rank);
+  auto maskType = RankedTensorType::get(shapeOf(x), rw.getI1Type());
+  Value zero = createSplat(rw, loc, ct, 0.0);
+  SmallVector<Value> parts;
+  for (int64_t j = 0; j < slices; ++j) {
+    Value hit = CompareOp::create(rw, loc, maskType, ComparePredicate::eq,
+                                  iota, sliceAlong(rw, loc, idx, *d, j, 1, 1));
+    Value picked = SelectOp::create(rw, loc, x.getType(), hit, x, zero);
+    parts.push_back(reduceAlong(rw, loc, picked, *d, ReduceKind::sum));
+  }
+  rw.replaceOp(op, castTo(rw, loc, concatAlong(rw, loc, parts, *d), et));
+  return success();
+}
+
 /// slice_scatter(self, src, dim, start, end, step) and select_scatter(self,
 /// src, dim, index): the functional forms (ep.run_decompositions()) of
 /// `x[..., a:b] = src` and `x[..., i] = src`: self's parts around the window
@@ -932,6 +984,10 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
                            "aten.chunk.default", "aten.unbind.int"})
     r.add({name, "shape", all, "consecutive slices (sizes from the results)",
            decomposeSplit});
+  r.add({"aten.gather.default", "shape", all,
+         "per index slice along `dim` (at most 64), a sum over a one-hot "
+         "mask (exact: one term); integers are summed in their own type",
+         decomposeGatherElements});
   r.add({"aten.slice_scatter.default", "shape", all,
          "self around the window and src inside it, one concatenation; unit "
          "steps only",
