@@ -1246,7 +1246,9 @@ private:
       } else if (tag == "as_tensors") {
         for (const json &r : *value)
           addResult(r["name"].get<std::string>());
-      } else if (tag == "as_none") {
+      } else if (tag == "as_none" || tag == "as_sym_int" || tag == "as_int") {
+        // No tensor (the SymInt outputs of a fused attention kernel, max_q
+        // and max_k, are never read by an inference graph).
         resultTypes.push_back(b.getNoneType());
         resultNames.push_back("");
         resultDims.push_back(b.getArrayAttr({}));

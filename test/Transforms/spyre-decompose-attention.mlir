@@ -158,3 +158,28 @@ func.func @efficient_with_bias(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16
   %0:4 = spyre.aten "aten._scaled_dot_product_efficient_attention.default"(%q, %k, %v, %bias) {args = {compute_log_sumexp = false}, tensor_args = ["query", "key", "value", "attn_bias"]} : (tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x1x8x8xf16>) -> (tensor<1x4x8x16xf16>, tensor<1x4x0xf32>, tensor<i64>, tensor<i64>)
   return %0#0 : tensor<1x4x8x16xf16>
 }
+
+// -----
+
+// CUDA's flash kernel: no mask argument; its SymInt outputs import as none.
+// CHECK-LABEL: func.func @cuda_flash
+// CHECK: spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16> -> tensor<1x4x8x8xf32>
+// CHECK: %[[O:.*]] = spyre.matmul %{{.*}}, %arg2 : tensor<1x4x8x8xbf16>, tensor<1x4x8x16xbf16> -> tensor<1x4x8x16xbf16>
+// CHECK: return %[[O]]
+// CHECK-NOT: spyre.aten
+func.func @cuda_flash(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x4x8x16xbf16>, %v: tensor<1x4x8x16xbf16>) -> tensor<1x4x8x16xbf16> {
+  %0:9 = spyre.aten "aten._scaled_dot_product_flash_attention.default"(%q, %k, %v) {args = {is_causal = true, scale = 0.25 : f64}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16>) -> (tensor<1x4x8x16xbf16>, tensor<1x4x8xf32>, tensor<0xi64>, tensor<0xi64>, none, none, tensor<2xi64>, tensor<0xi64>, tensor<0xbf16>)
+  return %0#0 : tensor<1x4x8x16xbf16>
+}
+
+// -----
+
+// cuDNN's kernel: attn_bias is the additive mask, as for the efficient one.
+// CHECK-LABEL: func.func @cudnn_with_bias
+// CHECK: %[[B:.*]] = spyre.cast %arg3 : tensor<1x1x8x8xbf16> -> tensor<1x1x8x8xf32>
+// CHECK: spyre.binary add %{{.*}}, %[[B]]
+// CHECK-NOT: spyre.aten
+func.func @cudnn_with_bias(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x4x8x16xbf16>, %v: tensor<1x4x8x16xbf16>, %bias: tensor<1x1x8x8xbf16>) -> tensor<1x4x8x16xbf16> {
+  %0:9 = spyre.aten "aten._scaled_dot_product_cudnn_attention.default"(%q, %k, %v, %bias) {args = {compute_log_sumexp = false}, tensor_args = ["query", "key", "value", "attn_bias"]} : (tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x1x8x8xbf16>) -> (tensor<1x4x8x16xbf16>, tensor<1x4x8xf32>, tensor<0xi64>, tensor<0xi64>, none, none, tensor<i64>, tensor<i64>, tensor<0xbf16>)
+  return %0#0 : tensor<1x4x8x16xbf16>
+}

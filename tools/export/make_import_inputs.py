@@ -408,7 +408,11 @@ def main():
     write_zip_records(out("hop_wrapped_mlp.pt2"), finish_records(edit_json(mlp, hop_wrapped_mlp)))
     write_zip_records(out("hop_cond.pt2"), finish_records(edit_json(lin, hop_unsupported)))
 
-    # (8) ZIP64 records everywhere
+    # (8) the ATen-IR (CUDA) form of SDPA: a fused kernel with SymInt outputs
+    sdpa = load(os.path.join(a.models_dir, "op_sdpa_causal_fp16", "model.pt2"))
+    write_zip_records(out("aten_ir_flash_sdpa.pt2"), finish_records(edit_json(sdpa, aten_ir_flash_sdpa)))
+
+    # (9) ZIP64 records everywhere
     write_zip64_records(out("zip64_forced.pt2"), lin, root="zip64_forced")
     print(f"wrote importer robustness inputs to {a.out_dir}")
 
@@ -481,6 +485,37 @@ def hop_unsupported(ep):
     """A torch.cond node (data-dependent control flow): refused by name."""
     g = ep["graph_module"]["graph"]
     wrap_in_hop(g, 1, 2, "torch.ops.higher_order.cond", [{"as_bool": True}], "true_graph_0")
+
+
+def aten_ir_flash_sdpa(ep):
+    """op_sdpa_causal_fp16 as ep.run_decompositions() writes it for a CUDA
+    export: aten._scaled_dot_product_flash_attention with its nine outputs,
+    two of them SymInts (max_q, max_k), only the first one read."""
+    g = ep["graph_module"]["graph"]
+    node = g["nodes"][0]
+    out = node["outputs"][0]["as_tensor"]["name"]
+    node["target"] = "torch.ops.aten._scaled_dot_product_flash_attention.default"
+    node["inputs"] = [i for i in node["inputs"] if i["name"] in ("query", "key", "value")] + [
+        {"name": "is_causal", "arg": {"as_bool": True}, "kind": 1}]
+    tv = g["tensor_values"]
+    meta = tv[out]
+    def tensor(name, dtype, sizes):
+        tv[name] = dict(meta, dtype=dtype, sizes=[{"as_int": s} for s in sizes],
+                        strides=[{"as_int": 1} for _ in sizes])
+        return {"as_tensor": {"name": name}}
+    q = [s["as_int"] for s in meta["sizes"]]
+    g.setdefault("sym_int_values", {}).update(
+        {"flash_max_q": {"as_int": q[2]}, "flash_max_k": {"as_int": q[2]}})
+    node["outputs"] = [
+        {"as_tensor": {"name": out}},
+        tensor("flash_logsumexp", 7, q[:3]),
+        tensor("flash_cum_seq_q", 4, [0]),
+        tensor("flash_cum_seq_k", 4, [0]),
+        {"as_sym_int": {"as_name": "flash_max_q"}},
+        {"as_sym_int": {"as_name": "flash_max_k"}},
+        tensor("flash_rng_state", 4, [2]),
+        tensor("flash_unused", 4, [0]),
+        tensor("flash_debug_attn_mask", 6, [0])]
 
 
 if __name__ == "__main__":

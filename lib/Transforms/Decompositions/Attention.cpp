@@ -200,6 +200,15 @@ void registerAttentionDecompositions(DecompositionRegistry &r) {
          "mask (the ATen-IR form on CUDA); the logsumexp and RNG outputs "
          "must be unused",
          decomposeFusedSdpa("attn_bias")});
+  r.add({"aten._scaled_dot_product_flash_attention.default", "attention",
+         "f16, bf16, f32",
+         "as scaled_dot_product_attention (CUDA's flash kernel in ATen IR); "
+         "the outputs other than the attention output must be unused",
+         decomposeFusedSdpa("")});
+  r.add({"aten._scaled_dot_product_cudnn_attention.default", "attention",
+         "f16, bf16, f32",
+         "as _scaled_dot_product_efficient_attention (cuDNN's kernel)",
+         decomposeFusedSdpa("attn_bias")});
 }
 
 } // namespace spyre
