@@ -48,6 +48,12 @@ uint16_t dl16ToHalf(uint16_t code) {
   return floatToHalf(dl16ToFloat(code));
 }
 
+uint16_t dl16ToBF16(uint16_t code) {
+  if ((code & 0x7fff) == kDL16Max)
+    return uint16_t((code & 0x8000) | 0x7f7f); // +-3.3895e38
+  return floatToBF16(dl16ToFloat(code));
+}
+
 const float *dl16DecodeTable() {
   static const std::vector<float> table = [] {
     std::vector<float> t(65536);

@@ -62,11 +62,10 @@ void convertRun(ElementStorage storage, isa::DType dtype, uint32_t bytes,
     }
     return;
   }
-  const float *dl16Table = dl16DecodeTable();
   for (uint64_t e = 0; e < count; ++e) {
     uint16_t v;
     std::memcpy(&v, deviceIn + e * 2, 2);
-    v = isHalf ? dl16ToHalf(v) : floatToBF16(dl16Table[v]);
+    v = isHalf ? dl16ToHalf(v) : dl16ToBF16(v);
     std::memcpy(hostOut + e * hostStep * 2, &v, 2);
   }
 }

@@ -434,6 +434,11 @@ def register_op_zoo(add, ZooEntry, In):
     op("repeat", lambda x: x.repeat(2, 1, 3), [I((5, 67))], H,
        "x[5,67].repeat(2, 1, 3) -> [2,5,201] (a leading dim added)")
 
+    op("bf16_finfo_mask_output",
+       lambda x, m: x.masked_fill(m, torch.finfo(torch.bfloat16).min),
+       [I(A2, "bf16", "normal", "x"), I(A2, "bool", "bool:0.4", "m")], MIXED,
+       "x.masked_fill(m, torch.finfo(bfloat16).min) returned as is: the mask value "
+       "saturates in DL16 and comes back as bf16's -3.3895e38")
     op("softmax_bf16_finfo_mask",
        lambda x, m: torch.softmax(
            x + torch.zeros(2, 1, 1, 16, dtype=torch.bfloat16).masked_fill(

@@ -117,6 +117,21 @@ TEST(DL16, Fp16TopOfRangeComesBackFinite) {
   }
 }
 
+TEST(DL16, Bf16MasksRoundTrip) {
+  // torch.finfo(bfloat16).min saturates into DL16 and comes back exactly.
+  uint16_t code = bf16ToDL16Table()[0xff7f];
+  EXPECT_EQ(dl16ToBF16(code), 0xff7f);
+  EXPECT_EQ(dl16ToBF16(kDL16Max), 0x7f7f);
+  // Infinities stay infinities; other values convert as floatToBF16.
+  EXPECT_EQ(dl16ToBF16(0xffff), 0xff80);
+  for (uint32_t c = 0; c < 65536; ++c) {
+    if ((c & 0x7fff) == kDL16Max)
+      continue;
+    EXPECT_EQ(dl16ToBF16(uint16_t(c)), floatToBF16(dl16ToFloat(uint16_t(c))))
+        << c;
+  }
+}
+
 TEST(DL16, RelativeErrorIsHalfAnUlp) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);

@@ -89,6 +89,12 @@ const float *dl16DecodeTable();
 /// +-65504 rather than +-inf. Everything else converts as floatToHalf.
 uint16_t dl16ToHalf(uint16_t code);
 
+/// DL16 -> bfloat16, for a bf16 tensor's device image. A bf16 tensor's
+/// finite values beyond DL16's range are stored saturated at +-max
+/// (floatToDL16Saturating): that code comes back as bf16's own largest
+/// magnitude, so torch.finfo(bfloat16).min masks round-trip exactly.
+uint16_t dl16ToBF16(uint16_t code);
+
 /// fp32 -> IEEE binary16, round to nearest even, with subnormals; overflow
 /// gives infinity and NaN stays a (quiet) NaN.
 uint16_t floatToHalf(float value);
