@@ -421,10 +421,18 @@ Attribute foldReduce(ReduceKind kind, Attribute input, int64_t dim,
     r.f.resize(lines);
   // One line at a time, in order along `dim`, as the SFP folds elements.
   auto op = isa::ReduceOp(uint32_t(kind));
+  // Along the innermost dim the device adds a row lane-wise (sumRowF).
+  bool rowSum = kind == ReduceKind::sum && !x->isInt && inner == 1;
+  std::vector<float> row(rowSum ? len : 0);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t in = 0; in < inner; ++in) {
       isa::ReduceState s;
-      for (int64_t j = 0; j < len; ++j) {
+      if (rowSum) {
+        for (int64_t j = 0; j < len; ++j)
+          row[j] = x->f[x->at(o * len + j)];
+        s.f = isa::sumRowF(row.data(), row.size());
+      }
+      for (int64_t j = 0; j < len && !rowSum; ++j) {
         int64_t at = x->at((o * len + j) * inner + in);
         if (x->isInt)
           isa::reduceStepI(op, s, x->i[at], j);

@@ -336,6 +336,8 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       for (size_t c = 0; c < cols; ++c)
         intDomain ? isa::reduceStepI(op, state[c], iv[c], int64_t(r))
                   : isa::reduceStepF(op, state[c], f[c], int64_t(r));
+    } else if (op == ReduceOp::Sum && !intDomain) {
+      state[r].f = isa::sumRowF(f, cols);
     } else {
       isa::ReduceState &s = state[r];
       for (size_t c = 0; c < cols; ++c)
