@@ -45,7 +45,8 @@ const char *binaryOpName(uint16_t op) {
 }
 
 const char *reduceOpName(uint16_t op) {
-  static const char *const names[] = {"sum", "max", "min", "argmax", "argmin"};
+  static const char *const names[] = {"sum",    "max",    "min",
+                                      "argmax", "argmin", "prod"};
   static_assert(sizeof(names) / sizeof(names[0]) ==
                     unsigned(ReduceOp::LastReduceOp) + 1,
                 "every reduce op has a name");

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Target/Pt2Importer.h"
+#include "spyre/Target/Pt2Unions.h"
 #include "spyre/Dialect/Spyre/AtenSchema.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Target/Pt2Archive.h"
@@ -900,6 +901,8 @@ private:
 
   OwningOpRef<ModuleOp> build(const json &program) {
     checkSchemaVersion(program);
+    if (std::optional<std::string> error = checkProgramUnions(program))
+      fail(fileLoc, *error);
     const json &gm = program["graph_module"];
     const json &graph = gm["graph"];
     tensorValues = graph["tensor_values"];
@@ -1079,6 +1082,9 @@ private:
         label = (*value)[0]["name"].get<std::string>();
     }
     Location loc = nodeLoc(node, label.empty() ? op : label);
+    if (std::optional<std::string> error =
+            checkNodeUnions(node, label.empty() ? op : label))
+      fail(loc, *error);
     // A malformed field inside the node (a JSON type error, a broken union)
     // is reported at the node's Python line, not just at the file.
     try {

@@ -426,10 +426,10 @@ struct FormKernelsPass
         root = view.getInput();
       bool computed = root.getDefiningOp<KernelOp>() && !seen.contains(root);
       seen.insert(root);
-      if (computed)
-        continue;
       Value v = operand.get();
       auto type = cast<RankedTensorType>(v.getType());
+      if (computed || type.getNumElements() == 0)
+        continue; // an empty output needs no copy
       OpBuilder b(ret);
       MLIRContext *ctx = func.getContext();
       auto kernel = KernelOp::create(b, ret.getLoc(), type,

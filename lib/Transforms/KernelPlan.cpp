@@ -444,6 +444,19 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
     }
     return plan.values.lookup(v).shape;
   };
+  // Body value dims are the kernel's loops in order (a matmul epilogue drops
+  // the trailing k loop); a dim of size 1 along a tiled loop is broadcast.
+  auto shapeOfValue = [&](Value v) {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
+    auto broadcastAlong = [&](int64_t l, int64_t tile) {
+      return l >= 0 && l < int64_t(shape.size()) && tile > 1 && shape[l] == 1;
+    };
+    if (broadcastAlong(plan.stickLoop, stickTile))
+      return TileShape::RowReduced;
+    if (broadcastAlong(plan.rowLoop, rowTile))
+      return TileShape::ColReduced;
+    return TileShape::Full;
+  };
   auto isAccResult = [&](Value v) {
     Operation *def = v.getDefiningOp();
     return plan.accLoop >= 0 && isa_and_nonnull<MatmulOp, ReduceOp>(def);
@@ -460,6 +473,10 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
       (void)inMap;
       pv.shape = plan.accLoop >= 0 ? TileShape::ColReduced
                                    : TileShape::RowReduced;
+    } else if (isa<BroadcastOp>(op)) {
+      // A broadcast's tile is what its result type spans, whatever its
+      // operand spans: broadcasting along the stick makes whole rows.
+      pv.shape = shapeOfValue(result);
     } else if (!isa<MatmulOp>(op)) {
       bool row = false, col = false, full = false;
       for (Value v : op.getOperands()) {

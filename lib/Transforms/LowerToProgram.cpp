@@ -92,6 +92,14 @@ struct LowerToProgramPass
     llvm::StringMap<TensorOp> weightsByName;
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     for (auto [j, v] : llvm::enumerate(ret.getOperands())) {
+      if (cast<RankedTensorType>(v.getType()).getNumElements() == 0) {
+        // Nothing to compute or store: a tensor of 0 bytes, of its own.
+        auto t = declare(v, "out" + std::to_string(j), TensorRole::output);
+        storage.erase(v);
+        t.setIoIndex(j);
+        outputs.push_back(t);
+        continue;
+      }
       Value store = v;
       while (auto view = store.getDefiningOp<ReshapeOp>())
         store = view.getInput();
@@ -135,6 +143,8 @@ struct LowerToProgramPass
         return WalkResult::advance();
       }
       if (auto c = dyn_cast<ConstantOp>(op)) {
+        if (c.getType().getNumElements() == 0)
+          return WalkResult::advance(); // only empty outputs read it
         auto t = declare(c.getResult(), "cst", TensorRole::constant);
         t.setValueAttr(c.getValue());
         return WalkResult::advance();

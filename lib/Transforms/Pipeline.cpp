@@ -17,6 +17,7 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createSpyreDecompose());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createSpyreCollapseDims());
   pm.addPass(createSpyreAssignLayouts());
   SpyreFormKernelsOptions formKernels;
   formKernels.fuseConsumers = options.fusion;

@@ -252,17 +252,33 @@ func.func @index_rank0(%x: tensor<f32>, %i: tensor<1xi64>) -> tensor<1xf32> {
 
 // -----
 
-func.func @index_2d_inner(%x: tensor<2x5x8xf32>, %i: tensor<3x2xi64>) -> tensor<2x3x2x8xf32> {
-  // expected-error @+1 {{indexing dim 1 with a 2-D index tensor is not supported (1-D only)}}
-  %0 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {indices = [false, true]}, tensor_args = ["self", "indices"]} : (tensor<2x5x8xf32>, tensor<3x2xi64>) -> tensor<2x3x2x8xf32>
-  return %0 : tensor<2x3x2x8xf32>
+func.func @index_bool_mask(%x: tensor<4x5xf32>, %m: tensor<4x5xi1>) -> tensor<7xf32> {
+  // expected-error @+1 {{boolean mask indices (x[mask]) give a data-dependent shape and are not supported}}
+  %0 = spyre.aten "aten.index.Tensor"(%x, %m) {args = {}, tensor_args = ["self", "indices"]} : (tensor<4x5xf32>, tensor<4x5xi1>) -> tensor<7xf32>
+  return %0 : tensor<7xf32>
 }
 
 // -----
 
-func.func @index_two_tensors(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %j: tensor<3xi64>) -> tensor<3xf32> {
-  // expected-error @+1 {{index.Tensor is supported with one index tensor}}
-  %0 = spyre.aten "aten.index.Tensor"(%x, %i, %j) {args = {}, tensor_args = ["self", "indices", "indices"]} : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xf32>
+func.func @index_no_tensor(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{index.Tensor without an index tensor}}
+  %0 = spyre.aten "aten.index.Tensor"(%x) {args = {indices = [false, false]}, tensor_args = ["self"]} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @index_past_rank(%x: tensor<4x5xf32>, %i: tensor<3xi64>) -> tensor<4x5x3xf32> {
+  // expected-error @+1 {{index.Tensor indexes dim 2 of a rank-2 tensor}}
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {indices = [false, false, true]}, tensor_args = ["self", "indices"]} : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<4x5x3xf32>
+  return %0 : tensor<4x5x3xf32>
+}
+
+// -----
+
+func.func @index_no_broadcast(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %j: tensor<2xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{index tensors do not broadcast together}}
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i, %j) {args = {}, tensor_args = ["self", "indices", "indices"]} : (tensor<4x5xf32>, tensor<3xi64>, tensor<2xi64>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
 
@@ -300,10 +316,82 @@ func.func @pad_odd_list(%x: tensor<2x8xf32>) -> tensor<2x9xf32> {
 
 // -----
 
-func.func @pad_negative(%x: tensor<2x8xf32>) -> tensor<2x7xf32> {
-  // expected-error @+1 {{negative padding (cropping) is not supported}}
-  %0 = spyre.aten "aten.constant_pad_nd.default"(%x) {args = {pad = [-1, 0], value = 0.000000e+00 : f64}, tensor_args = ["self"]} : (tensor<2x8xf32>) -> tensor<2x7xf32>
-  return %0 : tensor<2x7xf32>
+func.func @pad_crops_too_much(%x: tensor<2x8xf32>) -> tensor<2x0xf32> {
+  // expected-error @+1 {{padding crops dim 1 of size 8 to -2}}
+  %0 = spyre.aten "aten.constant_pad_nd.default"(%x) {args = {pad = [-5, -5], value = 0.000000e+00 : f64}, tensor_args = ["self"]} : (tensor<2x8xf32>) -> tensor<2x0xf32>
+  return %0 : tensor<2x0xf32>
+}
+
+// -----
+
+func.func @sort_bool(%x: tensor<4x5xi1>) -> (tensor<4x5xi1>, tensor<4x5xi64>) {
+  // expected-error @+1 {{sort of a bool tensor is not supported}}
+  %0:2 = spyre.aten "aten.sort.default"(%x) {args = {dim = -1 : i64, descending = false}, tensor_args = ["self"]} : (tensor<4x5xi1>) -> (tensor<4x5xi1>, tensor<4x5xi64>)
+  return %0#0, %0#1 : tensor<4x5xi1>, tensor<4x5xi64>
+}
+
+// -----
+
+func.func @sort_too_long(%x: tensor<2x5000xf32>) -> (tensor<2x5000xf32>, tensor<2x5000xi64>) {
+  // expected-error @+1 {{sort of 5000-element lines is not supported (at most 4096)}}
+  %0:2 = spyre.aten "aten.sort.default"(%x) {args = {dim = -1 : i64, descending = false}, tensor_args = ["self"]} : (tensor<2x5000xf32>) -> (tensor<2x5000xf32>, tensor<2x5000xi64>)
+  return %0#0, %0#1 : tensor<2x5000xf32>, tensor<2x5000xi64>
+}
+
+// -----
+
+func.func @conv_transposed(%x: tensor<1x2x8xf32>, %w: tensor<2x2x3xf32>) -> tensor<1x2x10xf32> {
+  // expected-error @+1 {{transposed convolutions are not supported}}
+  %0 = spyre.aten "aten.convolution.default"(%x, %w) {args = {bias, stride = [1], padding = [0], dilation = [1], transposed = true, output_padding = [0], groups = 1 : i64}, tensor_args = ["input", "weight"]} : (tensor<1x2x8xf32>, tensor<2x2x3xf32>) -> tensor<1x2x10xf32>
+  return %0 : tensor<1x2x10xf32>
+}
+
+// -----
+
+func.func @conv_3d(%x: tensor<1x2x4x4x4xf32>, %w: tensor<2x2x1x1x1xf32>) -> tensor<1x2x4x4x4xf32> {
+  // expected-error @+1 {{convolutions over 3 spatial dims are not supported (1 or 2)}}
+  %0 = spyre.aten "aten.convolution.default"(%x, %w) {args = {bias, stride = [1, 1, 1], padding = [0, 0, 0], dilation = [1, 1, 1], transposed = false, output_padding = [0, 0, 0], groups = 1 : i64}, tensor_args = ["input", "weight"]} : (tensor<1x2x4x4x4xf32>, tensor<2x2x1x1x1xf32>) -> tensor<1x2x4x4x4xf32>
+  return %0 : tensor<1x2x4x4x4xf32>
+}
+
+// -----
+
+func.func @conv_groups(%x: tensor<1x6x8xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x4x6xf32> {
+  // expected-error @+1 {{convolution groups 3 do not divide 6 input and 4 output channels}}
+  %0 = spyre.aten "aten.conv1d.default"(%x, %w) {args = {bias, stride = [1], padding = [0], dilation = [1], groups = 3 : i64}, tensor_args = ["input", "weight"]} : (tensor<1x6x8xf32>, tensor<4x3x3xf32>) -> tensor<1x4x6xf32>
+  return %0 : tensor<1x4x6xf32>
+}
+
+// -----
+
+func.func @conv_stride_entries(%x: tensor<1x2x8x8xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<1x2x6x6xf32> {
+  // expected-error @+1 {{convolution 'stride' has 3 entries for 2 spatial dims}}
+  %0 = spyre.aten "aten.conv2d.default"(%x, %w) {args = {bias, stride = [1, 1, 1], padding = [0, 0], dilation = [1, 1], groups = 1 : i64}, tensor_args = ["input", "weight"]} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x6x6xf32>
+  return %0 : tensor<1x2x6x6xf32>
+}
+
+// -----
+
+func.func @conv_padding_mode(%x: tensor<1x2x8xf32>, %w: tensor<2x2x3xf32>) -> tensor<1x2x8xf32> {
+  // expected-error @+1 {{convolution padding 'full' is not one of 'same' and 'valid'}}
+  %0 = spyre.aten "aten.conv1d.padding"(%x, %w) {args = {bias, stride = [1], padding = "full", dilation = [1], groups = 1 : i64}, tensor_args = ["input", "weight"]} : (tensor<1x2x8xf32>, tensor<2x2x3xf32>) -> tensor<1x2x8xf32>
+  return %0 : tensor<1x2x8xf32>
+}
+
+// -----
+
+func.func @masked_scatter_rows(%x: tensor<9000x2xf32>, %m: tensor<9000x2xi1>, %s: tensor<100xf32>) -> tensor<9000x2xf32> {
+  // expected-error @+1 {{masked_scatter over 9000 rows is not supported (at most 8192)}}
+  %0 = spyre.aten "aten.masked_scatter.default"(%x, %m, %s) {args = {}, tensor_args = ["self", "mask", "source"]} : (tensor<9000x2xf32>, tensor<9000x2xi1>, tensor<100xf32>) -> tensor<9000x2xf32>
+  return %0 : tensor<9000x2xf32>
+}
+
+// -----
+
+func.func @masked_scatter_cols(%x: tensor<2x9000xf32>, %m: tensor<2x9000xi1>, %s: tensor<100xf32>) -> tensor<2x9000xf32> {
+  // expected-error @+1 {{masked_scatter along a last dim of 9000 elements is not supported (at most 8192)}}
+  %0 = spyre.aten "aten.masked_scatter.default"(%x, %m, %s) {args = {}, tensor_args = ["self", "mask", "source"]} : (tensor<2x9000xf32>, tensor<2x9000xi1>, tensor<100xf32>) -> tensor<2x9000xf32>
+  return %0 : tensor<2x9000xf32>
 }
 
 // -----

@@ -55,13 +55,12 @@ func.func @sum_all(%x: tensor<2x5xf32>) -> tensor<f32> {
 
 // -----
 
-// An integer sum (i32 -> i64 as PyTorch promotes) accumulates in f32
-// (exact while the sums stay below 2^24).
+// An integer sum (i32 -> i64 as PyTorch promotes) accumulates in i64,
+// wrapping as PyTorch does.
 // CHECK-LABEL: func.func @sum_int
-// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<4x8xi32> -> tensor<4x8xf32>
-// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 1 : tensor<4x8xf32> -> tensor<4x1xf32>
-// CHECK: %[[C:.*]] = spyre.cast %[[S]] : tensor<4x1xf32> -> tensor<4x1xi64>
-// CHECK: spyre.reshape %[[C]] : tensor<4x1xi64> -> tensor<4xi64>
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<4x8xi32> -> tensor<4x8xi64>
+// CHECK: %[[S:.*]] = spyre.reduce sum %[[X]] dim 1 : tensor<4x8xi64> -> tensor<4x1xi64>
+// CHECK: spyre.reshape %[[S]] : tensor<4x1xi64> -> tensor<4xi64>
 func.func @sum_int(%x: tensor<4x8xi32>) -> tensor<4xi64> {
   %0 = spyre.aten "aten.sum.dim_IntList"(%x) {args = {dim = [1], dtype, keepdim = false}, tensor_args = ["self"]} : (tensor<4x8xi32>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
@@ -495,4 +494,56 @@ func.func @cumsum(%x: tensor<2x3xi64>) -> tensor<2x3xi64> {
 func.func @cumsum_dim0(%x: tensor<5x3xf16>) -> tensor<5x3xf32> {
   %0 = spyre.aten "aten.cumsum.default"(%x) {args = {dim = 0 : i64, dtype = "f32"}, tensor_args = ["self"]} : (tensor<5x3xf16>) -> tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+// prod: one spyre.reduce prod, f16 multiplied in f32 and rounded once.
+// CHECK-LABEL: func.func @prod
+// CHECK: %[[X:.*]] = spyre.cast %arg0 : tensor<4x5xf16> -> tensor<4x5xf32>
+// CHECK: %[[P:.*]] = spyre.reduce prod %[[X]] dim 1 : tensor<4x5xf32> -> tensor<4x1xf32>
+// CHECK: spyre.cast %[[P]] : tensor<4x1xf32> -> tensor<4x1xf16>
+func.func @prod(%x: tensor<4x5xf16>) -> tensor<4xf16> {
+  %0 = spyre.aten "aten.prod.dim_int"(%x) {args = {dim = 1 : i64, keepdim = false, dtype}, tensor_args = ["self"]} : (tensor<4x5xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+// all / any: the count of zeros (all) or non-zeros (any) compared with 0,
+// so that an empty dim gives true / false.
+// CHECK-LABEL: func.func @all_any
+// CHECK: %[[Z:.*]] = spyre.compare eq %arg0, %{{.*}} : tensor<4x5xf32>, tensor<f32> -> tensor<4x5xi1>
+// CHECK: %[[ZC:.*]] = spyre.cast %[[Z]] : tensor<4x5xi1> -> tensor<4x5xi32>
+// CHECK: %[[ZS:.*]] = spyre.reduce sum %[[ZC]] dim 0 : tensor<4x5xi32> -> tensor<1x5xi32>
+// CHECK: spyre.compare eq %[[ZS]], %{{.*}} : tensor<1x5xi32>, tensor<i32> -> tensor<1x5xi1>
+// CHECK: spyre.compare ne %arg0, %{{.*}} : tensor<4x5xf32>, tensor<f32> -> tensor<4x5xi1>
+// CHECK: %[[S1:.*]] = spyre.reduce sum %{{.*}} dim 1 : tensor<1x5xi32> -> tensor<1x1xi32>
+// CHECK: spyre.compare ne %[[S1]], %{{.*}} : tensor<1x1xi32>, tensor<i32> -> tensor<1x1xi1>
+func.func @all_any(%x: tensor<4x5xf32>) -> (tensor<5xi1>, tensor<i1>) {
+  %0 = spyre.aten "aten.all.dim"(%x) {args = {dim = 0 : i64, keepdim = false}, tensor_args = ["self"]} : (tensor<4x5xf32>) -> tensor<5xi1>
+  %1 = spyre.aten "aten.any.default"(%x) {args = {}, tensor_args = ["self"]} : (tensor<4x5xf32>) -> tensor<i1>
+  return %0, %1 : tensor<5xi1>, tensor<i1>
+}
+
+// -----
+
+// sort (descending): element i's rank counts the elements j of its line
+// that are greater, or equal at a lower index (stable); a one-hot of the
+// ranks picks values and indices with sums of one non-zero term.
+// CHECK-LABEL: func.func @sort
+// CHECK: %[[XI:.*]] = spyre.reshape %arg0 : tensor<3x6xf32> -> tensor<3x1x6xf32>
+// CHECK: %[[XJ:.*]] = spyre.reshape %arg0 : tensor<3x6xf32> -> tensor<3x6x1xf32>
+// CHECK: %[[GT:.*]] = spyre.compare gt %[[XJ]], %[[XI]] : tensor<3x6x1xf32>, tensor<3x1x6xf32> -> tensor<3x6x6xi1>
+// CHECK: %[[EQ:.*]] = spyre.compare eq %[[XJ]], %[[XI]]
+// CHECK: %[[TIE:.*]] = spyre.binary and %[[EQ]], %{{.*}} : tensor<3x6x6xi1>, tensor<1x6x6xi1> -> tensor<3x6x6xi1>
+// CHECK: %[[AHEAD:.*]] = spyre.binary or %[[GT]], %[[TIE]]
+// CHECK: %[[RANK:.*]] = spyre.reduce sum %{{.*}} dim 1 : tensor<3x6x6xi32> -> tensor<3x1x6xi32>
+// CHECK: %[[AT:.*]] = spyre.compare eq %[[RANK]], %{{.*}} : tensor<3x1x6xi32>, tensor<1x6x1xi32> -> tensor<3x6x6xi1>
+// CHECK: spyre.select %[[AT]], %[[XI]], %{{.*}} : tensor<3x6x6xi1>, tensor<3x1x6xf32>, tensor<f32> -> tensor<3x6x6xf32>
+// CHECK: spyre.reduce sum %{{.*}} dim 2 : tensor<3x6x6xf32> -> tensor<3x6x1xf32>
+// CHECK: spyre.select %[[AT]], %{{.*}}, %{{.*}} : tensor<3x6x6xi1>, tensor<1x1x6xi64>, tensor<i64> -> tensor<3x6x6xi64>
+func.func @sort(%x: tensor<3x6xf32>) -> (tensor<3x6xf32>, tensor<3x6xi64>) {
+  %0:2 = spyre.aten "aten.sort.default"(%x) {args = {dim = -1 : i64, descending = true}, tensor_args = ["self"]} : (tensor<3x6xf32>) -> (tensor<3x6xf32>, tensor<3x6xi64>)
+  return %0#0, %0#1 : tensor<3x6xf32>, tensor<3x6xi64>
 }

@@ -218,21 +218,60 @@ func.func @embedding(%w: tensor<16x8xf32>, %i: tensor<2x5xi64>) -> tensor<2x5x8x
 // -----
 
 // index.Tensor with one index tensor: x[:, idx] (the `indices` mask says
-// which dim) gathers along dim 1; x[idx] along dim 0.
+// which dim) gathers along dim 1; x[idx] along dim 0. Negative indices
+// count from the end of the dim they index (5, then 2).
 // CHECK-LABEL: func.func @index
+// CHECK-DAG: %[[TWO:.*]] = spyre.constant dense<2> : tensor<i64>
+// CHECK-DAG: %[[FIVE:.*]] = spyre.constant dense<5> : tensor<i64>
+// CHECK: %[[NEG:.*]] = spyre.compare lt %arg1
+// CHECK: %[[UP:.*]] = spyre.binary add %arg1, %[[FIVE]]
+// CHECK: %[[I:.*]] = spyre.select %[[NEG]], %[[UP]], %arg1
 // CHECK: %[[T:.*]] = spyre.transpose %arg0 [1, 0, 2] : tensor<2x5x67xf16> -> tensor<5x2x67xf16>
 // CHECK: %[[R:.*]] = spyre.reshape %[[T]] : tensor<5x2x67xf16> -> tensor<5x134xf16>
-// CHECK: %[[G:.*]] = spyre.gather %[[R]][%arg1] : tensor<5x134xf16>, tensor<4xi64> -> tensor<4x134xf16>
+// CHECK: %[[G:.*]] = spyre.gather %[[R]][%[[I]]] : tensor<5x134xf16>, tensor<4xi64> -> tensor<4x134xf16>
 // CHECK: %[[GR:.*]] = spyre.reshape %[[G]] : tensor<4x134xf16> -> tensor<4x2x67xf16>
 // CHECK: %[[A:.*]] = spyre.transpose %[[GR]] [1, 0, 2] : tensor<4x2x67xf16> -> tensor<2x4x67xf16>
+// CHECK: spyre.binary add %arg1, %[[TWO]]
 // CHECK: %[[R0:.*]] = spyre.reshape %arg0 : tensor<2x5x67xf16> -> tensor<2x335xf16>
-// CHECK: %[[G0:.*]] = spyre.gather %[[R0]][%arg1] : tensor<2x335xf16>, tensor<4xi64> -> tensor<4x335xf16>
+// CHECK: %[[G0:.*]] = spyre.gather %[[R0]][{{.*}}] : tensor<2x335xf16>, tensor<4xi64> -> tensor<4x335xf16>
 // CHECK: %[[B:.*]] = spyre.reshape %[[G0]] : tensor<4x335xf16> -> tensor<4x5x67xf16>
 // CHECK: return %[[A]], %[[B]]
 func.func @index(%x: tensor<2x5x67xf16>, %i: tensor<4xi64>) -> (tensor<2x4x67xf16>, tensor<4x5x67xf16>) {
   %0 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {indices = [false, true]}, tensor_args = ["self", "indices"]} : (tensor<2x5x67xf16>, tensor<4xi64>) -> tensor<2x4x67xf16>
   %1 = spyre.aten "aten.index.Tensor"(%x, %i) {args = {}, tensor_args = ["self", "indices"]} : (tensor<2x5x67xf16>, tensor<4xi64>) -> tensor<4x5x67xf16>
   return %0, %1 : tensor<2x4x67xf16>, tensor<4x5x67xf16>
+}
+
+// -----
+
+// Several index tensors, broadcast together ([2, 1] with [3]), on dims that
+// are not adjacent (None between them): one row index i * 6 + j into x
+// with the indexed dims moved first, and the index dims lead the result.
+// CHECK-LABEL: func.func @index_two
+// CHECK-DAG: %[[SIX:.*]] = spyre.constant dense<6> : tensor<i64>
+// CHECK: %[[J:.*]] = spyre.select {{.*}} : tensor<2x1xi1>, tensor<2x1xi64>, tensor<2x1xi64> -> tensor<2x1xi64>
+// CHECK: %[[I:.*]] = spyre.select {{.*}} : tensor<3xi1>, tensor<3xi64>, tensor<3xi64> -> tensor<3xi64>
+// CHECK: %[[I6:.*]] = spyre.binary mul %[[I]], %[[SIX]] : tensor<3xi64>, tensor<i64> -> tensor<3xi64>
+// CHECK: %[[ROW:.*]] = spyre.binary add %[[J]], %[[I6]] : tensor<2x1xi64>, tensor<3xi64> -> tensor<2x3xi64>
+// CHECK: %[[T:.*]] = spyre.transpose %arg0 [0, 2, 1] : tensor<4x5x6xf32> -> tensor<4x6x5xf32>
+// CHECK: %[[TAB:.*]] = spyre.reshape %[[T]] : tensor<4x6x5xf32> -> tensor<24x5xf32>
+// CHECK: %[[G:.*]] = spyre.gather %[[TAB]][%[[ROW]]] : tensor<24x5xf32>, tensor<2x3xi64> -> tensor<2x3x5xf32>
+// CHECK: return %[[G]]
+func.func @index_two(%x: tensor<4x5x6xf32>, %i: tensor<3xi64>, %j: tensor<2x1xi32>) -> tensor<2x3x5xf32> {
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i, %j) {args = {indices = [true, false, true]}, tensor_args = ["self", "indices", "indices"]} : (tensor<4x5x6xf32>, tensor<3xi64>, tensor<2x1xi32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// Adjacent indexed dims (x[:, i, j]) with a 2-D index: the index dims stand
+// where dim 1 stood.
+// CHECK-LABEL: func.func @index_adjacent
+// CHECK: %[[G:.*]] = spyre.gather %{{.*}}[%{{.*}}] : tensor<30x2xf32>, tensor<3x2xi64> -> tensor<3x2x2xf32>
+// CHECK: spyre.transpose %[[G]] [2, 0, 1] : tensor<3x2x2xf32> -> tensor<2x3x2xf32>
+func.func @index_adjacent(%x: tensor<2x5x6xf32>, %i: tensor<3x2xi64>, %j: tensor<3x2xi64>) -> tensor<2x3x2xf32> {
+  %0 = spyre.aten "aten.index.Tensor"(%x, %i, %j) {args = {indices = [false, true, true]}, tensor_args = ["self", "indices", "indices"]} : (tensor<2x5x6xf32>, tensor<3x2xi64>, tensor<3x2xi64>) -> tensor<2x3x2xf32>
+  return %0 : tensor<2x3x2xf32>
 }
 
 // -----
@@ -532,4 +571,65 @@ func.func @empty() -> tensor<4x8xf32> {
 func.func @gather(%x: tensor<3x16xf16>, %i: tensor<3x2xi64>) -> tensor<3x2xf16> {
   %0 = spyre.aten "aten.gather.default"(%x, %i) {args = {dim = 1 : i64}, tensor_args = ["self", "index"]} : (tensor<3x16xf16>, tensor<3x2xi64>) -> tensor<3x2xf16>
   return %0 : tensor<3x2xf16>
+}
+
+// -----
+
+// Negative padding crops (a slice) before the fill is added.
+// CHECK-LABEL: func.func @pad_crop
+// CHECK: %[[Z:.*]] = spyre.constant dense<0.000000e+00> : tensor<2x2xf32>
+// CHECK: %[[S:.*]] = spyre.slice %arg0 offsets [0, 1] strides [1, 1] : tensor<2x8xf32> -> tensor<2x7xf32>
+// CHECK: spyre.concat %[[S]], %[[Z]] dim 1 : tensor<2x7xf32>, tensor<2x2xf32> -> tensor<2x9xf32>
+func.func @pad_crop(%x: tensor<2x8xf32>) -> tensor<2x9xf32> {
+  %0 = spyre.aten "aten.constant_pad_nd.default"(%x) {args = {pad = [-1, 2], value = 0.000000e+00 : f64}, tensor_args = ["self"]} : (tensor<2x8xf32>) -> tensor<2x9xf32>
+  return %0 : tensor<2x9xf32>
+}
+
+// -----
+
+// index_add: a one-hot of the indices [5, 4] times the source's slices on
+// the PT array (repeated indices accumulate), alpha, then the sum in f32.
+// CHECK-LABEL: func.func @index_add
+// CHECK: %[[HIT:.*]] = spyre.compare eq %{{.*}}, %{{.*}} : tensor<5x1xi32>, tensor<1x4xi32> -> tensor<5x4xi1>
+// CHECK: %[[SRC:.*]] = spyre.cast %arg2 : tensor<4x3xf16> -> tensor<4x3xf32>
+// CHECK: %[[ONE:.*]] = spyre.cast %[[HIT]] : tensor<5x4xi1> -> tensor<5x4xf32>
+// CHECK: %[[ADD:.*]] = spyre.matmul %[[ONE]], %[[SRC]] : tensor<5x4xf32>, tensor<4x3xf32> -> tensor<5x3xf32>
+// CHECK: %[[A2:.*]] = spyre.binary mul %[[ADD]], %{{.*}}
+// CHECK: spyre.binary add %{{.*}}, %[[A2]] : tensor<5x3xf32>, tensor<5x3xf32> -> tensor<5x3xf32>
+func.func @index_add(%x: tensor<5x3xf16>, %i: tensor<4xi64>, %s: tensor<4x3xf16>) -> tensor<5x3xf16> {
+  %0 = spyre.aten "aten.index_add.default"(%x, %i, %s) {args = {dim = 0 : i64, alpha = 2 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<5x3xf16>, tensor<4xi64>, tensor<4x3xf16>) -> tensor<5x3xf16>
+  return %0 : tensor<5x3xf16>
+}
+
+// -----
+
+// masked_scatter with a mask that is one value per row (a token mask, as
+// vision-language models scatter image features): the true rows before
+// each row (an exclusive prefix sum) pick whole source rows.
+// CHECK-LABEL: func.func @masked_scatter_rows
+// CHECK: %[[FULL:.*]] = spyre.broadcast %arg1 : tensor<2x4x1xi1> -> tensor<2x4x8xi1>
+// CHECK: spyre.matmul
+// CHECK: %[[ROWS:.*]] = spyre.reshape %{{.*}} : tensor<8x1xi32> -> tensor<8xi32>
+// CHECK: %[[G:.*]] = spyre.gather %arg2[%[[ROWS]]] : tensor<3x8xf32>, tensor<8xi32> -> tensor<8x8xf32>
+// CHECK: %[[GR:.*]] = spyre.reshape %[[G]] : tensor<8x8xf32> -> tensor<2x4x8xf32>
+// CHECK: spyre.select %[[FULL]], %[[GR]], %arg0
+func.func @masked_scatter_rows(%x: tensor<2x4x8xf32>, %m: tensor<2x4x1xi1>, %s: tensor<3x8xf32>) -> tensor<2x4x8xf32> {
+  %0 = spyre.aten "aten.masked_scatter.default"(%x, %m, %s) {args = {}, tensor_args = ["self", "mask", "source"]} : (tensor<2x4x8xf32>, tensor<2x4x1xi1>, tensor<3x8xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+// masked_scatter, element by element: the source position is the true
+// elements before in the row plus those of the rows before (two prefix
+// sums), gathered from the flat source.
+// CHECK-LABEL: func.func @masked_scatter
+// CHECK: %[[WITHIN:.*]] = spyre.matmul %{{.*}}, %{{.*}} : tensor<3x5xf32>, tensor<5x5xf32> -> tensor<3x5xf32>
+// CHECK: spyre.reduce sum %{{.*}} dim 1 : tensor<3x5xf32> -> tensor<3x1xf32>
+// CHECK: %[[AT:.*]] = spyre.binary add %[[WITHIN]], %{{.*}} : tensor<3x5xf32>, tensor<3x1xf32> -> tensor<3x5xf32>
+// CHECK: %[[G:.*]] = spyre.gather %{{.*}}[%{{.*}}] : tensor<9x1xf32>, tensor<15xi32> -> tensor<15x1xf32>
+// CHECK: spyre.select %arg1, %{{.*}}, %arg0 : tensor<3x5xi1>, tensor<3x5xf32>, tensor<3x5xf32> -> tensor<3x5xf32>
+func.func @masked_scatter(%x: tensor<3x5xf32>, %m: tensor<3x5xi1>, %s: tensor<9xf32>) -> tensor<3x5xf32> {
+  %0 = spyre.aten "aten.masked_scatter.default"(%x, %m, %s) {args = {}, tensor_args = ["self", "mask", "source"]} : (tensor<3x5xf32>, tensor<3x5xi1>, tensor<9xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
 }

@@ -94,6 +94,24 @@ def main():
         arg["arg"] = {"as_quantum_tensor": arg["arg"]["as_tensor"]}
     write(out("unknown_argument_tag.pt2"), edit_json(relu, unknown_tag))
 
+    # 7b. unknown union tags outside the nodes: a graph input (an Argument),
+    #     an InputSpec and a size (a SymInt); none may be skipped
+    def unknown_graph_input_tag(ep):
+        g = ep["graph_module"]["graph"]
+        g["inputs"][0] = {"as_qubit": g["inputs"][0]["as_tensor"]}
+    write(out("unknown_graph_input_tag.pt2"), edit_json(relu, unknown_graph_input_tag))
+
+    def unknown_input_spec_tag(ep):
+        specs = ep["graph_module"]["signature"]["input_specs"]
+        specs[0] = {"user_qubit": next(iter(specs[0].values()))}
+    write(out("unknown_input_spec_tag.pt2"), edit_json(relu, unknown_input_spec_tag))
+
+    def unknown_sym_int_tag(ep):
+        values = ep["graph_module"]["graph"]["tensor_values"]
+        meta = values[sorted(values)[0]]
+        meta["sizes"][0] = {"as_symbol": meta["sizes"][0]["as_int"]}
+    write(out("unknown_sym_int_tag.pt2"), edit_json(relu, unknown_sym_int_tag))
+
     # 8. a node reads a tensor that is never defined
     def undefined(ep):
         ep["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"] = \

@@ -687,3 +687,61 @@ def register_op_zoo(add, ZooEntry, In):
        module=lambda: InplaceMutation())
     op("dropout_eval", lambda x: F.dropout(x, 0.1, False), [I(A2)], H,
        "F.dropout(x, 0.1, training=False): aten.dropout kept whole (export never decomposes it)")
+
+    # ------------------------------------------ classes of the op fuzzer
+    # Each class of wrong answers and refusals the real-model study and the
+    # differential op fuzzer (tools/fuzz) found, kept as a fixture.
+    op("expand_stick", lambda x: x.expand(1, 48, 2, 2).contiguous(), [I((1, 48, 2, 1))], S,
+       "x[1,48,2,1].expand(1, 48, 2, 2): a broadcast along the stick dim from size 1 "
+       "(was the first column and zeros)")
+    op("expand_as_rows", lambda x, y: x.expand_as(y) + y, [I((3, 1, 67)), I((3, 5, 67))], H,
+       "x[3,1,67].expand_as(y[3,5,67]) + y")
+    op("meshgrid", lambda x, y: torch.stack(torch.meshgrid(x, y, indexing="ij")),
+       [I((5,)), I((7,))], S, "torch.stack(torch.meshgrid(x[5], y[7], indexing='ij'))")
+    op("rank6_split", lambda x: [p * 2.0 for p in x.unsqueeze(1).split(2, dim=3)],
+       [I((2, 3, 5, 4, 7))], H,
+       "x[2,3,5,4,7].unsqueeze(1).split(2, dim=3), each part * 2: rank-6 slices "
+       "(collapsed to rank 3)")
+    op("rank8_bcast", lambda x, y: x * y, [I((2, 1, 3, 1, 2, 2, 3, 5)), I((1, 2, 1, 2, 1, 2, 1, 5))],
+       S, "x[2,1,3,1,2,2,3,5] * y[1,2,1,2,1,2,1,5]: rank-8 broadcasting")
+    op("split_empty", lambda x: torch.split(x, [3, 0, 2], dim=1), [I((4, 5))], S,
+       "torch.split(x[4,5], [3, 0, 2], dim=1): a zero-length piece")
+    op("linear_empty_batch", None, [I((0, 16))], S,
+       "nn.Linear(16, 8) on an empty batch x[0,16]", module=lambda: nn.Linear(16, 8))
+    op("sum_empty_dim", lambda x: (x.sum(1), x.prod(1)), [I((3, 0))], S,
+       "x[3,0].sum(1), x.prod(1): reductions over an empty dim (0 and 1)")
+    op("index_multi", lambda x, i, j: x[i, :, j], [I((4, 5, 6)), I((2, 1), "int64", "int:-4:4"),
+                                                  I((3,), "int64", "int:-6:6")], S,
+       "x[i, :, j] with i[2,1], j[3] broadcast (negative entries count from the end): "
+       "several index tensors, None between them")
+    op("index_adjacent", lambda x, i, j: x[:, i, j], [I((2, 5, 6)), I((3, 2), "int64", "int:0:5"),
+                                                      I((3, 2), "int64", "int:0:6")], H,
+       "x[:, i, j]: adjacent indexed dims keep their place")
+    op("conv1d_depthwise", None, [I((2, 6, 10))], H,
+       "nn.Conv1d(6, 6, 4, padding=3, groups=6): mamba's depthwise causal conv1d",
+       module=lambda: nn.Conv1d(6, 6, 4, padding=3, groups=6))
+    op("conv2d_patch", None, [I((1, 3, 16, 16))], S,
+       "nn.Conv2d(3, 16, 4, stride=4): a vision patch embedding",
+       module=lambda: nn.Conv2d(3, 16, 4, stride=4), tol="matmul")
+    op("conv2d_grouped", None, [I((2, 4, 9, 11))], S,
+       "nn.Conv2d(4, 8, (3, 2), stride=(2, 1), padding=(1, 2), dilation=(1, 2), groups=2)",
+       module=lambda: nn.Conv2d(4, 8, (3, 2), stride=(2, 1), padding=(1, 2), dilation=(1, 2),
+                                groups=2), tol="matmul")
+    op("sort", lambda x: torch.sort(x, dim=1), [I((3, 7, 5), gen="distinct")], S,
+       "torch.sort(x, dim=1): values and indices")
+    op("sort_descending_stable", lambda x: torch.sort(x, descending=True, stable=True),
+       [I((4, 37), "int64", "int:0:5")], MIXED,
+       "torch.sort(x, descending=True, stable=True) of int64 with ties")
+    op("prod_all_any", lambda x: (x.prod(-1), (x > 0).all(1), (x > 1.5).any()),
+       [I((4, 5, 6), gen="positive")], S, "x.prod(-1), (x > 0).all(1), (x > 1.5).any()")
+    op("index_add", lambda x, i, s: x.index_add(1, i, s, alpha=2),
+       [I((3, 6, 5)), I((4,), "int64", "int:0:6"), I((3, 4, 5))], S,
+       "x.index_add(1, i, s, alpha=2) with repeated indices")
+    op("masked_scatter", lambda x, m, s: x.masked_scatter(m, s),
+       [I((3, 6, 5)), I((3, 6, 5), "bool", "bool:0.5"), I((100,))], S,
+       "x.masked_scatter(mask, source): element by element")
+    op("masked_scatter_rows", lambda x, m, s: x.masked_scatter(m, s),
+       [I((2, 6, 5)), I((2, 6, 1), "bool", "bool:0.5"), I((12, 5))], H,
+       "x.masked_scatter(mask[2,6,1], source): whole rows, as image features into tokens")
+    op("pad_negative", lambda x: F.pad(x, (-1, 2, 1, -2)), [I((4, 5, 6))], S,
+       "F.pad(x, (-1, 2, 1, -2)): negative amounts crop")

@@ -12,6 +12,7 @@
 #include "spyre/Target/Pt2Importer.h"
 #include "spyre/Target/CompileReport.h"
 #include "spyre/Target/SpyEmitter.h"
+#include "spyre/Transforms/InternalErrors.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,6 +22,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -88,6 +90,8 @@ int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  setBugReportMsg("PLEASE report this spyre-mlir bug with the model and the "
+                  "command line above.\n");
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -138,8 +142,17 @@ int main(int argc, char **argv) {
   pipelineOptions.depth = depth;
   pipelineOptions.fusion = fusion;
   spyre::buildSpyrePipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
-    return 1;
+  spyre::InternalErrorRecord internalError;
+  spyre::addInternalErrorCheck(pm, internalError);
+  if (failed(pm.run(*module))) {
+    if (!internalError.found())
+      return 1;
+    errs() << "spyre-compile: internal error: the IR after pass '"
+           << internalError.pass
+           << "' does not verify; this is a bug in spyre-mlir, not in the "
+              "model: please report it with the model\n";
+    return spyre::kInternalErrorExitCode;
+  }
 
   // Record how the program was made (the .spy metadata reads it).
   std::string pipelineText;

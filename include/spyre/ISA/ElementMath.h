@@ -288,6 +288,9 @@ inline void reduceStepF(ReduceOp op, ReduceState &s, float x, int64_t pos) {
   case ReduceOp::Sum:
     s.f += x;
     return;
+  case ReduceOp::Prod:
+    s.f *= x;
+    return;
   case ReduceOp::Max:
     s.f = binaryF<BinaryOp::Max>(x, s.f);
     return;
@@ -314,6 +317,9 @@ inline void reduceStepI(ReduceOp op, ReduceState &s, int64_t x, int64_t pos) {
   case ReduceOp::Sum:
     s.i = wrapAdd(s.i, x);
     return;
+  case ReduceOp::Prod:
+    s.i = wrapMul(s.i, x);
+    return;
   case ReduceOp::Max:
     s.i = std::max(s.i, x);
     return;
@@ -327,6 +333,33 @@ inline void reduceStepI(ReduceOp op, ReduceState &s, int64_t x, int64_t pos) {
       s.index = pos;
     }
     return;
+  }
+}
+
+/// `old` and the reduction `x` of the next part of the same line, for the
+/// value reductions (not ArgMax/ArgMin, which compare with isBetter*).
+inline float combineF(ReduceOp op, float old, float x) {
+  switch (op) {
+  case ReduceOp::Sum:
+    return old + x;
+  case ReduceOp::Prod:
+    return old * x;
+  case ReduceOp::Max:
+    return binaryF<BinaryOp::Max>(x, old);
+  default:
+    return binaryF<BinaryOp::Min>(x, old);
+  }
+}
+inline int64_t combineI(ReduceOp op, int64_t old, int64_t x) {
+  switch (op) {
+  case ReduceOp::Sum:
+    return wrapAdd(old, x);
+  case ReduceOp::Prod:
+    return wrapMul(old, x);
+  case ReduceOp::Max:
+    return std::max(old, x);
+  default:
+    return std::min(old, x);
   }
 }
 

@@ -155,7 +155,8 @@ enum class ReduceOp : uint16_t {
   Min,
   ArgMax, // index (int) of the first maximum, in dtype[0]
   ArgMin,
-  LastReduceOp = ArgMin,
+  Prod,
+  LastReduceOp = Prod,
 };
 
 /// Bits of the flags field.

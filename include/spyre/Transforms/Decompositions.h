@@ -93,6 +93,7 @@ void registerShapeDecompositions(DecompositionRegistry &registry);
 void registerReductionDecompositions(DecompositionRegistry &registry);
 void registerNormalizationDecompositions(DecompositionRegistry &registry);
 void registerAttentionDecompositions(DecompositionRegistry &registry);
+void registerConvolutionDecompositions(DecompositionRegistry &registry);
 
 /// Writes docs/supported-ops.md's content (Markdown) from the registry.
 void printSupportedOpsMarkdown(llvm::raw_ostream &os);
@@ -147,6 +148,15 @@ mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc,
 /// takes of LX.
 mlir::Value createIota(mlir::OpBuilder &b, mlir::Location loc, int64_t n,
                        int64_t dim, int64_t rank);
+/// The longest dim createPrefixSum scans (its n x n triangle is built on
+/// the device).
+constexpr int64_t kMaxPrefixSumLength = 8192;
+/// Prefix sums of `x` (a float tensor) along `dim`: x @ T with T[i, j] =
+/// (i <= j), or (i < j) when `exclusive`, built from two iotas on the device
+/// (no n x n constant in the binary): the PT array does the sums, exact for
+/// integers below 2^24 in f32. Other dims move last through transposes.
+mlir::Value createPrefixSum(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value x, int64_t dim, bool exclusive);
 /// Element type reductions and normalizations compute in: f32 for f16 and
 /// bf16 (as PyTorch accumulates), the input's otherwise.
 mlir::Type accumulationType(mlir::Type elementType);

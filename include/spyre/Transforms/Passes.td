@@ -55,6 +55,47 @@ def SpyreDecompose : Pass<"spyre-decompose", "::mlir::ModuleOp"> {
 // Compute level
 //===----------------------------------------------------------------------===//
 
+def SpyreCollapseDims : Pass<"spyre-collapse-dims", "::mlir::ModuleOp"> {
+  let summary = "Walk high-rank ops over fewer, merged dimensions";
+  let description = [{
+    A kernel walks its tiles with at most three hardware loops plus the
+    stick dim, and its DMA boxes are three-dimensional, so a rank-6 slice
+    cannot run as it is. Most such ops do not need every dim walked
+    separately: adjacent dims that every operand reads the same way (all
+    whole, or all broadcast; for a slice, the inner one taken whole with
+    step 1) are one dim in row-major order.
+
+    Input: compute-level IR without layouts (before
+    `spyre-assign-layouts`). Lowering: each pointwise op (unary, binary,
+    compare, select, cast, broadcast), slice, concat and reduce whose result
+    rank exceeds `max-rank` is rewritten on merged dims: its operands are
+    reshaped to the merged shape, the op runs at the lower rank and its
+    result is reshaped back. The innermost dim (the stick dim of the
+    canonical layout) is never merged with another dim of size > 1, so every
+    reshape keeps it and is a view (no data moves). Chains of such ops reuse
+    each other's merged values, so no reshape pair is left between them.
+    Output: the same values; ops whose dims cannot merge (e.g. a slice
+    strided in every dim) keep their rank, and later passes report what
+    they cannot run.
+
+    ```mlir
+    // before
+    %0 = spyre.slice %x offsets [0, 0, 1, 0, 0] strides [1, 1, 1, 1, 1]
+        : tensor<2x3x4x5x6xf32> -> tensor<2x3x2x5x6xf32>
+    // after
+    %r = spyre.reshape %x : tensor<2x3x4x5x6xf32> -> tensor<6x20x6xf32>
+    %s = spyre.slice %r offsets [0, 5, 0] strides [1, 1, 1]
+        : tensor<6x20x6xf32> -> tensor<6x10x6xf32>
+    %0 = spyre.reshape %s : tensor<6x10x6xf32> -> tensor<2x3x2x5x6xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxRank", "max-rank", "int64_t", "4",
+           "Ops of a higher result rank are collapsed">,
+  ];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
 def SpyreAssignLayouts : Pass<"spyre-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Choose a stick layout for every tensor";
   let description = [{

@@ -289,7 +289,8 @@ static_assert(sameCode(BinaryKind::add, isa::BinaryOp::Add) &&
                   sameCode(ComparePredicate::ge, isa::BinaryOp::Ge),
               "BinaryKind and ComparePredicate values are isa::BinaryOp codes");
 static_assert(sameCode(ReduceKind::sum, isa::ReduceOp::Sum) &&
-                  sameCode(ReduceKind::argmin, isa::ReduceOp::ArgMin),
+                  sameCode(ReduceKind::argmin, isa::ReduceOp::ArgMin) &&
+                  sameCode(ReduceKind::prod, isa::ReduceOp::Prod),
               "ReduceKind values are isa::ReduceOp codes");
 
 isa::UnaryOp sfpOpOf(UnaryKind kind) { return isa::UnaryOp(uint32_t(kind)); }

@@ -46,9 +46,12 @@ Value scale(OpBuilder &b, Location loc, Value x, double factor) {
                           createSplat(b, loc, elementTypeOf(x), factor));
 }
 
-/// sum / mean over `dim` (None or [] = all dims).
-LogicalResult decomposeSumMean(AtenOp op, const AtenArgs &args,
-                               RewriterBase &rw, bool mean) {
+/// sum / mean / prod over `dim` (None or [] = all dims), in the result's
+/// accumulation type: f32 for f16/bf16 as PyTorch accumulates, integers in
+/// their own (wrapping) domain.
+LogicalResult decomposeAccumulating(AtenOp op, const AtenArgs &args,
+                                    RewriterBase &rw, ReduceKind kind,
+                                    bool mean) {
   FailureOr<Value> x = args.tensor("self");
   if (failed(x))
     return failure();
@@ -70,17 +73,54 @@ LogicalResult decomposeSumMean(AtenOp op, const AtenArgs &args,
   }
   Location loc = op.getLoc();
   Type out = resultType(op).getElementType();
-  Type acc = accumulationType(out);
-  if (!isa<FloatType>(acc))
-    acc = rw.getF32Type(); // integer sums accumulate exactly in f32 here
-  Value v = castTo(rw, loc, *x, acc);
+  Value v = castTo(rw, loc, *x, accumulationType(out));
   // Convert before dropping the reduced dims: the conversion then joins the
   // reduction's kernel, and only the reshape remains.
-  Value r = reduceDims(rw, loc, v, *dims, ReduceKind::sum, true);
+  Value r = reduceDims(rw, loc, v, *dims, kind, true);
   if (mean)
     r = scale(rw, loc, r, 1.0 / double(countOf(*x, *dims)));
   r = castTo(rw, loc, r, out);
   rw.replaceOp(op, keepdim ? r : reshapeTo(rw, loc, r, resultType(op).getShape()));
+  return success();
+}
+
+/// all / any over `dim` (None, an int or a list; none = all dims): the
+/// number of elements that are zero (all) or not (any), compared with 0;
+/// an empty dim counts none, so all() is true and any() false there.
+LogicalResult decomposeAllAny(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw, bool isAll) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  FailureOr<SmallVector<int64_t>> dims =
+      op.getArg("dim") && !args.isNone("dim")
+          ? reductionDims(args, "dim", rank)
+          : FailureOr<SmallVector<int64_t>>(
+                llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  if (failed(dims))
+    return failure();
+  bool keepdim = false;
+  if (op.getArg("keepdim")) {
+    FailureOr<bool> k = args.getBool("keepdim");
+    if (failed(k))
+      return failure();
+    keepdim = *k;
+  }
+  Location loc = op.getLoc();
+  auto maskType = RankedTensorType::get(shapeOf(*x), rw.getI1Type());
+  Value counted = CompareOp::create(
+      rw, loc, maskType, isAll ? ComparePredicate::eq : ComparePredicate::ne,
+      *x, createSplat(rw, loc, elementTypeOf(*x), 0));
+  Value count = reduceDims(rw, loc, castTo(rw, loc, counted, rw.getI32Type()),
+                           *dims, ReduceKind::sum, true);
+  Value r = CompareOp::create(
+      rw, loc, RankedTensorType::get(shapeOf(count), rw.getI1Type()),
+      isAll ? ComparePredicate::eq : ComparePredicate::ne, count,
+      createSplat(rw, loc, rw.getI32Type(), 0));
+  r = castTo(rw, loc, r, resultType(op).getElementType());
+  rw.replaceOp(op, keepdim ? r
+                           : reshapeTo(rw, loc, r, resultType(op).getShape()));
   return success();
 }
 
@@ -130,13 +170,7 @@ LogicalResult decomposeExtremeDim(AtenOp op, const AtenArgs &args,
   return success();
 }
 
-/// The longest dim cumsum scans (its n x n triangle is built on the device).
-constexpr int64_t kMaxCumsumLength = 8192;
-
-/// cumsum(self, dim): x @ U along `dim`, U[i, j] = (i <= j), built from two
-/// iotas on the device (no n x n constant in the binary), in f32: the PT
-/// array does the prefix sums, exact for integers below 2^24 (position ids
-/// from an attention mask). Other dims move last through transposes.
+/// cumsum(self, dim): the prefix sums (createPrefixSum), in f32.
 LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
                               RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
@@ -149,43 +183,103 @@ LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
   if (failed(d))
     return failure();
   int64_t n = type.getRank() ? type.getDimSize(*d) : 1;
-  if (n > kMaxCumsumLength)
+  if (n > kMaxPrefixSumLength)
     return op.emitError("cumsum over ")
-           << n << " elements is not supported (at most " << kMaxCumsumLength
-           << ")";
+           << n << " elements is not supported (at most "
+           << kMaxPrefixSumLength << ")";
   Location loc = op.getLoc();
-  Type f32 = rw.getF32Type();
-  Value v = castTo(rw, loc, *x, f32);
+  Value v = castTo(rw, loc, *x, rw.getF32Type());
   if (type.getRank() == 0)
     v = reshapeTo(rw, loc, v, {1});
-  // The scanned dim last.
+  Value sums = createPrefixSum(rw, loc, v, *d, /*exclusive=*/false);
+  sums = reshapeTo(rw, loc, sums, type.getShape());
+  rw.replaceOp(op, castTo(rw, loc, sums, type.getElementType()));
+  return success();
+}
+
+/// The longest dim sort ranks: every element is compared with every other
+/// one of its line (n x n).
+constexpr int64_t kMaxSortLength = 4096;
+
+/// sort(self, dim, descending) and sort.stable: every element's rank is the
+/// number of elements of its line that come before it (smaller, or equal
+/// at a lower index: a stable sort), and a one-hot of the ranks picks the
+/// sorted values and their indices (sums with one non-zero term: exact).
+LogicalResult decomposeSort(AtenOp op, const AtenArgs &args,
+                            RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<bool> descending = args.getBool("descending");
+  if (failed(x) || failed(dim) || failed(descending))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = std::max<int64_t>(shape.size(), 1);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, rank);
+  if (failed(d))
+    return failure();
+  Type et = elementTypeOf(*x);
+  if (et.isInteger(1))
+    return op.emitError("sort of a bool tensor is not supported");
+  int64_t n = shape.empty() ? 1 : shape[*d];
+  if (n > kMaxSortLength)
+    return op.emitError("sort of ")
+           << n << "-element lines is not supported (at most "
+           << kMaxSortLength << ")";
+  Location loc = op.getLoc();
+  Value v = shape.empty() ? reshapeTo(rw, loc, *x, {1}) : *x;
+  // Lines last, as [R, n].
   SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   std::swap(perm[*d], perm[rank - 1]);
   SmallVector<int64_t> moved(shapeOf(v));
   std::swap(moved[*d], moved[rank - 1]);
   if (*d != rank - 1)
-    v = TransposeOp::create(rw, loc, RankedTensorType::get(moved, f32), v,
+    v = TransposeOp::create(rw, loc, RankedTensorType::get(moved, et), v,
                             perm);
   int64_t rows = 1;
   for (int64_t s : ArrayRef<int64_t>(moved).drop_back())
     rows *= s;
-  v = reshapeTo(rw, loc, v, {rows, n});
-  Value upper = CompareOp::create(
-      rw, loc, RankedTensorType::get({n, n}, rw.getI1Type()),
-      ComparePredicate::le, createIota(rw, loc, n, 0, 2),
-      createIota(rw, loc, n, 1, 2));
-  auto squareType = RankedTensorType::get({n, n}, f32);
-  Value triangle = SelectOp::create(rw, loc, squareType, upper,
-                                    createSplat(rw, loc, f32, 1.0),
-                                    createSplat(rw, loc, f32, 0.0));
-  Value sums = MatmulOp::create(
-      rw, loc, RankedTensorType::get({rows, n}, f32), v, triangle);
-  sums = reshapeTo(rw, loc, sums, moved);
-  if (*d != rank - 1) // rank >= 2 here
-    sums = TransposeOp::create(
-        rw, loc, RankedTensorType::get(shapeOf(*x), f32), sums, perm);
-  sums = reshapeTo(rw, loc, sums, type.getShape());
-  rw.replaceOp(op, castTo(rw, loc, sums, type.getElementType()));
+  // [R, j, i]: element j of the line against element i.
+  Value xi = reshapeTo(rw, loc, v, {rows, 1, n});
+  Value xj = reshapeTo(rw, loc, v, {rows, n, 1});
+  auto pairs = RankedTensorType::get({rows, n, n}, rw.getI1Type());
+  Value before = CompareOp::create(
+      rw, loc, pairs, *descending ? ComparePredicate::gt : ComparePredicate::lt,
+      xj, xi);
+  Value equal =
+      CompareOp::create(rw, loc, pairs, ComparePredicate::eq, xj, xi);
+  Value lowerIndex = CompareOp::create(
+      rw, loc, RankedTensorType::get({1, n, n}, rw.getI1Type()),
+      ComparePredicate::lt, createIota(rw, loc, n, 1, 3),
+      createIota(rw, loc, n, 2, 3));
+  Value tie = BinaryOp::create(rw, loc, pairs, BinaryKind::logical_and, equal,
+                               lowerIndex);
+  Value ahead =
+      BinaryOp::create(rw, loc, pairs, BinaryKind::logical_or, before, tie);
+  Value ranks = reduceAlong(rw, loc, castTo(rw, loc, ahead, rw.getI32Type()),
+                            1, ReduceKind::sum); // [R, 1, n]
+  // [R, r, i]: element i lands at position r.
+  Value lands = CompareOp::create(rw, loc, pairs, ComparePredicate::eq, ranks,
+                                  createIota(rw, loc, n, 1, 3));
+  Type acc = accumulationType(et);
+  auto pick = [&](Value line, Type type) {
+    Value zero = createSplat(rw, loc, type, 0);
+    Value picked = SelectOp::create(
+        rw, loc, RankedTensorType::get({rows, n, n}, type), lands,
+        castTo(rw, loc, line, type), zero);
+    Value r = reduceAlong(rw, loc, picked, 2, ReduceKind::sum); // [R, n, 1]
+    r = reshapeTo(rw, loc, r, moved);
+    if (*d != rank - 1)
+      r = TransposeOp::create(
+          rw, loc, RankedTensorType::get(shapeOf(*x), type), r, perm);
+    return r;
+  };
+  Value values = pick(xi, acc);
+  Value indices = pick(createIota(rw, loc, n, 2, 3), rw.getI64Type());
+  RankedTensorType vt = resultType(op, 0), it = resultType(op, 1);
+  rw.replaceOp(op, {castTo(rw, loc, reshapeTo(rw, loc, values, vt.getShape()),
+                           vt.getElementType()),
+                    castTo(rw, loc, reshapeTo(rw, loc, indices, it.getShape()),
+                           it.getElementType())});
   return success();
 }
 
@@ -374,6 +468,41 @@ LogicalResult decomposeSoftmax(AtenOp op, const AtenArgs &args,
 
 } // namespace
 
+Value createPrefixSum(OpBuilder &b, Location loc, Value x, int64_t dim,
+                      bool exclusive) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  Type et = elementTypeOf(x);
+  int64_t rank = shape.size(), n = shape[dim];
+  // The scanned dim last, as [rows, n].
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[dim], perm[rank - 1]);
+  SmallVector<int64_t> moved(shape);
+  std::swap(moved[dim], moved[rank - 1]);
+  Value v = x;
+  if (dim != rank - 1)
+    v = TransposeOp::create(b, loc, RankedTensorType::get(moved, et), v, perm);
+  int64_t rows = 1;
+  for (int64_t s : ArrayRef<int64_t>(moved).drop_back())
+    rows *= s;
+  v = reshapeTo(b, loc, v, {rows, n});
+  // T[i, j] = (i <= j), or (i < j) for the exclusive sums.
+  Value triangle = CompareOp::create(
+      b, loc, RankedTensorType::get({n, n}, b.getI1Type()),
+      exclusive ? ComparePredicate::lt : ComparePredicate::le,
+      createIota(b, loc, n, 0, 2), createIota(b, loc, n, 1, 2));
+  auto squareType = RankedTensorType::get({n, n}, et);
+  Value ones = SelectOp::create(b, loc, squareType, triangle,
+                                createSplat(b, loc, et, 1.0),
+                                createSplat(b, loc, et, 0.0));
+  Value sums =
+      MatmulOp::create(b, loc, RankedTensorType::get({rows, n}, et), v, ones);
+  sums = reshapeTo(b, loc, sums, moved);
+  if (dim != rank - 1)
+    sums = TransposeOp::create(b, loc, RankedTensorType::get(shape, et), sums,
+                               perm);
+  return sums;
+}
+
 Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log,
                     bool safe) {
   Type t = v.getType();
@@ -403,20 +532,38 @@ Value createSoftmax(OpBuilder &b, Location loc, Value v, int64_t d, bool log,
 void registerReductionDecompositions(DecompositionRegistry &r) {
   const char *floats = "f16, bf16, f32";
   const char *all = "f16, bf16, f32, i32, i64";
-  auto sumMean = [](bool mean) -> DecomposeFn {
-    return [mean](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
-      return decomposeSumMean(op, a, rw, mean);
+  auto accumulating = [](ReduceKind kind, bool mean) -> DecomposeFn {
+    return [=](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeAccumulating(op, a, rw, kind, mean);
     };
   };
   r.add({"aten.sum.dim_IntList", "reduction", all,
-         "one spyre.reduce per dim; f16/bf16 accumulate in f32; integer "
-         "sums accumulate in f32 too (exact while below 2^24)",
-         sumMean(false)});
+         "one spyre.reduce per dim; f16/bf16 accumulate in f32, integers "
+         "in int64 (wrapping, as PyTorch)",
+         accumulating(ReduceKind::sum, false)});
   r.add({"aten.sum.default", "reduction", all, "over all dims",
-         sumMean(false)});
-  r.add({"aten.mean.dim", "reduction", floats, "sum times 1/n", sumMean(true)});
+         accumulating(ReduceKind::sum, false)});
+  r.add({"aten.mean.dim", "reduction", floats, "sum times 1/n",
+         accumulating(ReduceKind::sum, true)});
   r.add({"aten.mean.default", "reduction", floats, "over all dims",
-         sumMean(true)});
+         accumulating(ReduceKind::sum, true)});
+  r.add({"aten.prod.dim_int", "reduction", all,
+         "one spyre.reduce per dim; f16/bf16 multiply in f32, integers in "
+         "int64 (wrapping); an empty dim gives 1",
+         accumulating(ReduceKind::prod, false)});
+  r.add({"aten.prod.default", "reduction", all, "over all dims",
+         accumulating(ReduceKind::prod, false)});
+  for (bool isAll : {true, false}) {
+    DecomposeFn fn = [isAll](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+      return decomposeAllAny(op, a, rw, isAll);
+    };
+    StringRef name = isAll ? "aten.all" : "aten.any";
+    const char *notes = isAll ? "the count of zeros along the dims == 0"
+                              : "the count of non-zeros along the dims != 0";
+    for (StringRef overload : {".default", ".dim", ".dims"})
+      r.add({(name + overload).str(), "reduction", "f16, bf16, f32, i32, i64, bool",
+             overload == ".default" ? "over all dims" : notes, fn});
+  }
   auto extreme = [](ReduceKind k) -> DecomposeFn {
     return [k](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
       return decomposeExtreme(op, a, rw, k);
@@ -449,6 +596,16 @@ void registerReductionDecompositions(DecompositionRegistry &r) {
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeArg(op, a, rw, ReduceKind::argmin);
          }});
+  auto sort = [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+    return decomposeSort(op, a, rw);
+  };
+  r.add({"aten.sort.default", "reduction", "f16, bf16, f32, i32, i64",
+         "stable: each element's rank (elements before it in its line, ties "
+         "by index) and a one-hot of the ranks; lines of at most 4096 "
+         "(n x n compares)",
+         sort});
+  r.add({"aten.sort.stable", "reduction", "f16, bf16, f32, i32, i64",
+         "as sort.default (always stable)", sort});
   r.add({"aten.cumsum.default", "reduction", "f16, bf16, f32, i32, i64",
          "x @ U with U the upper triangle of ones (built on the device from "
          "two iotas) in f32: integers exact below 2^24; dims up to 8192",

@@ -152,6 +152,7 @@ const DecompositionRegistry &getDecompositionRegistry() {
     registerReductionDecompositions(r);
     registerNormalizationDecompositions(r);
     registerAttentionDecompositions(r);
+    registerConvolutionDecompositions(r);
     return r;
   }();
   return registry;

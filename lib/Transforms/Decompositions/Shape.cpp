@@ -11,6 +11,7 @@
 
 #include "spyre/Transforms/CostModel.h"
 #include "spyre/Transforms/Decompositions.h"
+#include "spyre/Dialect/Spyre/ShapeUtils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -698,19 +699,322 @@ std::pair<Value, int64_t> singleIndex(AtenOp op, const AtenArgs &args) {
   return {indices[0], position};
 }
 
-/// index.Tensor with one index tensor (x[idx], x[:, idx], ...).
+/// The index tensors of an `indices` list (Tensor?[]) with the dims they
+/// index; None entries (a whole dim) are skipped.
+SmallVector<std::pair<int64_t, Value>> indexTensors(AtenOp op,
+                                                    const AtenArgs &args) {
+  SmallVector<Value> tensors = args.tensorList("indices");
+  SmallVector<std::pair<int64_t, Value>> out;
+  auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"));
+  size_t next = 0;
+  for (int64_t i = 0, e = mask ? mask.size() : tensors.size(); i < e; ++i)
+    if ((!mask || cast<BoolAttr>(mask[i]).getValue()) && next < tensors.size())
+      out.push_back({i, tensors[next++]});
+  return out;
+}
+
+/// `idx` as i64 with negative entries counted from the end of a dim of
+/// `size` elements (x[-1] is the last).
+Value wrappedIndex(OpBuilder &b, Location loc, Value idx, int64_t size) {
+  idx = castTo(b, loc, idx, b.getI64Type());
+  auto type = cast<RankedTensorType>(idx.getType());
+  Value zero = createSplat(b, loc, b.getI64Type(), 0);
+  Value negative = CompareOp::create(b, loc, type.clone(b.getI1Type()),
+                                     ComparePredicate::lt, idx, zero);
+  Value shifted = BinaryOp::create(b, loc, type, BinaryKind::add, idx,
+                                   createSplat(b, loc, b.getI64Type(), size));
+  return SelectOp::create(b, loc, type, negative, shifted, idx);
+}
+
+/// index.Tensor: numpy advanced indexing with any number of integer index
+/// tensors (broadcast together) and None entries between them. The indexed
+/// dims are moved to the front and flattened into one row index of x viewed
+/// as [indexed elements, the rest]; one gather picks the rows. The index
+/// dims then stand where the first indexed dim stood when the indexed dims
+/// are adjacent, and in front otherwise (numpy's rule).
 LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
                              RewriterBase &rw) {
   FailureOr<Value> self = args.tensor("self");
   if (failed(self))
     return failure();
-  auto [index, position] = singleIndex(op, args);
-  if (!index)
-    return op.emitError("index.Tensor is supported with one index tensor");
-  FailureOr<Value> g = gatherAlong(op, rw, op.getLoc(), *self, position, index);
-  if (failed(g))
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = shapeOf(*self);
+  int64_t rank = shape.size();
+  SmallVector<std::pair<int64_t, Value>> indexed = indexTensors(op, args);
+  if (indexed.empty())
+    return op.emitError("index.Tensor without an index tensor");
+  SmallVector<int64_t> bshape;
+  for (auto [position, idx] : indexed) {
+    if (position >= rank)
+      return op.emitError("index.Tensor indexes dim ")
+             << position << " of a rank-" << rank << " tensor";
+    if (elementTypeOf(idx).isInteger(1))
+      return op.emitError("boolean mask indices (x[mask]) give a "
+                          "data-dependent shape and are not supported");
+    std::optional<SmallVector<int64_t>> joint =
+        broadcastShapes(bshape, shapeOf(idx));
+    if (!joint)
+      return op.emitError("index tensors do not broadcast together");
+    bshape = *joint;
+  }
+  // The row index: sum over index tensors of index * (rows per step).
+  Value rows;
+  int64_t indexedElements = 1;
+  for (auto [position, idx] : llvm::reverse(indexed)) {
+    Value term = wrappedIndex(rw, loc, idx, shape[position]);
+    if (indexedElements != 1)
+      term = BinaryOp::create(
+          rw, loc, cast<RankedTensorType>(term.getType()), BinaryKind::mul,
+          term, createSplat(rw, loc, rw.getI64Type(), indexedElements));
+    if (rows) {
+      auto type = RankedTensorType::get(
+          *broadcastShapes(shapeOf(rows), shapeOf(term)), rw.getI64Type());
+      term = BinaryOp::create(rw, loc, type, BinaryKind::add, rows, term);
+    }
+    rows = term;
+    indexedElements *= shape[position];
+  }
+  if (shapeOf(rows) != ArrayRef<int64_t>(bshape))
+    rows = BroadcastOp::create(
+        rw, loc, RankedTensorType::get(bshape, rw.getI64Type()), rows);
+  // x with the indexed dims first, viewed as [indexed elements, rest].
+  SmallVector<int64_t> perm, restShape;
+  for (auto [position, idx] : indexed)
+    perm.push_back(position);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(perm, d)) {
+      perm.push_back(d);
+      restShape.push_back(shape[d]);
+    }
+  Value front = *self;
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank))) {
+    SmallVector<int64_t> moved;
+    for (int64_t p : perm)
+      moved.push_back(shape[p]);
+    front = TransposeOp::create(
+        rw, loc, RankedTensorType::get(moved, elementTypeOf(*self)), *self,
+        perm);
+  }
+  int64_t rest = 1;
+  for (int64_t s : restShape)
+    rest *= s;
+  Value table = reshapeTo(rw, loc, front, {indexedElements, rest});
+  // A gather walks at most three index dims: more are flattened first.
+  int64_t count = 1;
+  for (int64_t s : bshape)
+    count *= s;
+  SmallVector<int64_t> gatherIndexShape(bshape);
+  if (bshape.empty() || bshape.size() > 3)
+    gatherIndexShape = {count};
+  Value flat = reshapeTo(rw, loc, rows, gatherIndexShape);
+  gatherIndexShape.push_back(rest);
+  Value g = GatherOp::create(
+      rw, loc, RankedTensorType::get(gatherIndexShape, elementTypeOf(*self)),
+      table, flat);
+  SmallVector<int64_t> picked(bshape);
+  llvm::append_range(picked, restShape);
+  Value r = reshapeTo(rw, loc, g, picked);
+  // Adjacent indexed dims: the index dims go where the first one was.
+  int64_t first = indexed.front().first;
+  bool adjacent = indexed.back().first - first + 1 == int64_t(indexed.size());
+  if (adjacent && first > 0) {
+    int64_t nb = bshape.size();
+    SmallVector<int64_t> order, finalShape;
+    for (int64_t d = 0; d < first; ++d)
+      order.push_back(nb + d);
+    for (int64_t d = 0; d < nb; ++d)
+      order.push_back(d);
+    for (int64_t d = first; d < int64_t(restShape.size()); ++d)
+      order.push_back(nb + d);
+    for (int64_t p : order)
+      finalShape.push_back(picked[p]);
+    r = TransposeOp::create(
+        rw, loc, RankedTensorType::get(finalShape, elementTypeOf(*self)), r,
+        order);
+  }
+  rw.replaceOp(op, reshapeTo(rw, loc, r, resultType(op).getShape()));
+  return success();
+}
+
+/// `x` with dim `d` moved first and the rest flattened: [size(d), rest]
+/// (through a transpose when d is not 0), and the shape it came from.
+std::pair<Value, SmallVector<int64_t>> rowsAlong(OpBuilder &b, Location loc,
+                                                 Value x, int64_t d) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[0], perm[d]);
+  SmallVector<int64_t> moved;
+  for (int64_t p : perm)
+    moved.push_back(shape[p]);
+  if (d != 0)
+    x = TransposeOp::create(
+        b, loc, RankedTensorType::get(moved, elementTypeOf(x)), x, perm);
+  int64_t rest = 1;
+  for (int64_t s : ArrayRef<int64_t>(moved).drop_front())
+    rest *= s;
+  return {reshapeTo(b, loc, x, {moved[0], rest}), moved};
+}
+
+/// The inverse of rowsAlong: [size(d), rest] back to the original layout.
+Value unrowsAlong(OpBuilder &b, Location loc, Value rows,
+                  ArrayRef<int64_t> moved, int64_t d) {
+  Value x = reshapeTo(b, loc, rows, moved);
+  if (d == 0)
+    return x;
+  int64_t rank = moved.size();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[0], perm[d]);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(moved[p]);
+  return TransposeOp::create(
+      b, loc, RankedTensorType::get(shape, elementTypeOf(rows)), x, perm);
+}
+
+/// index_add(self, dim, index, source, alpha): self plus alpha times the
+/// slices of source added at their indices along dim. A one-hot of the
+/// indices [size(dim), len(index)] times source's slices ([len(index),
+/// rest]) on the PT array adds every slice where it goes, repeated indices
+/// accumulating; in f32 (integers exact below 2^24).
+LogicalResult decomposeIndexAdd(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<Value> source = args.tensor("source");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<double> alpha = args.getDouble("alpha");
+  if (failed(self) || failed(index) || failed(source) || failed(dim) ||
+      failed(alpha))
     return failure();
-  rw.replaceOp(op, reshapeTo(rw, op.getLoc(), *g, resultType(op).getShape()));
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Type f32 = rw.getF32Type();
+  bool scalar = type.getRank() == 0;
+  Value s = scalar ? reshapeTo(rw, loc, *self, {1}) : *self;
+  Value src = scalar ? reshapeTo(rw, loc, *source, {1}) : *source;
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(s).size());
+  if (failed(d))
+    return failure();
+  int64_t size = shapeOf(s)[*d];
+  Value idx = castTo(rw, loc, *index, rw.getI32Type());
+  int64_t count = shapeOf(idx).empty() ? 1 : shapeOf(idx)[0];
+  idx = reshapeTo(rw, loc, idx, {1, count});
+  Value hit = CompareOp::create(
+      rw, loc, RankedTensorType::get({size, count}, rw.getI1Type()),
+      ComparePredicate::eq, createIota(rw, loc, size, 0, 2), idx);
+  auto [rows, moved] = rowsAlong(rw, loc, castTo(rw, loc, src, f32), *d);
+  Value onehot = castTo(rw, loc, hit, f32);
+  Value added = MatmulOp::create(
+      rw, loc, RankedTensorType::get({size, shapeOf(rows)[1]}, f32), onehot,
+      rows);
+  if (*alpha != 1.0)
+    added = BinaryOp::create(rw, loc, added.getType(), BinaryKind::mul, added,
+                             createSplat(rw, loc, f32, *alpha));
+  moved[0] = size;
+  added = unrowsAlong(rw, loc, added, moved, *d);
+  Value out = BinaryOp::create(rw, loc, added.getType(), BinaryKind::add,
+                               castTo(rw, loc, s, f32), added);
+  out = reshapeTo(rw, loc, castTo(rw, loc, out, type.getElementType()),
+                  type.getShape());
+  rw.replaceOp(op, out);
+  return success();
+}
+
+/// masked_scatter(self, mask, source): where the (broadcast) mask is true,
+/// consecutive elements of source in row-major order; self elsewhere. The
+/// source position of a true element is the number of true elements before
+/// it: per row of the last dim, an exclusive prefix sum over the rows of
+/// their counts plus one along the row (createPrefixSum, both at most 8192
+/// long); then one gather. A mask that is one value per row (broadcast
+/// along the last dim, as a token mask is) gathers whole source rows.
+LogicalResult decomposeMaskedScatter(AtenOp op, const AtenArgs &args,
+                                     RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> mask = args.tensor("mask");
+  FailureOr<Value> source = args.tensor("source");
+  if (failed(self) || failed(mask) || failed(source))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Type et = type.getElementType();
+  SmallVector<int64_t> shape(type.getShape());
+  if (shape.empty())
+    shape.push_back(1);
+  int64_t cols = shape.back(), rows = 1;
+  for (int64_t s : ArrayRef<int64_t>(shape).drop_back())
+    rows *= s;
+  int64_t sourceElements = 1;
+  for (int64_t s : shapeOf(*source))
+    sourceElements *= s;
+  // The mask aligned with self's dims (numpy broadcasting from the right).
+  SmallVector<int64_t> maskShape(shapeOf(*mask));
+  maskShape.insert(maskShape.begin(), shape.size() - maskShape.size(), 1);
+  Value m = reshapeTo(rw, loc, castTo(rw, loc, *mask, rw.getI1Type()),
+                      maskShape);
+  auto maskOf = [&](ArrayRef<int64_t> s) {
+    return BroadcastOp::create(rw, loc,
+                               RankedTensorType::get(s, rw.getI1Type()), m)
+        .getResult();
+  };
+  Type f32 = rw.getF32Type();
+  if (rows > kMaxPrefixSumLength)
+    return op.emitError("masked_scatter over ")
+           << rows << " rows is not supported (at most " << kMaxPrefixSumLength
+           << ")";
+  Value full = maskOf(shape);
+  Value x = reshapeTo(rw, loc, castTo(rw, loc, *self, et), shape);
+  Value flatSource = reshapeTo(rw, loc, castTo(rw, loc, *source, et),
+                               {sourceElements, 1});
+  Value picked;
+  if (maskShape.back() == 1 && cols > 1) {
+    // One value per row: source rows, counted in rows.
+    SmallVector<int64_t> rowShape(shape);
+    rowShape.back() = 1;
+    Value rowMask = reshapeTo(rw, loc, maskOf(rowShape), {rows, 1});
+    Value before = createPrefixSum(rw, loc, castTo(rw, loc, rowMask, f32), 0,
+                                   /*exclusive=*/true);
+    Value at = castTo(rw, loc, before, rw.getI32Type());
+    at = SelectOp::create(rw, loc, at.getType(), rowMask, at,
+                          createSplat(rw, loc, rw.getI32Type(), 0));
+    int64_t sourceRows = sourceElements / cols;
+    if (sourceRows == 0) {
+      rw.replaceOp(op, castTo(rw, loc, *self, et));
+      return success();
+    }
+    Value table = reshapeTo(
+        rw, loc, sliceAlong(rw, loc, flatSource, 0, 0, sourceRows * cols, 1),
+        {sourceRows, cols});
+    picked = GatherOp::create(
+        rw, loc, RankedTensorType::get({rows, cols}, et), table,
+        reshapeTo(rw, loc, at, {rows}));
+  } else {
+    if (cols > kMaxPrefixSumLength)
+      return op.emitError("masked_scatter along a last dim of ")
+             << cols << " elements is not supported (at most "
+             << kMaxPrefixSumLength << ")";
+    if (sourceElements == 0) {
+      rw.replaceOp(op, castTo(rw, loc, *self, et));
+      return success();
+    }
+    Value counted = castTo(rw, loc, reshapeTo(rw, loc, full, {rows, cols}),
+                           f32);
+    Value within = createPrefixSum(rw, loc, counted, 1, /*exclusive=*/true);
+    Value perRow = reduceAlong(rw, loc, counted, 1, ReduceKind::sum);
+    Value rowStart = createPrefixSum(rw, loc, perRow, 0, /*exclusive=*/true);
+    Value at = BinaryOp::create(rw, loc, within.getType(), BinaryKind::add,
+                                within, rowStart);
+    at = castTo(rw, loc, at, rw.getI32Type());
+    at = SelectOp::create(rw, loc, at.getType(),
+                          reshapeTo(rw, loc, full, {rows, cols}), at,
+                          createSplat(rw, loc, rw.getI32Type(), 0));
+    picked = GatherOp::create(
+        rw, loc, RankedTensorType::get({rows * cols, 1}, et), flatSource,
+        reshapeTo(rw, loc, at, {rows * cols}));
+  }
+  Value out = SelectOp::create(rw, loc, x.getType(), full,
+                               reshapeTo(rw, loc, picked, shape), x);
+  rw.replaceOp(op, reshapeTo(rw, loc, out, type.getShape()));
   return success();
 }
 
@@ -809,8 +1113,16 @@ LogicalResult decomposePad(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   for (size_t p = 0; p < pad->size() / 2; ++p) {
     int64_t d = rank - 1 - p;
     int64_t before = (*pad)[2 * p], after = (*pad)[2 * p + 1];
-    if (before < 0 || after < 0)
-      return op.emitError("negative padding (cropping) is not supported");
+    // Negative amounts crop: a slice, before any fill is added.
+    int64_t cropBefore = std::max<int64_t>(0, -before);
+    int64_t kept = shapeOf(v)[d] - cropBefore - std::max<int64_t>(0, -after);
+    if (kept < 0)
+      return op.emitError("padding crops dim ")
+             << d << " of size " << shapeOf(v)[d] << " to " << kept;
+    if (kept != shapeOf(v)[d])
+      v = sliceAlong(rw, loc, v, d, cropBefore, kept, 1);
+    before = std::max<int64_t>(0, before);
+    after = std::max<int64_t>(0, after);
     SmallVector<Value> parts;
     auto splat = [&](int64_t n) {
       SmallVector<int64_t> shape(shapeOf(v));
@@ -1034,10 +1346,21 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
            return decomposeGather(op, a, rw, "self", "index");
          }});
   r.add({"aten.index.Tensor", "shape", all,
-         "one index tensor (x[idx], x[:, idx]), as a gather; several index "
-         "tensors, and a multi-dim index tensor on a dim other than 0, are "
-         "not supported",
+         "numpy advanced indexing: any number of integer index tensors "
+         "(broadcast together, negative entries from the end) with None "
+         "between them, as one gather of rows; boolean masks (a "
+         "data-dependent shape) are not supported",
          decomposeIndex});
+  r.add({"aten.index_add.default", "shape", all,
+         "a one-hot of the indices times the source's slices on the PT "
+         "array, in f32 (repeated indices accumulate; integers exact below "
+         "2^24)",
+         decomposeIndexAdd});
+  r.add({"aten.masked_scatter.default", "shape", all,
+         "source positions by prefix sums of the mask (rows and last dim at "
+         "most 8192 each), one gather, a select; a mask broadcast along the "
+         "last dim gathers whole rows",
+         decomposeMaskedScatter});
   r.add({"aten.index_copy.default", "shape", all,
          "a copy then a DMA scatter of the source's slices (not along the "
          "innermost dim); one core",
@@ -1049,7 +1372,7 @@ void registerShapeDecompositions(DecompositionRegistry &r) {
          decomposeIndexPut});
   r.add({"aten.constant_pad_nd.default", "shape", all,
          "the input between splats of the value, by concatenation; negative "
-         "padding (cropping) is not supported",
+         "amounts crop (a slice first)",
          decomposePad});
   r.add({"aten.pad.default", "shape", all,
          "as constant_pad_nd; mode 'constant' only (reflect, replicate and "

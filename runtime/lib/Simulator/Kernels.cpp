@@ -380,9 +380,7 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       if (!v.init) {
         int64_t old;
         loadI64(v.storage[0], dst, 1, &old);
-        result = op == ReduceOp::Sum   ? isa::wrapAdd(old, result)
-                 : op == ReduceOp::Max ? std::max(old, result)
-                                       : std::min(old, result);
+        result = isa::combineI(op, old, result);
       }
       storeI64(v.storage[0], &result, 1, dst);
     } else {
@@ -390,13 +388,7 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       if (!v.init) {
         float old;
         loadF32(v.storage[0], dst, 1, &old);
-        if (op == ReduceOp::Sum)
-          result = old + result;
-        else if (std::isnan(old) || std::isnan(result))
-          result = NAN;
-        else
-          result = op == ReduceOp::Max ? std::max(old, result)
-                                       : std::min(old, result);
+        result = isa::combineF(op, old, result);
       }
       storeF32(v.storage[0], &result, 1, dst);
     }

@@ -975,3 +975,26 @@ func.func @grouped_heads_not_applicable(%a: tensor<4x3x16xf16>, %b: tensor<1x16x
   %5 = spyre.matmul %q, %4 {transpose_lhs} : tensor<1x8x16x3xf16>, tensor<1x8x16x9xf16> -> tensor<1x8x3x9xf16>
   return %1, %5 : tensor<4x3x9xf16>, tensor<1x8x3x9xf16>
 }
+
+// -----
+
+// Zero-size tensors (lib/Dialect/Spyre/EmptyTensors.cpp): an op with an
+// empty result is an empty constant; a sum over an empty dim is 0 and a
+// product 1; a matmul with K = 0 is zeros; empty concat inputs are dropped;
+// scattering nothing leaves the destination.
+// CHECK-LABEL: func.func @empty_tensors
+// CHECK-DAG: %[[E:.*]] = spyre.constant dense<0.000000e+00> : tensor<4x0xf32>
+// CHECK-DAG: %[[S:.*]] = spyre.constant dense<0.000000e+00> : tensor<3x1xf32>
+// CHECK-DAG: %[[P:.*]] = spyre.constant dense<1.000000e+00> : tensor<3x1xf32>
+// CHECK-DAG: %[[M:.*]] = spyre.constant dense<0.000000e+00> : tensor<3x5xf32>
+// CHECK: %[[C:.*]] = spyre.concat %arg0, %arg0 dim 1 : tensor<4x5xf32>, tensor<4x5xf32> -> tensor<4x10xf32>
+// CHECK: return %[[E]], %[[S]], %[[P]], %[[M]], %[[C]], %arg2
+func.func @empty_tensors(%x: tensor<4x5xf32>, %e: tensor<3x0xf32>, %d: tensor<4x5xf32>, %i: tensor<0xi64>, %s: tensor<0x5xf32>, %f: tensor<0x5xf32>) -> (tensor<4x0xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x5xf32>, tensor<4x10xf32>, tensor<4x5xf32>) {
+  %0 = spyre.slice %x offsets [0, 2] strides [1, 1] : tensor<4x5xf32> -> tensor<4x0xf32>
+  %1 = spyre.reduce sum %e dim 1 : tensor<3x0xf32> -> tensor<3x1xf32>
+  %2 = spyre.reduce prod %e dim 1 : tensor<3x0xf32> -> tensor<3x1xf32>
+  %3 = spyre.matmul %e, %f : tensor<3x0xf32>, tensor<0x5xf32> -> tensor<3x5xf32>
+  %4 = spyre.concat %x, %0, %x dim 1 : tensor<4x5xf32>, tensor<4x0xf32>, tensor<4x5xf32> -> tensor<4x10xf32>
+  %5 = spyre.scatter %s into %d [%i] dim 0 : tensor<0x5xf32>, tensor<4x5xf32>, tensor<0xi64> -> tensor<4x5xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x0xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x5xf32>, tensor<4x10xf32>, tensor<4x5xf32>
+}

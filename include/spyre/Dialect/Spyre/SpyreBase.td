@@ -27,6 +27,8 @@ def Spyre_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // Rewrites that apply to every op of the dialect (EmptyTensors.cpp).
+  let hasCanonicalizer = 1;
   // The importer's records on functions and ops (spyre.dims, spyre.output,
   // spyre.range_constraints): checked so that passes may rely on their form.
   let hasOperationAttrVerify = 1;

@@ -46,7 +46,7 @@ def Spyre_ComparePredicate : I32EnumAttr<"ComparePredicate", "comparison", [
 def Spyre_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
     I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
     I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"argmax", 3>,
-    I32EnumAttrCase<"argmin", 4>]> {
+    I32EnumAttrCase<"argmin", 4>, I32EnumAttrCase<"prod", 5>]> {
   let cppNamespace = "::spyre";
 }
 
