@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
-#include "spyre/Target/Pt2Importer.h"
-#include "spyre/Target/CompileReport.h"
-#include "spyre/Target/SpyEmitter.h"
+#include "spyre/Target/Pt2/Pt2Importer.h"
+#include "spyre/Target/Spy/CompileReport.h"
+#include "spyre/Target/Spy/SpyEmitter.h"
 #include "spyre/Transforms/InternalErrors.h"
 #include "spyre/Transforms/Passes.h"
 

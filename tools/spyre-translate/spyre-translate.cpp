@@ -8,9 +8,9 @@
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
-#include "spyre/Target/Pt2Importer.h"
-#include "spyre/Target/SpyDump.h"
-#include "spyre/Target/SpyEmitter.h"
+#include "spyre/Target/Pt2/Pt2Importer.h"
+#include "spyre/Target/Spy/SpyDump.h"
+#include "spyre/Target/Spy/SpyEmitter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/ExternalData.h"
+#include "spyre/Target/Pt2/ExternalData.h"
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
 
 #include "mlir/IR/Builders.h"

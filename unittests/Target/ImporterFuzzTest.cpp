@@ -22,11 +22,11 @@
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
 #include "spyre/Support/Json.h"
-#include "spyre/Target/Pt2Archive.h"
-#include "spyre/Target/Pt2Importer.h"
-#include "spyre/Target/SpyEmitter.h"
-#include "spyre/Target/TorchPickle.h"
-#include "spyre/Target/TorchSave.h"
+#include "spyre/Target/Pt2/Pt2Archive.h"
+#include "spyre/Target/Pt2/Pt2Importer.h"
+#include "spyre/Target/Spy/SpyEmitter.h"
+#include "spyre/Target/Pt2/TorchPickle.h"
+#include "spyre/Target/Pt2/TorchSave.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

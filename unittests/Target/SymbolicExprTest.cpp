@@ -1,6 +1,6 @@
 //===- SymbolicExprTest.cpp - torch.export SymInt expressions -------------===//
 
-#include "spyre/Target/SymbolicExpr.h"
+#include "spyre/Target/Pt2/SymbolicExpr.h"
 
 #include <gtest/gtest.h>
 

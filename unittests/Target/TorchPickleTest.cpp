@@ -1,7 +1,7 @@
 //===- TorchPickleTest.cpp - The restricted torch.save unpickler ----------===//
 
 #include "PickleBytes.h"
-#include "spyre/Target/TorchPickle.h"
+#include "spyre/Target/Pt2/TorchPickle.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 //===- TorchSaveTest.cpp - Tensors of a torch.save zip --------------------===//
 
 #include "PickleBytes.h"
-#include "spyre/Target/TorchSave.h"
+#include "spyre/Target/Pt2/TorchSave.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_SYMBOLICEXPR_H
-#define SPYRE_TARGET_SYMBOLICEXPR_H
+#ifndef SPYRE_TARGET_PT2_SYMBOLICEXPR_H
+#define SPYRE_TARGET_PT2_SYMBOLICEXPR_H
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -51,4 +51,4 @@ private:
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_SYMBOLICEXPR_H
+#endif // SPYRE_TARGET_PT2_SYMBOLICEXPR_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_TORCHPICKLE_H
-#define SPYRE_TARGET_TORCHPICKLE_H
+#ifndef SPYRE_TARGET_PT2_TORCHPICKLE_H
+#define SPYRE_TARGET_PT2_TORCHPICKLE_H
 
 #include <cstdint>
 #include <map>
@@ -47,4 +47,4 @@ unpickleTensorDict(std::string_view pickle, const std::string &what,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_TORCHPICKLE_H
+#endif // SPYRE_TARGET_PT2_TORCHPICKLE_H

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_TORCHSAVE_H
-#define SPYRE_TARGET_TORCHSAVE_H
+#ifndef SPYRE_TARGET_PT2_TORCHSAVE_H
+#define SPYRE_TARGET_PT2_TORCHSAVE_H
 
-#include "spyre/Target/TorchPickle.h"
+#include "spyre/Target/Pt2/TorchPickle.h"
 
 namespace spyre {
 
@@ -36,4 +36,4 @@ readTorchSave(std::string_view file, const std::string &what,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_TORCHSAVE_H
+#endif // SPYRE_TARGET_PT2_TORCHSAVE_H

@@ -1,6 +1,6 @@
 //===- Pt2Archive.cpp - Reading .pt2 zip archives -------------------------===//
 
-#include "spyre/Target/Pt2Archive.h"
+#include "spyre/Target/Pt2/Pt2Archive.h"
 
 #include <zip.h>
 

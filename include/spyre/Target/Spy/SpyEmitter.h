@@ -1,7 +1,7 @@
 //===- SpyEmitter.h - Program-level IR to .spy ------------------*- C++ -*-===//
 
-#ifndef SPYRE_TARGET_SPYEMITTER_H
-#define SPYRE_TARGET_SPYEMITTER_H
+#ifndef SPYRE_TARGET_SPY_SPYEMITTER_H
+#define SPYRE_TARGET_SPY_SPYEMITTER_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -36,4 +36,4 @@ mlir::LogicalResult emitSpy(mlir::ModuleOp module, llvm::raw_ostream &os,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_SPYEMITTER_H
+#endif // SPYRE_TARGET_SPY_SPYEMITTER_H

@@ -1,6 +1,6 @@
 //===- CompileReport.cpp - What the compiler decided, as JSON -------------===//
 
-#include "spyre/Target/CompileReport.h"
+#include "spyre/Target/Spy/CompileReport.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Transforms/CostModel.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/SymbolicExpr.h"
+#include "spyre/Target/Pt2/SymbolicExpr.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"

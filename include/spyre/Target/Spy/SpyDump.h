@@ -1,7 +1,7 @@
 //===- SpyDump.h - .spy binaries as text ------------------------*- C++ -*-===//
 
-#ifndef SPYRE_TARGET_SPYDUMP_H
-#define SPYRE_TARGET_SPYDUMP_H
+#ifndef SPYRE_TARGET_SPY_SPYDUMP_H
+#define SPYRE_TARGET_SPY_SPYDUMP_H
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,4 +17,4 @@ bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_SPYDUMP_H
+#endif // SPYRE_TARGET_SPY_SPYDUMP_H

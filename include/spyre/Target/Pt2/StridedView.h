@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_STRIDEDVIEW_H
-#define SPYRE_TARGET_STRIDEDVIEW_H
+#ifndef SPYRE_TARGET_PT2_STRIDEDVIEW_H
+#define SPYRE_TARGET_PT2_STRIDEDVIEW_H
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -42,4 +42,4 @@ inline std::optional<uint64_t> stridedViewSpan(llvm::ArrayRef<int64_t> sizes,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_STRIDEDVIEW_H
+#endif // SPYRE_TARGET_PT2_STRIDEDVIEW_H

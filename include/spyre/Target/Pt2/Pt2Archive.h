@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_PT2ARCHIVE_H
-#define SPYRE_TARGET_PT2ARCHIVE_H
+#ifndef SPYRE_TARGET_PT2_PT2ARCHIVE_H
+#define SPYRE_TARGET_PT2_PT2ARCHIVE_H
 
 #include <cstdint>
 #include <memory>
@@ -85,4 +85,4 @@ private:
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_PT2ARCHIVE_H
+#endif // SPYRE_TARGET_PT2_PT2ARCHIVE_H

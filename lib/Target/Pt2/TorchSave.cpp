@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/TorchSave.h"
+#include "spyre/Target/Pt2/TorchSave.h"
 
 #include <algorithm>
 

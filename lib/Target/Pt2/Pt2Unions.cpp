@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/Pt2Unions.h"
+#include "spyre/Target/Pt2/Pt2Unions.h"
 
 #include "llvm/ADT/ArrayRef.h"
 

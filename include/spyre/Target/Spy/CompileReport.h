@@ -1,7 +1,7 @@
 //===- CompileReport.h - What the compiler decided, as JSON -----*- C++ -*-===//
 
-#ifndef SPYRE_TARGET_COMPILEREPORT_H
-#define SPYRE_TARGET_COMPILEREPORT_H
+#ifndef SPYRE_TARGET_SPY_COMPILEREPORT_H
+#define SPYRE_TARGET_SPY_COMPILEREPORT_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,4 +16,4 @@ void writeCompileReport(mlir::ModuleOp module, llvm::raw_ostream &os);
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_COMPILEREPORT_H
+#endif // SPYRE_TARGET_SPY_COMPILEREPORT_H

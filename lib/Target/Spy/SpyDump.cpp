@@ -1,6 +1,6 @@
 //===- SpyDump.cpp - .spy binaries as text --------------------------------===//
 
-#include "spyre/Target/SpyDump.h"
+#include "spyre/Target/Spy/SpyDump.h"
 #include "spyre/ISA/ISA.h"
 #include "spyre/Runtime/Model.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/TorchPickle.h"
+#include "spyre/Target/Pt2/TorchPickle.h"
 
 #include <cctype>
 #include <cstdio>

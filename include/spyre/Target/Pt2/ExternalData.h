@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_EXTERNALDATA_H
-#define SPYRE_TARGET_EXTERNALDATA_H
+#ifndef SPYRE_TARGET_PT2_EXTERNALDATA_H
+#define SPYRE_TARGET_PT2_EXTERNALDATA_H
 
 #include "spyre/Dialect/Spyre/SpyreAttrs.h"
 #include "spyre/Spy/StreamedImage.h"
-#include "spyre/Target/Pt2Archive.h"
+#include "spyre/Target/Pt2/Pt2Archive.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringMap.h"
@@ -57,4 +57,4 @@ private:
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_EXTERNALDATA_H
+#endif // SPYRE_TARGET_PT2_EXTERNALDATA_H

@@ -1,7 +1,7 @@
 //===- Pt2Importer.h - torch.export programs to graph-level IR --*- C++ -*-===//
 
-#ifndef SPYRE_TARGET_PT2IMPORTER_H
-#define SPYRE_TARGET_PT2IMPORTER_H
+#ifndef SPYRE_TARGET_PT2_PT2IMPORTER_H
+#define SPYRE_TARGET_PT2_PT2IMPORTER_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -34,4 +34,4 @@ bool parseBoundDims(llvm::StringRef text, std::map<std::string, int64_t> &out,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_PT2IMPORTER_H
+#endif // SPYRE_TARGET_PT2_PT2IMPORTER_H

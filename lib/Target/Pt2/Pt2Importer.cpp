@@ -10,14 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/Pt2Importer.h"
-#include "spyre/Target/Pt2Unions.h"
+#include "spyre/Target/Pt2/Pt2Importer.h"
+#include "spyre/Target/Pt2/Pt2Unions.h"
 #include "spyre/Dialect/Spyre/AtenSchema.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
-#include "spyre/Target/Pt2Archive.h"
-#include "spyre/Target/StridedView.h"
-#include "spyre/Target/TorchSave.h"
-#include "spyre/Target/SymbolicExpr.h"
+#include "spyre/Target/Pt2/Pt2Archive.h"
+#include "spyre/Target/Pt2/StridedView.h"
+#include "spyre/Target/Pt2/TorchSave.h"
+#include "spyre/Target/Pt2/SymbolicExpr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPYRE_TARGET_PT2UNIONS_H
-#define SPYRE_TARGET_PT2UNIONS_H
+#ifndef SPYRE_TARGET_PT2_PT2UNIONS_H
+#define SPYRE_TARGET_PT2_PT2UNIONS_H
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -34,4 +34,4 @@ std::optional<std::string> checkNodeUnions(const nlohmann::json &node,
 
 } // namespace spyre
 
-#endif // SPYRE_TARGET_PT2UNIONS_H
+#endif // SPYRE_TARGET_PT2_PT2UNIONS_H

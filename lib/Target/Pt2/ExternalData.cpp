@@ -1,7 +1,7 @@
 //===- ExternalData.cpp - Weight bytes kept outside the IR ----------------===//
 
-#include "spyre/Target/ExternalData.h"
-#include "spyre/Target/StridedView.h"
+#include "spyre/Target/Pt2/ExternalData.h"
+#include "spyre/Target/Pt2/StridedView.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Target/SpyEmitter.h"
+#include "spyre/Target/Spy/SpyEmitter.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Spy/SpyWriter.h"
-#include "spyre/Target/ExternalData.h"
+#include "spyre/Target/Pt2/ExternalData.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
