@@ -113,8 +113,7 @@ SmallVector<Shape> operandShapes(Operation *op) {
 }
 
 bool isCollapsible(Operation *op) {
-  return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, BroadcastOp,
-             SliceOp, ConcatOp, ReduceOp>(op);
+  return isPointwise(op) || isa<SliceOp, ConcatOp, ReduceOp>(op);
 }
 
 /// The collapsed form of `v`: a reshape, or the value a previous collapse

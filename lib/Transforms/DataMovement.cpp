@@ -16,6 +16,8 @@
 #include "spyre/Transforms/CostModel.h"
 #include "ProgramScope.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
 #include <numeric>
 
 using namespace mlir;
@@ -94,17 +96,19 @@ public:
   LogicalResult lower(StringRef name) {
     ProgramOp program = scope.begin(name, plan.kernel.getName());
     Operation *op = &plan.kernel.getBodyBlock().front();
-    LogicalResult result = success();
-    if (auto slice = dyn_cast<SliceOp>(op))
-      result = copySlice(slice);
-    else if (auto concat = dyn_cast<ConcatOp>(op))
-      result = copyConcat(concat);
-    else if (isa<ReshapeOp>(op))
-      repack();
-    else if (auto gather = dyn_cast<GatherOp>(op))
-      result = lowerGather(gather);
-    else if (auto scatter = dyn_cast<ScatterOp>(op))
-      result = lowerScatter(scatter);
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(op)
+            .Case([&](SliceOp slice) { return copySlice(slice); })
+            .Case([&](ConcatOp concat) { return copyConcat(concat); })
+            .Case([&](ReshapeOp) {
+              repack();
+              return success();
+            })
+            .Case([&](GatherOp gather) { return lowerGather(gather); })
+            .Case([&](ScatterOp scatter) { return lowerScatter(scatter); })
+            .Default([](Operation *op) {
+              return op->emitError("not a data movement kernel body");
+            });
     scope.finish();
     if (failed(result))
       return failure();

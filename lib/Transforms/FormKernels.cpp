@@ -40,8 +40,7 @@ constexpr size_t kMaxFusedOps = 32;
 
 /// Ops that may join an existing kernel.
 bool isFusable(Operation *op) {
-  return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, BroadcastOp,
-             ReduceOp>(op);
+  return isPointwise(op) || isa<ReduceOp>(op);
 }
 
 /// A readable, unique kernel name: "k<n>_<op>[_<node name>]".

@@ -379,76 +379,78 @@ private:
   }
 
   LogicalResult emitOp(const PlanValue &pv) {
-    Operation *op = pv.op;
     if (pv.alias)
       return success();
-    if (isa<MatmulOp>(op)) {
-      emitMatmul(pv);
-      return success();
-    }
+    Operation *op = pv.op;
+    TileLowering lowering = cast<ComputeOpInterface>(op).getTileLowering();
     Value result = op->getResult(0);
     LxAddressAttr dst = lxAddress(plan.valueBuffer.lookup(result));
     int64_t dstPitch = pv.sticks * stickBytes();
     int64_t rows = pv.rows;
     int64_t cols = pv.shape == TileShape::RowReduced ? 1 : plan.stickTile();
     Type dt = pv.lxElementType;
-    auto src = [&](Value v) { return sourceOf(v, rows, cols); };
-
-    if (auto red = dyn_cast<ReduceOp>(op)) {
-      StringRef fn = stringifyReduceKind(red.getKind());
-      if (pv.shape == TileShape::RowReduced) {
-        // Along the stick, over the logical extent (padding never counts).
-        int64_t n = plan.loops[plan.stickLoop].size;
-        emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, rows, n,
-                               sourceOf(red.getInput(), rows, n),
-                               std::nullopt);
-        return success();
-      }
-      // Along the rows of the accumulation loop's tiles.
-      int64_t level = levelOf(plan.accLoop);
-      int64_t inRows = plan.loops[plan.accLoop].tile;
-      Source s = sourceOf(red.getInput(), inRows, cols);
-      emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, inRows, cols, s,
-                             std::nullopt, level >= 0, /*reduceRows=*/true,
-                             level >= 0 ? std::optional<int64_t>(level)
-                                        : std::nullopt,
-                             loopClamp(plan.accLoop, 0));
+    auto src = [&](unsigned i) {
+      return sourceOf(op->getOperand(i), rows, cols);
+    };
+    StringRef fn = lowering.function;
+    switch (lowering.form) {
+    case TileForm::PtMatmul:
+      emitMatmul(pv);
       return success();
-    }
-    if (isa<TransposeOp, RestickifyOp>(op)) {
+    case TileForm::SfpReduce:
+      emitReduce(pv, fn, dst, dstPitch, cols);
+      return success();
+    case TileForm::SfpTranspose: {
       // Moving the stick dim: transpose the tile. The source's rows are the
       // result's sticks.
       Source s = sourceOf(op->getOperand(0), plan.stickTile(), plan.rowTile());
       s.pitch = plan.tensors[0].rowBytes(stickBytes());
-      emitSfpOp<SfpTransposeOp>("transpose", dst, dt, dstPitch,
-                                plan.stickTile(), plan.rowTile(), s,
-                                std::nullopt);
+      emitSfpOp<SfpTransposeOp>(fn, dst, dt, dstPitch, plan.stickTile(),
+                                plan.rowTile(), s, std::nullopt);
       return success();
     }
-    if (auto u = dyn_cast<UnaryOp>(op)) {
-      emitSfpOp<SfpUnaryOp>(stringifyUnaryKind(u.getKind()), dst, dt, dstPitch,
-                            rows, cols, src(u.getInput()), std::nullopt);
-    } else if (isa<CastOp, BroadcastOp>(op)) {
-      emitSfpOp<SfpUnaryOp>("copy", dst, dt, dstPitch, rows, cols,
-                            src(op->getOperand(0)), std::nullopt);
-    } else if (auto bin = dyn_cast<BinaryOp>(op)) {
-      emitSfpOp<SfpBinaryOp>(stringifyBinaryKind(bin.getKind()), dst, dt,
-                             dstPitch, rows, cols, src(bin.getLhs()),
-                             src(bin.getRhs()));
-    } else if (auto cmp = dyn_cast<CompareOp>(op)) {
-      emitSfpOp<SfpBinaryOp>(stringifyComparePredicate(cmp.getPredicate()),
-                             dst, dt, dstPitch, rows, cols, src(cmp.getLhs()),
-                             src(cmp.getRhs()));
-    } else if (auto sel = dyn_cast<SelectOp>(op)) {
+    case TileForm::SfpUnary:
+      emitSfpOp<SfpUnaryOp>(fn, dst, dt, dstPitch, rows, cols, src(0),
+                            std::nullopt);
+      return success();
+    case TileForm::SfpBinary:
+      emitSfpOp<SfpBinaryOp>(fn, dst, dt, dstPitch, rows, cols, src(0),
+                             src(1));
+      return success();
+    case TileForm::SfpSelect:
       // dst = false; dst = cond ? true : dst.
-      emitSfpOp<SfpUnaryOp>("copy", dst, dt, dstPitch, rows, cols,
-                            src(sel.getFalseValue()), std::nullopt);
-      emitSfpOp<SfpSelectOp>("select", dst, dt, dstPitch, rows, cols,
-                             src(sel.getCondition()), src(sel.getTrueValue()));
-    } else {
-      return op->emitError("no SFP lowering for this op");
+      emitSfpOp<SfpUnaryOp>("copy", dst, dt, dstPitch, rows, cols, src(2),
+                            std::nullopt);
+      emitSfpOp<SfpSelectOp>(fn, dst, dt, dstPitch, rows, cols, src(0),
+                             src(1));
+      return success();
+    case TileForm::None:
+      break;
     }
-    return success();
+    return op->emitError("no SFP lowering for this op");
+  }
+
+  /// A reduction along the stick (whole rows, over the logical extent:
+  /// padding never counts) or along the rows of the accumulation loop's
+  /// tiles.
+  void emitReduce(const PlanValue &pv, StringRef fn, LxAddressAttr dst,
+                  int64_t dstPitch, int64_t cols) {
+    Value input = pv.op->getOperand(0);
+    Type dt = pv.lxElementType;
+    if (pv.shape == TileShape::RowReduced) {
+      int64_t n = plan.loops[plan.stickLoop].size;
+      emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, pv.rows, n,
+                             sourceOf(input, pv.rows, n), std::nullopt);
+      return;
+    }
+    int64_t level = levelOf(plan.accLoop);
+    int64_t inRows = plan.loops[plan.accLoop].tile;
+    Source s = sourceOf(input, inRows, cols);
+    emitSfpOp<SfpReduceOp>(
+        fn, dst, dt, dstPitch, inRows, cols, s, std::nullopt, level >= 0,
+        /*reduceRows=*/true,
+        level >= 0 ? std::optional<int64_t>(level) : std::nullopt,
+        loopClamp(plan.accLoop, 0));
   }
 
   /// Stores result tensor `ti`, converting it first when its LX value has

@@ -52,12 +52,6 @@ namespace {
 
 int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
-/// Ops an elementwise tile computes with one SFP instruction (or two for a
-/// select).
-bool isPointwise(Operation *op) {
-  return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, BroadcastOp>(op);
-}
-
 /// For data movement ops: whether the stick dim of the result is read from
 /// the stick dim of the input (the tile moves as it is).
 bool keepsStick(Operation *op) {
@@ -141,6 +135,15 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
 // Classification and roles
 //===----------------------------------------------------------------------===//
 
+/// The role of a kernel body op; a reshape in a kernel is a repack (Copy).
+static std::optional<KernelRole> roleOf(Operation *op) {
+  if (auto compute = dyn_cast<ComputeOpInterface>(op))
+    return compute.getKernelRole();
+  if (isa<ReshapeOp>(op))
+    return KernelRole::Copy;
+  return std::nullopt;
+}
+
 FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
   Block &body = kernel.getBodyBlock();
   SmallVector<Operation *> ops;
@@ -154,30 +157,41 @@ FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
   };
   if (ops.empty())
     return unsupported(kernel);
-  if (isa<MatmulOp>(ops.front())) {
+  std::optional<KernelRole> first = roleOf(ops.front());
+  if (!first)
+    return unsupported(ops.front());
+  // Kernels of one DMA op, or of a matmul and its pointwise epilogue.
+  bool single = ops.size() == 1;
+  switch (*first) {
+  case KernelRole::Matmul:
     for (Operation *op : llvm::drop_begin(ops))
       if (!isPointwise(op))
         return unsupported(op);
     return KernelKind::Matmul;
+  case KernelRole::Copy:
+  case KernelRole::Gather:
+  case KernelRole::Scatter:
+    if (!single)
+      return unsupported(ops[1]);
+    return *first == KernelRole::Copy     ? KernelKind::Copy
+           : *first == KernelRole::Gather ? KernelKind::Gather
+                                          : KernelKind::Scatter;
+  case KernelRole::Layout:
+    if (single && !keepsStick(ops.front()))
+      return KernelKind::Transpose;
+    break;
+  default:
+    break;
   }
-  if (ops.size() == 1 && isa<TransposeOp, RestickifyOp>(ops.front()) &&
-      !keepsStick(ops.front()))
-    return KernelKind::Transpose;
-  if (ops.size() == 1 && isa<SliceOp, ConcatOp, ReshapeOp>(ops.front()))
-    return KernelKind::Copy;
-  if (ops.size() == 1 && isa<GatherOp>(ops.front()))
-    return KernelKind::Gather;
-  if (ops.size() == 1 && isa<ScatterOp>(ops.front()))
-    return KernelKind::Scatter;
+  // Pointwise ops, reductions and dim moves that keep the stick.
   bool reduces = false;
   for (Operation *op : ops) {
-    if (isa<ReduceOp>(op)) {
-      reduces = true;
-      continue;
-    }
-    if (isPointwise(op) || (isa<TransposeOp, RestickifyOp>(op) && keepsStick(op)))
-      continue;
-    return unsupported(op);
+    std::optional<KernelRole> role = roleOf(op);
+    bool fits = role == KernelRole::Pointwise || role == KernelRole::Reduce ||
+                (role == KernelRole::Layout && keepsStick(op));
+    if (!fits)
+      return unsupported(op);
+    reduces |= role == KernelRole::Reduce;
   }
   return reduces ? KernelKind::Reduction : KernelKind::Elementwise;
 }

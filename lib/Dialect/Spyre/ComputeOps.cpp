@@ -364,3 +364,74 @@ IterationSpace ScatterOp::getIterationSpace() {
   return space;
 }
 OpWork ScatterOp::getWork() { return {}; }
+
+//===----------------------------------------------------------------------===//
+// Kernel roles and tile instructions (TileLowering.h)
+//===----------------------------------------------------------------------===//
+
+namespace spyre {
+
+KernelRole MatmulOp::getKernelRole() { return KernelRole::Matmul; }
+TileLowering MatmulOp::getTileLowering() { return {TileForm::PtMatmul, ""}; }
+
+KernelRole UnaryOp::getKernelRole() { return KernelRole::Pointwise; }
+TileLowering UnaryOp::getTileLowering() {
+  return {TileForm::SfpUnary, stringifyUnaryKind(getKind())};
+}
+
+KernelRole BinaryOp::getKernelRole() { return KernelRole::Pointwise; }
+TileLowering BinaryOp::getTileLowering() {
+  return {TileForm::SfpBinary, stringifyBinaryKind(getKind())};
+}
+
+KernelRole CompareOp::getKernelRole() { return KernelRole::Pointwise; }
+TileLowering CompareOp::getTileLowering() {
+  return {TileForm::SfpBinary, stringifyComparePredicate(getPredicate())};
+}
+
+KernelRole SelectOp::getKernelRole() { return KernelRole::Pointwise; }
+TileLowering SelectOp::getTileLowering() {
+  return {TileForm::SfpSelect, "select"};
+}
+
+// A conversion and a broadcast are copies: the SFP converts element types
+// on the way and reads a broadcast source with pitch 0 or a broadcast
+// column.
+KernelRole CastOp::getKernelRole() { return KernelRole::Pointwise; }
+TileLowering CastOp::getTileLowering() { return {TileForm::SfpUnary, "copy"}; }
+
+KernelRole BroadcastOp::getKernelRole() { return KernelRole::Pointwise; }
+TileLowering BroadcastOp::getTileLowering() {
+  return {TileForm::SfpUnary, "copy"};
+}
+
+KernelRole ReduceOp::getKernelRole() { return KernelRole::Reduce; }
+TileLowering ReduceOp::getTileLowering() {
+  return {TileForm::SfpReduce, stringifyReduceKind(getKind())};
+}
+
+// Moving dims: an SFP transpose of the tile when the stick dim moves, no
+// instruction at all otherwise (the plan aliases the buffer).
+KernelRole TransposeOp::getKernelRole() { return KernelRole::Layout; }
+TileLowering TransposeOp::getTileLowering() {
+  return {TileForm::SfpTranspose, "transpose"};
+}
+
+KernelRole RestickifyOp::getKernelRole() { return KernelRole::Layout; }
+TileLowering RestickifyOp::getTileLowering() {
+  return {TileForm::SfpTranspose, "transpose"};
+}
+
+KernelRole SliceOp::getKernelRole() { return KernelRole::Copy; }
+TileLowering SliceOp::getTileLowering() { return {}; }
+
+KernelRole ConcatOp::getKernelRole() { return KernelRole::Copy; }
+TileLowering ConcatOp::getTileLowering() { return {}; }
+
+KernelRole GatherOp::getKernelRole() { return KernelRole::Gather; }
+TileLowering GatherOp::getTileLowering() { return {}; }
+
+KernelRole ScatterOp::getKernelRole() { return KernelRole::Scatter; }
+TileLowering ScatterOp::getTileLowering() { return {}; }
+
+} // namespace spyre

@@ -154,6 +154,10 @@ void printInst(llvm::raw_ostream &os, const isa::Inst &inst,
 
 } // namespace
 
+namespace {
+void printModel(const rt::Model &m, llvm::raw_ostream &os);
+} // namespace
+
 bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
              std::string &error) {
   std::unique_ptr<rt::Model> model;
@@ -162,7 +166,25 @@ bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
     error = status.message();
     return false;
   }
-  const rt::Model &m = *model;
+  printModel(*model, os);
+  return true;
+}
+
+bool dumpSpy(std::vector<uint8_t> bytes, llvm::raw_ostream &os,
+             std::string &error) {
+  std::unique_ptr<rt::Model> model;
+  rt::Status status = rt::Model::fromBuffer(std::move(bytes), nullptr, model);
+  if (!status.ok()) {
+    error = status.message();
+    return false;
+  }
+  printModel(*model, os);
+  return true;
+}
+
+namespace {
+/// Every table and every instruction of a validated model.
+void printModel(const rt::Model &m, llvm::raw_ostream &os) {
   os << "spy format " << m.formatMajor() << "." << m.formatMinor()
      << ", arch \"" << m.metadata().archName << "\" hash "
      << llvm::format_hex(m.archHash(), 18) << "\n";
@@ -236,7 +258,7 @@ bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
   os << "\n";
   for (const std::string &w : m.warnings())
     os << "warning: " << w << "\n";
-  return true;
 }
+} // namespace
 
 } // namespace spyre

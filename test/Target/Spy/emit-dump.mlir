@@ -3,9 +3,15 @@
 // The emitter is deterministic: the same IR gives the same bytes.
 // RUN: spyre-translate --spyre-to-spy %s -o %t2.spy
 // RUN: cmp %t.spy %t2.spy
-// Without a translation flag the output name selects the emitter.
-// RUN: not spyre-translate %s -o %t.mlir 2>&1 | FileCheck %s --check-prefix=NOMODE
-// NOMODE: spyre-translate: error: no translation selected: pass --import-pt2, --spyre-to-spy or --spy-to-text (or name the output *.spy)
+// Without a translation flag the input selects it: MLIR is emitted whatever
+// the output's name (stdout too), a .spy is dumped, a .pt2 imported.
+// RUN: spyre-translate %s -o - | cmp - %t.spy
+// RUN: spyre-translate %s -o %t.any && cmp %t.any %t.spy
+// RUN: spyre-translate %t.spy | FileCheck %s
+// RUN: cat %t.spy | spyre-translate --spy-to-text | FileCheck %s
+// A .pt2 to a .spy is spyre-compile's job: said, not misread.
+// RUN: not spyre-translate %S/../Import/Inputs/aliased_weights.pt2 -o %t.x.spy 2>&1 | FileCheck %s --check-prefix=PT2
+// PT2: spyre-translate: error: '{{.*}}aliased_weights.pt2' is an exported program, not program-level MLIR: compile it with spyre-compile (or import it with --import-pt2 and run spyre-opt --spyre-pipeline)
 
 // A hand-written program-level module: one input, one f16 weight of two
 // sticks (a splat), one output; one program on 2 cores with a loop, a

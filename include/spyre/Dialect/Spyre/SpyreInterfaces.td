@@ -5,6 +5,11 @@
 
 include "mlir/IR/OpBase.td"
 
+// Pointwise compute ops (TileLowering.h): fusable and collapsible anywhere.
+def Spyre_Pointwise : NativeOpTrait<"PointwiseOp"> {
+  let cppNamespace = "::spyre::OpTrait";
+}
+
 def Spyre_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
   let cppNamespace = "::spyre";
   let description = [{
@@ -45,6 +50,35 @@ def Spyre_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
       "bool", "isLayoutFlexible", (ins "unsigned":$index), [{}], [{
         return false;
       }]>,
+    InterfaceMethod<[{
+        Returns the role the op plays in a kernel body, from which the
+        kernel's kind follows (KernelPlan).
+      }],
+      "::spyre::KernelRole", "getKernelRole">,
+    InterfaceMethod<[{
+        Returns the instruction that computes the op on a tile (form and
+        SFP function name), or form None when it has none of its own.
+      }],
+      "::spyre::TileLowering", "getTileLowering">,
+  ];
+}
+
+def Spyre_InstructionOpInterface : OpInterface<"InstructionOpInterface"> {
+  let cppNamespace = "::spyre";
+  let description = [{
+    A program-level instruction op (docs/isa.md). It encodes itself into
+    one or more `isa::Inst` words through an `InstEncoder`, which checks
+    that every field fits and records relocations; the `.spy` emitter
+    needs no list of instruction ops.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Appends the op's instruction words (a loop: its body's too) to
+        `encoder`; emits a diagnostic at the op and fails when a field does
+        not fit its encoding.
+      }],
+      "::mlir::LogicalResult", "encode",
+      (ins "::spyre::InstEncoder &":$encoder)>,
   ];
 }
 

@@ -4,6 +4,7 @@
 #define SPYRE_DIALECT_SPYRE_SPYREOPS_H
 
 #include "spyre/Dialect/Spyre/IterationSpace.h"
+#include "spyre/Dialect/Spyre/TileLowering.h"
 #include "spyre/Dialect/Spyre/SpyreAttrs.h"
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
 
@@ -16,6 +17,12 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace spyre {
+/// Encodes instruction ops (InstEncoder.h; not included here: its ISA
+/// namespace `spyre::isa` would hide llvm::isa in the dialect's code).
+class InstEncoder;
+} // namespace spyre
 
 #include "spyre/Dialect/Spyre/SpyreInterfaces.h.inc"
 

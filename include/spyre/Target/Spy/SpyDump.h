@@ -5,7 +5,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace spyre {
 
@@ -13,6 +15,9 @@ namespace spyre {
 /// table and every instruction readably (stable text, for lit tests).
 /// Returns false and sets `error` when the file is invalid.
 bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
+             std::string &error);
+/// The same for a .spy held in memory (read from stdin).
+bool dumpSpy(std::vector<uint8_t> bytes, llvm::raw_ostream &os,
              std::string &error);
 
 } // namespace spyre
