@@ -279,97 +279,120 @@ FailureOr<KernelPlan::Roles> KernelPlan::roles(KernelOp kernel,
 // Building a plan
 //===----------------------------------------------------------------------===//
 
-FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
-                                        const Arch &arch, bool emitErrors) {
-  auto fail = [&](const Twine &msg) -> FailureOr<KernelPlan> {
+namespace {
+
+/// Builds a plan step by step: loops, tensors, tile sizes, body values and
+/// their LX buffers, result buffers. Each step checks the rules it relies
+/// on and reports a violation at the kernel.
+class PlanBuilder {
+public:
+  PlanBuilder(KernelPlan &plan, bool emitErrors)
+      : plan(plan), arch(plan.arch), kernel(plan.kernel),
+        emitErrors(emitErrors) {}
+
+  LogicalResult build(const KernelPlan::Roles &roles) {
+    if (failed(buildLoops(roles)))
+      return failure();
+    if (plan.isDataMovement())
+      return plan.buildDataMovement(emitErrors);
+    if (failed(buildTensors()) || failed(checkStickTiles()))
+      return failure();
+    sizeTensors();
+    for (PlanTensor &t : plan.tensors)
+      if (!t.isResult)
+        plan.tensorBuffer.push_back(addBuffer("in" + std::to_string(t.index),
+                                              t.tileBytes(arch.stickBytes),
+                                              t.copies));
+    for (Operation &op : kernel.getBodyBlock().without_terminator())
+      if (failed(addValue(op)))
+        return failure();
+    return buildResultBuffers();
+  }
+
+private:
+  KernelPlan &plan;
+  const Arch &arch;
+  KernelOp kernel;
+  bool emitErrors;
+  unsigned temporaries = 0;
+
+  LogicalResult fail(const Twine &msg) {
     if (emitErrors)
       kernel.emitError(msg);
     return failure();
-  };
-  FailureOr<Roles> roleInfo = roles(kernel, emitErrors);
-  if (failed(roleInfo))
-    return failure();
-  KernelPlan plan;
-  plan.kernel = kernel;
-  plan.arch = arch;
-  plan.schedule = schedule;
-  plan.kind = roleInfo->kind;
-  plan.rowLoop = roleInfo->rowLoop;
-  plan.stickLoop = roleInfo->stickLoop;
-  plan.accLoop = roleInfo->accLoop;
-
-  // Loops.
-  ArrayRef<int64_t> space = kernel.getSpace();
-  int64_t n = space.size();
-  if (int64_t(schedule.getSplit().size()) != n ||
-      int64_t(schedule.getTile().size()) != n)
-    return fail("schedule does not match the kernel's " + Twine(n) + " loops");
-  SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
-  for (int64_t l = 0; l < n; ++l) {
-    PlanLoop loop;
-    loop.size = space[l];
-    loop.tile = schedule.getTile()[l];
-    loop.split = schedule.getSplit()[l];
-    loop.reduction = iters[l] == IteratorKind::reduction;
-    if (l == plan.rowLoop)
-      loop.role = LoopRole::Row;
-    else if (l == plan.stickLoop)
-      loop.role = LoopRole::Stick;
-    else if (l == plan.accLoop)
-      loop.role = LoopRole::Reduction;
-    plan.loops.push_back(loop);
-  }
-  for (int64_t l = 0; l < n; ++l) {
-    const PlanLoop &loop = plan.loops[l];
-    if (loop.reduction && loop.split != 1)
-      return fail("reduction loop " + Twine(l) + " cannot be split over cores");
-    if (loop.role == LoopRole::Outer && loop.tile != 1)
-      return fail("outer loop " + Twine(l) + " must have tile 1, got " +
-                  Twine(loop.tile));
-    if (llvm::is_contained(roleInfo->wholeLoops, l) && loop.tile != loop.size)
-      return fail("loop " + Twine(l) + " must be one tile of " +
-                  Twine(loop.size));
-    if (loop.split > loop.numTiles())
-      return fail("loop " + Twine(l) + " is split over " + Twine(loop.split) +
-                  " cores but has only " + Twine(loop.numTiles()) + " tiles");
   }
 
-  if (plan.isDataMovement()) {
-    if (failed(plan.buildDataMovement(emitErrors)))
-      return failure();
-    return plan;
+  unsigned numInputs() { return kernel.getInputs().size(); }
+
+  /// The loops with their tiles and splits, which must respect the plan's
+  /// rules (unsplit reductions, tile-1 outer loops, whole loops where the
+  /// kernel needs them, no more cores than tiles).
+  LogicalResult buildLoops(const KernelPlan::Roles &roles) {
+    ArrayRef<int64_t> space = kernel.getSpace();
+    int64_t n = space.size();
+    ScheduleAttr schedule = plan.schedule;
+    if (int64_t(schedule.getSplit().size()) != n ||
+        int64_t(schedule.getTile().size()) != n)
+      return fail("schedule does not match the kernel's " + Twine(n) +
+                  " loops");
+    SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
+    for (int64_t l = 0; l < n; ++l) {
+      PlanLoop loop;
+      loop.size = space[l];
+      loop.tile = schedule.getTile()[l];
+      loop.split = schedule.getSplit()[l];
+      loop.reduction = iters[l] == IteratorKind::reduction;
+      loop.role = l == plan.rowLoop     ? LoopRole::Row
+                  : l == plan.stickLoop ? LoopRole::Stick
+                  : l == plan.accLoop   ? LoopRole::Reduction
+                                        : LoopRole::Outer;
+      plan.loops.push_back(loop);
+      if (loop.reduction && loop.split != 1)
+        return fail("reduction loop " + Twine(l) +
+                    " cannot be split over cores");
+      if (loop.role == LoopRole::Outer && loop.tile != 1)
+        return fail("outer loop " + Twine(l) + " must have tile 1, got " +
+                    Twine(loop.tile));
+      if (llvm::is_contained(roles.wholeLoops, l) && loop.tile != loop.size)
+        return fail("loop " + Twine(l) + " must be one tile of " +
+                    Twine(loop.size));
+      if (loop.split > loop.numTiles())
+        return fail("loop " + Twine(l) + " is split over " +
+                    Twine(loop.split) + " cores but has only " +
+                    Twine(loop.numTiles()) + " tiles");
+    }
+    return success();
   }
 
-  // Tensors.
-  SmallVector<AffineMap> maps = llvm::to_vector(
-      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
-  unsigned numInputs = kernel.getInputs().size();
-  for (auto [i, v] : llvm::enumerate(kernel.getInputs())) {
-    FailureOr<PlanTensor> t =
-        describeTensor(kernel, v, maps[i], plan, false, i, emitErrors);
-    if (failed(t))
-      return failure();
-    plan.tensors.push_back(*t);
-  }
-  for (auto [j, v] : llvm::enumerate(kernel.getResults())) {
-    FailureOr<PlanTensor> t = describeTensor(kernel, v, maps[numInputs + j],
-                                             plan, true, j, emitErrors);
-    if (failed(t))
-      return failure();
-    plan.tensors.push_back(*t);
+  /// The kernel's inputs and results as tiles; no result may change along
+  /// the accumulation loop (only what is complete after it leaves).
+  LogicalResult buildTensors() {
+    SmallVector<AffineMap> maps = llvm::to_vector(
+        kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+    SmallVector<Value> values(kernel.getInputs());
+    llvm::append_range(values, kernel.getResults());
+    for (auto [i, v] : llvm::enumerate(values)) {
+      bool isResult = i >= numInputs();
+      unsigned index = isResult ? i - numInputs() : i;
+      FailureOr<PlanTensor> t =
+          describeTensor(kernel, v, maps[i], plan, isResult, index, emitErrors);
+      if (failed(t))
+        return failure();
+      plan.tensors.push_back(*t);
+    }
+    for (const PlanTensor &t : plan.tensors)
+      if (t.isResult && plan.accLoop >= 0 &&
+          (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop))
+        return fail("result " + Twine(t.index) +
+                    " changes along the accumulation loop; only values that "
+                    "are complete after it can leave the kernel");
+    return success();
   }
 
-  for (const PlanTensor &t : plan.tensors)
-    if (t.isResult && plan.accLoop >= 0 &&
-        (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop))
-      return fail("result " + Twine(t.index) +
-                  " changes along the accumulation loop; only values that "
-                  "are complete after it can leave the kernel");
-
-  // Whole-stick tiles: a tile along a loop that is some tensor's stick dim
-  // is a multiple of that tensor's stick and divides its padded stick
-  // count, or is the whole loop; so no tile reaches past the padding.
-  auto checkStickTile = [&](const PlanTensor &t, int64_t l) -> LogicalResult {
+  /// Whole-stick tiles: a tile along a loop that is some tensor's stick
+  /// dim is a multiple of that tensor's stick and divides its padded stick
+  /// count, or is the whole loop; so no tile reaches past the padding.
+  LogicalResult checkStickTile(const PlanTensor &t, int64_t l) {
     const PlanLoop &loop = plan.loops[l];
     if (loop.tile == loop.size)
       return success();
@@ -377,172 +400,183 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
     if (loop.tile % e == 0 &&
         llvm::divideCeil(loop.size, e) % (loop.tile / e) == 0)
       return success();
-    if (emitErrors)
-      kernel.emitError("tile ")
-          << loop.tile << " of loop " << l << " is not a whole number of "
-          << e << "-element sticks dividing the loop's "
-          << llvm::divideCeil(loop.size, e) << " sticks";
-    return failure();
-  };
-  for (const PlanTensor &t : plan.tensors)
-    if (t.stickLoop >= 0 && failed(checkStickTile(t, t.stickLoop)))
+    return fail("tile " + Twine(loop.tile) + " of loop " + Twine(l) +
+                " is not a whole number of " + Twine(e) +
+                "-element sticks dividing the loop's " +
+                Twine(llvm::divideCeil(loop.size, e)) + " sticks");
+  }
+
+  LogicalResult checkStickTiles() {
+    for (const PlanTensor &t : plan.tensors)
+      if (t.stickLoop >= 0 && failed(checkStickTile(t, t.stickLoop)))
+        return failure();
+    // The transposed tensor's rows are the result's sticks.
+    if (plan.kind == KernelKind::Transpose &&
+        failed(checkStickTile(plan.tensors.back(), plan.stickLoop)))
       return failure();
-  // The transposed tensor's rows are the result's sticks.
-  if (plan.kind == KernelKind::Transpose &&
-      failed(checkStickTile(plan.tensors.back(), plan.stickLoop)))
-    return failure();
-  // The f32 accumulator lives in LX only, one tile at a time: its tile is
-  // whole f32 sticks, but need not divide the loop's f32 stick count (an odd
-  // count, as N = 8224 gives, would leave no tile but the whole loop); the
-  // last tile's extra sticks cover the stored tensors' padding.
-  if (plan.isMatmul() && plan.stickLoop >= 0) {
+    // The f32 accumulator lives in LX only, one tile at a time: its tile is
+    // whole f32 sticks, but need not divide the loop's f32 stick count (an
+    // odd count, as N = 8224 gives, would leave no tile but the whole
+    // loop); the last tile's extra sticks cover the stored tensors'
+    // padding.
+    if (!plan.isMatmul() || plan.stickLoop < 0)
+      return success();
     const PlanLoop &loop = plan.loops[plan.stickLoop];
     int64_t e = elementsPerStick(Float32Type::get(kernel.getContext()), arch);
-    if (loop.tile != loop.size && loop.tile % e != 0) {
-      if (emitErrors)
-        kernel.emitError("tile ") << loop.tile << " of loop " << plan.stickLoop
-                                  << " is not a whole number of " << e
-                                  << "-element accumulator sticks";
-      return failure();
+    if (loop.tile != loop.size && loop.tile % e != 0)
+      return fail("tile " + Twine(loop.tile) + " of loop " +
+                  Twine(plan.stickLoop) + " is not a whole number of " +
+                  Twine(e) + "-element accumulator sticks");
+    return success();
+  }
+
+  /// Tile shapes, hoisting (a tensor no multi-tile loop moves is loaded
+  /// once), rotating copies and multicast sharers.
+  void sizeTensors() {
+    int64_t n = plan.loops.size();
+    SmallVector<int64_t> maxTiles(n, 0);
+    for (int64_t c = 0; c < plan.numCores(); ++c) {
+      CoreShare s = plan.share(c);
+      for (int64_t l = 0; l < n; ++l)
+        maxTiles[l] = std::max(maxTiles[l], s.tiles[l]);
+    }
+    int64_t depth = plan.schedule.getDepth();
+    for (PlanTensor &t : plan.tensors) {
+      if (t.rowLoop >= 0)
+        t.rows = plan.loops[t.rowLoop].tile;
+      if (t.stickLoop >= 0)
+        t.sticks = llvm::divideCeil(plan.loops[t.stickLoop].tile,
+                                    t.elementsPerStick);
+      t.hoisted = true;
+      for (int64_t l = 0; l < n; ++l)
+        if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
+          t.hoisted = false;
+      t.copies = t.hoisted ? 1 : depth;
+      t.variesInAccLoop =
+          plan.accLoop >= 0 &&
+          (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop);
+      for (int64_t l = 0; l < n; ++l)
+        if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
+          t.sharers *= plan.loops[l].split;
     }
   }
 
-  // Tile shapes, hoisting, multicast.
-  SmallVector<int64_t> maxTiles(n, 0);
-  for (int64_t c = 0; c < plan.numCores(); ++c) {
-    CoreShare s = plan.share(c);
-    for (int64_t l = 0; l < n; ++l)
-      maxTiles[l] = std::max(maxTiles[l], s.tiles[l]);
-  }
-  int64_t depth = schedule.getDepth();
-  for (PlanTensor &t : plan.tensors) {
-    if (t.rowLoop >= 0)
-      t.rows = plan.loops[t.rowLoop].tile;
-    if (t.stickLoop >= 0)
-      t.sticks = llvm::divideCeil(plan.loops[t.stickLoop].tile,
-                                  t.elementsPerStick);
-    t.hoisted = true;
-    for (int64_t l = 0; l < n; ++l)
-      if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
-        t.hoisted = false;
-    t.copies = t.hoisted ? 1 : depth;
-    t.variesInAccLoop = plan.accLoop >= 0 &&
-                        (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop);
-    for (int64_t l = 0; l < n; ++l)
-      if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
-        t.sharers *= plan.loops[l].split;
+  int64_t addBuffer(std::string name, int64_t bytes, int64_t copies) {
+    plan.buffers.push_back(
+        {std::move(name), alignTo(bytes, arch.lxAlignment), copies, -1, {}});
+    return int64_t(plan.buffers.size() - 1);
   }
 
-  // Body values.
-  auto addBuffer = [&](std::string name, int64_t bytes, int64_t copies) {
-    plan.buffers.push_back({std::move(name), alignTo(bytes, arch.lxAlignment),
-                            copies, -1, {}});
-    return int64_t(plan.buffers.size() - 1);
-  };
-  for (PlanTensor &t : plan.tensors)
-    if (!t.isResult)
-      plan.tensorBuffer.push_back(addBuffer("in" + std::to_string(t.index),
-                                            t.tileBytes(arch.stickBytes),
-                                            t.copies));
-  Block &body = kernel.getBodyBlock();
-  YieldOp yield = kernel.getYield();
-  int64_t rowTile = plan.rowTile(), stickTile = plan.stickTile();
-  auto shapeOfOperand = [&](Value v) {
+  /// The tile shape of a kernel input or body value as an operand.
+  TileShape shapeOfOperand(Value v) {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       const PlanTensor &t = plan.tensors[arg.getArgNumber()];
-      if (t.stickLoop < 0 && stickTile > 1)
+      if (t.stickLoop < 0 && plan.stickTile() > 1)
         return TileShape::RowReduced;
-      if (t.rows == 1 && rowTile > 1)
+      if (t.rows == 1 && plan.rowTile() > 1)
         return TileShape::ColReduced;
       return TileShape::Full;
     }
     return plan.values.lookup(v).shape;
-  };
-  // Body value dims are the kernel's loops in order (a matmul epilogue drops
-  // the trailing k loop); a dim of size 1 along a tiled loop is broadcast.
-  auto shapeOfValue = [&](Value v) {
+  }
+
+  /// The tile shape a value's type spans: body value dims are the kernel's
+  /// loops in order (a matmul epilogue drops the trailing k loop), and a
+  /// dim of size 1 along a tiled loop is broadcast.
+  TileShape shapeOfType(Value v) {
     ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
     auto broadcastAlong = [&](int64_t l, int64_t tile) {
       return l >= 0 && l < int64_t(shape.size()) && tile > 1 && shape[l] == 1;
     };
-    if (broadcastAlong(plan.stickLoop, stickTile))
+    if (broadcastAlong(plan.stickLoop, plan.stickTile()))
       return TileShape::RowReduced;
-    if (broadcastAlong(plan.rowLoop, rowTile))
+    if (broadcastAlong(plan.rowLoop, plan.rowTile()))
       return TileShape::ColReduced;
     return TileShape::Full;
-  };
-  auto isAccResult = [&](Value v) {
+  }
+
+  /// The tile shape of `op`'s result.
+  TileShape resultShape(Operation &op) {
+    if (isa<ReduceOp>(op))
+      return plan.accLoop >= 0 ? TileShape::ColReduced : TileShape::RowReduced;
+    // A broadcast's tile is what its result type spans, whatever its
+    // operand spans: broadcasting along the stick makes whole rows.
+    if (isa<BroadcastOp>(op))
+      return shapeOfType(op.getResult(0));
+    if (isa<MatmulOp>(op))
+      return TileShape::Full;
+    // A stick-moving transpose makes a whole result tile from a whole input
+    // tile whose rows run along the result's sticks: a one-row input (a
+    // [1, N] tensor becoming [N, 1]) is not a column-reduced value.
+    if (isa<TransposeOp, RestickifyOp>(op))
+      return keepsStick(&op) ? shapeOfOperand(op.getOperand(0))
+                             : TileShape::Full;
+    bool row = false, col = false, full = false;
+    for (Value v : op.getOperands()) {
+      TileShape s = shapeOfOperand(v);
+      full |= s == TileShape::Full;
+      row |= s == TileShape::RowReduced;
+      col |= s == TileShape::ColReduced;
+    }
+    return full || (row && col) ? TileShape::Full
+           : row                ? TileShape::RowReduced
+           : col                ? TileShape::ColReduced
+                                : TileShape::Full;
+  }
+
+  bool isAccResult(Value v) {
     Operation *def = v.getDefiningOp();
     return plan.accLoop >= 0 && isa_and_nonnull<MatmulOp, ReduceOp>(def);
-  };
-  unsigned tmp = 0;
-  for (Operation &op : body.without_terminator()) {
+  }
+
+  /// In a kernel with an accumulation loop, what uses an accumulated value
+  /// runs after the loop; it may not read anything that varies in it.
+  LogicalResult placeAfterAccumulation(Operation &op, PlanValue &pv) {
+    if (plan.accLoop < 0 || isa<MatmulOp, ReduceOp>(op))
+      return success();
+    bool afterAcc = llvm::any_of(op.getOperands(), [&](Value v) {
+      return isAccResult(v) ||
+             (plan.values.count(v) && !plan.values.lookup(v).inner);
+    });
+    if (!afterAcc)
+      return success();
+    pv.inner = false;
+    for (Value v : op.getOperands()) {
+      bool varies = isa<BlockArgument>(v)
+                        ? plan.tensors[cast<BlockArgument>(v).getArgNumber()]
+                              .variesInAccLoop
+                        : plan.values.lookup(v).inner && !isAccResult(v);
+      if (varies)
+        return fail("'" + op.getName().getStringRef() +
+                    "' uses the accumulated result and a value that changes "
+                    "with the accumulation loop; they cannot be in one "
+                    "kernel");
+    }
+    return success();
+  }
+
+  /// A body value: its tile, where it is computed, and its LX buffer (its
+  /// operand's, for a move that leaves the tile as it is; the result
+  /// tensor's, when it is stored as it is).
+  LogicalResult addValue(Operation &op) {
     Value result = op.getResult(0);
     PlanValue pv;
     pv.op = &op;
     Type et = cast<RankedTensorType>(result.getType()).getElementType();
-    pv.lxElementType = isa<MatmulOp>(op) ? Float32Type::get(op.getContext()) : et;
-    if (auto red = dyn_cast<ReduceOp>(op)) {
-      AffineMap inMap = cast<ComputeOpInterface>(op).getIterationSpace().operandMaps[0];
-      (void)inMap;
-      pv.shape = plan.accLoop >= 0 ? TileShape::ColReduced
-                                   : TileShape::RowReduced;
-    } else if (isa<BroadcastOp>(op)) {
-      // A broadcast's tile is what its result type spans, whatever its
-      // operand spans: broadcasting along the stick makes whole rows.
-      pv.shape = shapeOfValue(result);
-    } else if (!isa<MatmulOp>(op)) {
-      bool row = false, col = false, full = false;
-      for (Value v : op.getOperands()) {
-        TileShape s = shapeOfOperand(v);
-        full |= s == TileShape::Full;
-        row |= s == TileShape::RowReduced;
-        col |= s == TileShape::ColReduced;
-      }
-      pv.shape = full || (row && col) ? TileShape::Full
-                 : row              ? TileShape::RowReduced
-                 : col              ? TileShape::ColReduced
-                                    : TileShape::Full;
-    }
-    // In a kernel with an accumulation loop, what uses an accumulated value
-    // runs after the loop; it may not read anything that varies in it.
-    if (plan.accLoop >= 0 && !isa<MatmulOp, ReduceOp>(op)) {
-      bool afterAcc = llvm::any_of(op.getOperands(), [&](Value v) {
-        return isAccResult(v) || (plan.values.count(v) &&
-                                  !plan.values.lookup(v).inner);
-      });
-      if (afterAcc) {
-        pv.inner = false;
-        for (Value v : op.getOperands()) {
-          bool varies =
-              isa<BlockArgument>(v)
-                  ? plan.tensors[cast<BlockArgument>(v).getArgNumber()]
-                        .variesInAccLoop
-                  : plan.values.lookup(v).inner && !isAccResult(v);
-          if (varies)
-            return fail("'" + op.getName().getStringRef() +
-                        "' uses the accumulated result and a value that "
-                        "changes with the accumulation loop; they cannot "
-                        "be in one kernel");
-        }
-      }
-    }
-    // A stick-moving transpose makes a whole result tile from a whole input
-    // tile whose rows run along the result's sticks: a one-row input (a
-    // [1, N] tensor becoming [N, 1]) is not a column-reduced value.
-    if (isa<TransposeOp, RestickifyOp>(op) && !keepsStick(&op))
-      pv.shape = TileShape::Full;
+    pv.lxElementType =
+        isa<MatmulOp>(op) ? Float32Type::get(op.getContext()) : et;
+    pv.shape = resultShape(op);
+    if (failed(placeAfterAccumulation(op, pv)))
+      return failure();
     pv.alias = isa<TransposeOp, RestickifyOp>(op) && keepsStick(&op);
-    if (pv.alias)
-      pv.shape = shapeOfOperand(op.getOperand(0));
-    pv.rows = pv.shape == TileShape::ColReduced ? 1 : rowTile;
+    pv.rows = pv.shape == TileShape::ColReduced ? 1 : plan.rowTile();
     pv.sticks = pv.shape == TileShape::RowReduced
                     ? 1
-                    : llvm::divideCeil(stickTile,
+                    : llvm::divideCeil(plan.stickTile(),
                                        elementsPerStick(pv.lxElementType, arch));
     for (OpOperand &use : result.getUses())
-      if (use.getOwner() == yield.getOperation()) {
-        unsigned ti = numInputs + use.getOperandNumber();
+      if (use.getOwner() == kernel.getYield().getOperation()) {
+        unsigned ti = numInputs() + use.getOperandNumber();
         const PlanTensor &r = plan.tensors[ti];
         if (r.type.getElementType() == pv.lxElementType &&
             r.rows == pv.rows && r.sticks == pv.sticks && !pv.alias) {
@@ -557,29 +591,55 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
           isa<BlockArgument>(src)
               ? plan.tensorBuffer[cast<BlockArgument>(src).getArgNumber()]
               : plan.valueBuffer.lookup(src);
-      continue;
+      return success();
     }
-    std::string name = isa<MatmulOp>(op) ? "acc" : "t" + std::to_string(tmp++);
+    std::string name =
+        isa<MatmulOp>(op) ? "acc" : "t" + std::to_string(temporaries++);
     plan.valueBuffer[result] =
         addBuffer(name, pv.rows * pv.sticks * arch.stickBytes, pv.copies);
+    return success();
   }
-  // Results: the value's own buffer, or a staging buffer for a conversion.
-  for (auto [j, v] : llvm::enumerate(yield.getValues())) {
-    unsigned ti = numInputs + j;
-    if (isa<BlockArgument>(v))
-      return fail("kernel result " + Twine(j) +
-                  " is an input passed through; nothing computes it");
-    const PlanValue &pv = plan.values[v];
-    if (pv.storedAs == int64_t(ti) ||
-        (pv.alias && plan.tensors[ti].rows == pv.rows)) {
-      plan.tensorBuffer.push_back(plan.valueBuffer[v]);
-      continue;
+
+  /// Results: the value's own buffer, or a staging buffer for a
+  /// conversion.
+  LogicalResult buildResultBuffers() {
+    for (auto [j, v] : llvm::enumerate(kernel.getYield().getValues())) {
+      unsigned ti = numInputs() + j;
+      if (isa<BlockArgument>(v))
+        return fail("kernel result " + Twine(j) +
+                    " is an input passed through; nothing computes it");
+      const PlanValue &pv = plan.values[v];
+      if (pv.storedAs == int64_t(ti) ||
+          (pv.alias && plan.tensors[ti].rows == pv.rows)) {
+        plan.tensorBuffer.push_back(plan.valueBuffer[v]);
+        continue;
+      }
+      const PlanTensor &t = plan.tensors[ti];
+      plan.tensorBuffer.push_back(addBuffer("out" + std::to_string(j),
+                                            t.tileBytes(arch.stickBytes),
+                                            t.copies));
     }
-    const PlanTensor &t = plan.tensors[ti];
-    plan.tensorBuffer.push_back(addBuffer("out" + std::to_string(j),
-                                          t.tileBytes(arch.stickBytes),
-                                          t.copies));
+    return success();
   }
+};
+
+} // namespace
+
+FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
+                                        const Arch &arch, bool emitErrors) {
+  FailureOr<Roles> roleInfo = roles(kernel, emitErrors);
+  if (failed(roleInfo))
+    return failure();
+  KernelPlan plan;
+  plan.kernel = kernel;
+  plan.arch = arch;
+  plan.schedule = schedule;
+  plan.kind = roleInfo->kind;
+  plan.rowLoop = roleInfo->rowLoop;
+  plan.stickLoop = roleInfo->stickLoop;
+  plan.accLoop = roleInfo->accLoop;
+  if (failed(PlanBuilder(plan, emitErrors).build(*roleInfo)))
+    return failure();
   return plan;
 }
 
