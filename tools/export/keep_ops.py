@@ -80,6 +80,58 @@ SCHEMAS_29: Dict[str, str] = {
         "-> (Tensor, Tensor, Tensor)"),
 }
 
+# Ops reachable only by name, keep("<op>")(...): no Python-level
+# interception, so graphs traced before are unchanged.  torch 1.13 has them
+# only as CompositeImplicitAutograd decompositions or not at all; the op
+# fuzzer (tools/fuzz) records them as the single nodes torch 2.9 writes.
+BY_NAME_SCHEMAS_29: Dict[str, str] = {
+    "__and__.Scalar": "__and__.Scalar(Tensor self, Scalar other) -> Tensor",
+    "__and__.Tensor": "__and__.Tensor(Tensor self, Tensor other) -> Tensor",
+    "__or__.Scalar": "__or__.Scalar(Tensor self, Scalar other) -> Tensor",
+    "__or__.Tensor": "__or__.Tensor(Tensor self, Tensor other) -> Tensor",
+    "__xor__.Scalar": "__xor__.Scalar(Tensor self, Scalar other) -> Tensor",
+    "__xor__.Tensor": "__xor__.Tensor(Tensor self, Tensor other) -> Tensor",
+    "bitwise_or.Scalar": "bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor",
+    "bitwise_xor.Scalar": "bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor",
+    "floor_divide.Scalar": "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
+    "positive": "positive(Tensor(a) self) -> Tensor(a)",
+    "square": "square(Tensor self) -> Tensor",
+    "to.device": ("to.device(Tensor(a) self, Device device, ScalarType dtype, "
+                  "bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)"
+                  " -> Tensor(a)"),
+    "type_as": "type_as(Tensor self, Tensor other) -> Tensor",
+    "var.dim": ("var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)"
+                " -> Tensor"),
+    "var_mean.dim": ("var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, "
+                     "bool keepdim=False) -> (Tensor, Tensor)"),
+    "unflatten.int": "unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)",
+    "squeeze.dims": "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
+    "copy": "copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor",
+    "all.dims": "all.dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor",
+    "any.dims": "any.dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor",
+    "_safe_softmax": "_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+    "conv1d": ("conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, "
+               "SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor"),
+    "conv2d": ("conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, "
+               "SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor"),
+    "conv1d.padding": ("conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, "
+                       "SymInt[1] stride=1, str padding=\"valid\", SymInt[1] dilation=1, "
+                       "SymInt groups=1) -> Tensor"),
+    "conv2d.padding": ("conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, "
+                       "SymInt[2] stride=1, str padding=\"valid\", SymInt[2] dilation=1, "
+                       "SymInt groups=1) -> Tensor"),
+    "_scaled_dot_product_flash_attention_for_cpu": (
+        "_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, "
+        "float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, "
+        "float? scale=None) -> (Tensor output, Tensor logsumexp)"),
+    "_scaled_dot_product_efficient_attention": (
+        "_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value, "
+        "Tensor? attn_bias, bool compute_log_sumexp, float dropout_p=0., "
+        "bool is_causal=False, *, float? scale=None) -> (Tensor output, Tensor log_sumexp, "
+        "Tensor philox_seed, Tensor philox_offset)"),
+}
+SCHEMAS_29.update(BY_NAME_SCHEMAS_29)
+
 # aten ops whose torch 2.9 schema differs from torch 1.13's in a way that
 # matters to the serializer (argument names, kwarg-only-ness, list typing).
 # Recorded by make_fx as the 1.13 op; serialized with these schemas.
@@ -124,7 +176,9 @@ def _fresh_view(out: torch.Tensor, base: torch.Tensor) -> torch.Tensor:
     need = out.storage_offset() + sum((s - 1) * st for s, st in zip(out.shape, out.stride())) + 1
     buf = torch.empty(need, dtype=out.dtype, device=out.device)
     res = buf.as_strided(out.shape, out.stride(), out.storage_offset())
-    res.copy_(out)
+    # broadcast (stride-0) dims alias: write one element along them
+    one = tuple(slice(0, 1) if st == 0 else slice(None) for st in out.stride())
+    res[one].copy_(out[one])
     return res
 
 
@@ -256,6 +310,74 @@ def _impl_table() -> Dict[str, Callable]:
     def matmul(a, b):
         return torch.matmul(a, b)
 
+    def same_or_cast(x, dtype, copy=False):
+        return _fresh_view(x, x) if dtype == x.dtype and not copy else x.to(dtype)
+
+    def squeeze_dims(x, dim):
+        drop = {d % max(x.dim(), 1) for d in dim if x.dim() and x.shape[d] == 1}
+        keep_ = [i for i in range(x.dim()) if i not in drop]
+        return _fresh_view(x.as_strided([x.shape[i] for i in keep_],
+                                        [x.stride(i) for i in keep_], x.storage_offset()), x)
+
+    def count_dims(m, dim, keepdim):
+        return m.sum(list(range(m.dim())) if dim is None else list(dim), keepdim=keepdim)
+
+    def safe_softmax(x, dim, dtype=None):
+        y = torch.softmax(x if dtype is None else x.to(dtype), dim)
+        return y.masked_fill((x == float("-inf")).all(dim, keepdim=True), 0.0)
+
+    def sdpa_cpu(q, k, v, dropout_p=0.0, is_causal=False, attn_mask=None, scale=None):
+        # logsumexp: shape and dtype only (the Spyre registry requires it unused)
+        return (sdpa_math_ref(q, k, v, attn_mask, dropout_p, is_causal, scale),
+                q.new_zeros(q.shape[:-1], dtype=torch.float32))
+
+    def sdpa_efficient(q, k, v, attn_bias, compute_log_sumexp, dropout_p=0.0,
+                       is_causal=False, scale=None):
+        # log_sumexp and the RNG state: shapes and dtypes only (must be unused)
+        lse = q.shape[:-1] if compute_log_sumexp else q.shape[:-2] + (0,)
+        return (sdpa_math_ref(q, k, v, attn_bias, dropout_p, is_causal, scale),
+                q.new_zeros(lse, dtype=torch.float32),
+                q.new_zeros((), dtype=torch.int64), q.new_zeros((), dtype=torch.int64))
+
+    def bool_scalar(fn):
+        # the dispatcher hands a bool Scalar over as the int 0 or 1, which
+        # would promote a bool tensor to int64: read it back as a bool there
+        def f(x, other):
+            if x.dtype == torch.bool and other in (0, 1):
+                other = bool(other)
+            return fn(x, other)
+        return f
+
+    by_name = {
+        "__and__.Scalar": bool_scalar(torch.bitwise_and), "__and__.Tensor": torch.bitwise_and,
+        "__or__.Scalar": bool_scalar(torch.bitwise_or), "__or__.Tensor": torch.bitwise_or,
+        "__xor__.Scalar": bool_scalar(torch.bitwise_xor), "__xor__.Tensor": torch.bitwise_xor,
+        "bitwise_or.Scalar": bool_scalar(torch.bitwise_or),
+        "bitwise_xor.Scalar": bool_scalar(torch.bitwise_xor),
+        "floor_divide.Scalar": torch.floor_divide,
+        "positive": lambda x: _fresh_view(x, x),
+        "square": torch.square,
+        "to.device": lambda x, device, dtype, non_blocking=False, copy=False,
+        memory_format=None: same_or_cast(x, dtype, copy),
+        "type_as": lambda x, other: same_or_cast(x, other.dtype),
+        "var.dim": lambda x, dim, unbiased=True, keepdim=False: torch.var(
+            x, dim, unbiased=unbiased, keepdim=keepdim) if dim is not None else
+        torch.var(x, list(range(x.dim())), unbiased=unbiased, keepdim=keepdim),
+        "var_mean.dim": lambda x, dim, unbiased=True, keepdim=False: torch.var_mean(
+            x, list(range(x.dim())) if dim is None else dim, unbiased=unbiased,
+            keepdim=keepdim),
+        "unflatten.int": lambda x, dim, sizes: _fresh_view(x.unflatten(dim, sizes), x),
+        "squeeze.dims": squeeze_dims,
+        "copy": lambda x, src, non_blocking=False: x.clone().copy_(src),
+        "all.dims": lambda x, dim=None, keepdim=False: count_dims(x == 0, dim, keepdim) == 0,
+        "any.dims": lambda x, dim=None, keepdim=False: count_dims(x != 0, dim, keepdim) != 0,
+        "_safe_softmax": safe_softmax,
+        "conv1d": F.conv1d, "conv2d": F.conv2d,
+        "conv1d.padding": F.conv1d, "conv2d.padding": F.conv2d,
+        "_scaled_dot_product_flash_attention_for_cpu": sdpa_cpu,
+        "_scaled_dot_product_efficient_attention": sdpa_efficient,
+    }
+
     return {
         "linear": linear, "matmul": matmul, "softmax.int": softmax,
         "log_softmax.int": log_softmax, "layer_norm": layer_norm,
@@ -265,6 +387,7 @@ def _impl_table() -> Dict[str, Callable]:
         "to.dtype_layout": to_dtype_layout, "where.ScalarOther": where_so,
         "where.ScalarSelf": where_ss, "where.Scalar": where_s, "batch_norm": batch_norm,
         "_native_batch_norm_legit_no_training": native_batch_norm_legit_no_training_ref,
+        **by_name,
     }
 
 
@@ -511,6 +634,25 @@ def _h_nbn(args, kwargs):
     return tuple(keep("_native_batch_norm_legit_no_training")(*args))
 
 
+def _conv_nd(name, dims):
+    """F.conv1d / F.conv2d: ints become the lists torch 2.9 records; string
+    padding ('same', 'valid') is the `.padding` overload."""
+    def as_list(v):
+        return [v] * dims if isinstance(v, int) else list(v)
+
+    def h(args, kwargs):
+        names = ["input", "weight", "bias", "stride", "padding", "dilation", "groups"]
+        x, w, b, stride, padding, dilation, groups = [
+            _dim_arg(args, kwargs, i, n, d) for i, (n, d) in
+            enumerate(zip(names, [_NO, _NO, None, 1, 0, 1, 1]))]
+        if not isinstance(padding, str):
+            padding = as_list(padding)
+        overload = ".padding" if isinstance(padding, str) else ""
+        return keep(name + overload)(x, w, b, as_list(stride), padding,
+                                     as_list(dilation), groups)
+    return h
+
+
 def _h_linear(args, kwargs):
     return keep("linear")(*args, **kwargs)
 
@@ -527,6 +669,8 @@ def handlers() -> Dict[Any, Callable]:
     T = torch.Tensor
     h = {
         F.linear: _h_linear, torch._C._nn.linear: _h_linear,
+        F.conv1d: _conv_nd("conv1d", 1), torch.conv1d: _conv_nd("conv1d", 1),
+        F.conv2d: _conv_nd("conv2d", 2), torch.conv2d: _conv_nd("conv2d", 2),
         torch.matmul: _h_matmul, T.matmul: _h_matmul, T.__matmul__: _h_matmul,
         T.__rmatmul__: _h_rmatmul,
         F.softmax: _softmax_like("softmax.int"), torch.softmax: _softmax_like("softmax.int"),

@@ -292,7 +292,11 @@ def trace(module: torch.nn.Module, args: Tuple[torch.Tensor, ...]):
             with gm.graph.inserting_before(anchor):
                 ph = gm.graph.placeholder(name)
         else:
-            with gm.graph.inserting_after(placeholders[-1] if placeholders else None):
+            # no placeholder yet: before the first node (inserting_after(None)
+            # would append it after its users)
+            where = gm.graph.inserting_after(placeholders[-1]) if placeholders else \
+                gm.graph.inserting_before(next(iter(gm.graph.nodes)))
+            with where:
                 ph = gm.graph.placeholder(name)
         ph.meta["val"] = value
         node.replace_all_uses_with(ph)
@@ -406,11 +410,16 @@ RECORDED_AS_IS = {
     remainder.Tensor remainder.Scalar floor_divide topk scatter.src scatter_.src scatter.value
     scatter_add
     stack repeat select_scatter index_put cumsum masked_fill_.Scalar gather
+    alias_copy bitwise_and.Scalar sign min empty.memory_format empty_like expand_copy
+    fill.Scalar new_empty new_full slice_scatter unbind.int view_copy zero
+    prod prod.dim_int all all.dim any any.dim sort sort.stable index_add masked_scatter
+    convolution
     """.split()
 }
 # factory functions after which torch 1.13's make_fx inserts a spurious detach
-_FACTORIES = {"full", "zeros", "ones", "arange", "empty", "scalar_tensor", "full_like",
-              "zeros_like", "ones_like", "new_zeros", "new_ones", "eye", "rand", "randn"}
+_FACTORIES = {"full", "zeros", "ones", "arange", "empty", "empty_like", "scalar_tensor",
+              "full_like", "zeros_like", "ones_like", "new_zeros", "new_ones", "eye", "rand",
+              "randn"}
 
 
 def _schema_key(op) -> str:
