@@ -11,8 +11,8 @@ packages=(
   # Libraries: FlatBuffers for .spy, JSON and zip for the .pt2 importer.
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev libzip-dev
   zlib1g-dev libzstd-dev libcli11-dev
-  # Tests and benchmarks.
-  libgtest-dev libbenchmark-dev python3-numpy
+  # Tests and benchmarks; PyTorch (CPU) for the op fuzzer's references.
+  libgtest-dev libbenchmark-dev python3-numpy python3-torch
   # bench/big-weights measures peak memory with /usr/bin/time.
   time
 )
@@ -23,13 +23,6 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-
-# The fixture exporter (tools/export) needs PyTorch; only install it on request
-# because the test suite reads committed fixtures and never needs torch.
-if [[ "${SPYRE_SETUP_TORCH:-0}" == 1 ]] &&
-   ! dpkg-query -W -f='${Status}' python3-torch 2>/dev/null | grep -q "ok installed"; then
-  missing+=(python3-torch)
-fi
 
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 

@@ -22,6 +22,18 @@ echo "== lit"
 /usr/lib/llvm-22/bin/lit "$build/test" -sv -j "${SPYRE_JOBS:-2}" \
   | tee "$lit_log" || status=1
 
+# The differential op fuzzer's bounded run: random valid calls of every
+# registry op against PyTorch (tools/fuzz/README.md); any wrong answer or
+# internal error fails the suite. SPYRE_SKIP_FUZZ=1 skips it.
+fuzz_failed=0
+if [[ "${SPYRE_SKIP_FUZZ:-0}" != 1 ]]; then
+  echo "== op fuzzer (tools/fuzz/ci.sh)"
+  if ! SPYRE_BUILD_DIR="$build" tools/fuzz/ci.sh; then
+    status=1
+    fuzz_failed=1
+  fi
+fi
+
 # The bad-input tests again on an AddressSanitizer + UBSan build: the
 # importer, the emitter and the loader read untrusted files, and a wrong read
 # that happens not to crash is still a bug. Only the tools those tests run are
@@ -60,7 +72,7 @@ gt_failed=$(sum 's/^\[  FAILED  \] ([0-9]+) tests?,.*/\1/p' "$ctest_log")
 lit_passed=$(sum 's/^ *Passed *: *([0-9]+).*/\1/p' "$lit_log")
 lit_failed=$(sum 's/^ *(Failed|Unresolved|Timed Out) *: *([0-9]+).*/\2/p' "$lit_log")
 passed=$(( ${ct_total:-0} - ${ct_failed:-0} + gt_passed + lit_passed ))
-failed=$(( ${ct_failed:-0} + gt_failed + lit_failed ))
+failed=$(( ${ct_failed:-0} + gt_failed + lit_failed + fuzz_failed ))
 [[ $failed -ne 0 ]] && status=1
 echo "tests: $passed passed, $failed failed"
 exit $status

@@ -123,10 +123,17 @@ struct AllocateScratchpadPass
       items.push_back({0, whole, b.bytes * b.copies});
     for (auto &[value, pv] : plan->values) {
       int64_t idx = plan->valueBuffer.lookup(value);
-      if (pv.storedAs >= 0 || pv.copies > 1)
+      if (pv.storedAs >= 0 || pv.copies > 1 || pv.alias)
         continue;
       items[idx].start = order[pv.op];
       items[idx].end = order[pv.op] + 1;
+    }
+    // A value lives until its last user; a move that leaves the tile as it
+    // is (an alias) keeps its source's buffer alive for its own users, and
+    // never shortens it (an input's buffer stays live for the next tile's
+    // prefetch).
+    for (auto &[value, pv] : plan->values) {
+      int64_t idx = plan->valueBuffer.lookup(value);
       for (Operation *user : value.getUsers())
         items[idx].end = std::max(items[idx].end, order[user] + 1);
     }

@@ -54,8 +54,9 @@ Shape collapse(ArrayRef<int64_t> shape, ArrayRef<Group> groups) {
   return out;
 }
 
-/// Whether result dims d and d+1 can be walked as one by `op`, whose
-/// operand shapes are `shapes` (padded to the result rank).
+/// Whether `op`'s own rule lets it walk result dims d and d+1 as one
+/// (`shapes`: its operands' shapes, padded to the result rank). Pointwise
+/// ops have none: their operands are checked group by group.
 bool opMerges(Operation *op, ArrayRef<Shape> shapes, ArrayRef<int64_t> result,
               int64_t d) {
   return TypeSwitch<Operation *, bool>(op)
@@ -69,33 +70,61 @@ bool opMerges(Operation *op, ArrayRef<Shape> shapes, ArrayRef<int64_t> result,
       .Case([&](ReduceOp reduce) {
         return reduce.getDim() != d && reduce.getDim() != d + 1;
       })
-      .Default([&](Operation *) {
-        // Pointwise: each operand reads both dims whole, or broadcasts both.
-        return llvm::all_of(shapes, [&](const Shape &s) {
-          bool whole = s[d] == result[d] && s[d + 1] == result[d + 1];
-          return whole || (s[d] == 1 && s[d + 1] == 1);
-        });
-      });
+      .Case([&](ScatterOp scatter) {
+        return scatter.getDim() != d && scatter.getDim() != d + 1;
+      })
+      .Default([&](Operation *) { return true; });
 }
 
-/// For each pair of adjacent result dims (d, d+1), whether `op` can walk
-/// them as one. The last dim (the stick dim of the canonical layout) is
-/// never merged, so that its length, and with it every reshape's view,
-/// stays.
-SmallVector<bool> mergeablePairs(Operation *op, ArrayRef<Shape> shapes,
-                                 ArrayRef<int64_t> result) {
-  SmallVector<bool> pairs;
-  for (int64_t d = 0; d + 1 < int64_t(result.size()); ++d)
-    pairs.push_back(d + 2 < int64_t(result.size()) &&
-                    opMerges(op, shapes, result, d));
-  return pairs;
+/// How a pointwise operand reads a dim of the result: whole, broadcast, or
+/// either (the result's dim has size 1).
+enum class DimUse { Whole, Broadcast, Either };
+
+DimUse useOf(ArrayRef<int64_t> operand, ArrayRef<int64_t> result, int64_t d) {
+  if (result[d] == 1)
+    return DimUse::Either;
+  return operand[d] == 1 ? DimUse::Broadcast : DimUse::Whole;
 }
 
-/// Groups of adjacent dims from the pairs that merge.
-SmallVector<Group> groupsOf(ArrayRef<bool> pairs, int64_t rank) {
+/// Whether every operand of a pointwise op reads dims [begin, end) alike:
+/// all whole or all broadcast (dims of size 1 fit both), so the merged dim
+/// is whole or broadcast in turn.
+bool readAlike(ArrayRef<Shape> shapes, ArrayRef<int64_t> result, int64_t begin,
+               int64_t end) {
+  return llvm::all_of(shapes, [&](const Shape &s) {
+    bool whole = false, broadcast = false;
+    for (int64_t d = begin; d < end; ++d) {
+      DimUse u = useOf(s, result, d);
+      whole |= u == DimUse::Whole;
+      broadcast |= u == DimUse::Broadcast;
+    }
+    return !(whole && broadcast);
+  });
+}
+
+/// Where `op` must keep dims apart: cut[d] separates dims d and d+1. The
+/// last dim (the stick dim of the canonical layout) is never merged, so
+/// that its length, and with it every reshape's view, stays.
+SmallVector<bool> cutsOf(Operation *op, ArrayRef<Shape> shapes,
+                         ArrayRef<int64_t> result) {
+  int64_t rank = result.size();
+  SmallVector<bool> cuts;
+  int64_t begin = 0;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    bool merge = d + 2 < rank && opMerges(op, shapes, result, d) &&
+                 (!isPointwise(op) || readAlike(shapes, result, begin, d + 2));
+    cuts.push_back(!merge);
+    if (!merge)
+      begin = d + 1;
+  }
+  return cuts;
+}
+
+/// Groups of adjacent dims between the cuts.
+SmallVector<Group> groupsOf(ArrayRef<bool> cuts, int64_t rank) {
   SmallVector<Group> groups;
   for (int64_t d = 0; d < rank; ++d) {
-    if (d > 0 && pairs[d - 1])
+    if (d > 0 && !cuts[d - 1])
       groups.back().end = d + 1;
     else
       groups.push_back({d, d + 1});
@@ -103,18 +132,31 @@ SmallVector<Group> groupsOf(ArrayRef<bool> pairs, int64_t rank) {
   return groups;
 }
 
-/// The operands' shapes, padded to the result's rank.
+/// Whether operand `i` of `op` has the result's dims (and is collapsed
+/// with it): all but a scatter's 1-D indices.
+bool followsResultDims(Operation *op, unsigned i) {
+  return !(isa<ScatterOp>(op) && i == 1);
+}
+
+/// The shapes of the operands that follow the result's dims, padded to the
+/// result's rank (others: empty).
 SmallVector<Shape> operandShapes(Operation *op) {
   int64_t rank = shapeOf(op->getResult(0)).size();
   SmallVector<Shape> shapes;
-  for (Value v : op->getOperands())
-    shapes.push_back(padTo(shapeOf(v), rank));
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    shapes.push_back(followsResultDims(op, i) ? padTo(shapeOf(v), rank)
+                                              : Shape());
   return shapes;
 }
 
+/// Ops that can share a kernel (spyre-form-kernels): only these need to
+/// meet without a reshape between them. Slices and concats run alone.
+bool fusable(Operation *op) { return isPointwise(op) || isa<ReduceOp>(op); }
+
 bool isCollapsible(Operation *op) {
-  return isPointwise(op) || isa<SliceOp, ConcatOp, ReduceOp>(op);
+  return isPointwise(op) || isa<SliceOp, ConcatOp, ReduceOp, ScatterOp>(op);
 }
+
 
 /// The collapsed form of `v`: a reshape, or the value a previous collapse
 /// reshaped back (so chains of collapsed ops meet without reshapes).
@@ -142,8 +184,9 @@ void collapseOp(Operation *op, ArrayRef<Shape> shapes,
   OpBuilder b(op);
   Location loc = op->getLoc();
   IRMapping operands;
-  for (auto [v, shape] : llvm::zip(op->getOperands(), shapes))
-    operands.map(v, reshapeTo(b, loc, v, collapse(shape, groups)));
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (followsResultDims(op, i))
+      operands.map(v, reshapeTo(b, loc, v, collapse(shapes[i], groups)));
   Operation *collapsed = b.clone(*op, operands);
   Value result = op->getResult(0);
   auto type = cast<RankedTensorType>(result.getType());
@@ -169,6 +212,9 @@ void collapseOp(Operation *op, ArrayRef<Shape> shapes,
       })
       .Case([&](ReduceOp reduce) {
         reduce.setDim(groupOf(groups, reduce.getDim()));
+      })
+      .Case([&](ScatterOp scatter) {
+        scatter.setDim(groupOf(groups, scatter.getDim()));
       });
   Value back = ReshapeOp::create(b, loc, type, collapsed->getResult(0));
   result.replaceAllUsesWith(back);
@@ -180,39 +226,40 @@ struct CollapseDimsPass
   using Base::Base;
 
   void runOnOperation() override {
-    // Ops to collapse, each with the pairs of dims it could merge.
-    llvm::MapVector<Operation *, SmallVector<bool>> pairs;
+    // Ops to collapse, each with where it must keep dims apart.
+    llvm::MapVector<Operation *, SmallVector<bool>> cuts;
     getOperation().walk([&](Operation *op) {
       if (!isCollapsible(op) || op->getNumResults() != 1 ||
           cast<RankedTensorType>(op->getResult(0).getType()).getRank() <=
               maxRank)
         return;
       Shape result = shapeOf(op->getResult(0));
-      pairs[op] = mergeablePairs(op, operandShapes(op), result);
+      cuts[op] = cutsOf(op, operandShapes(op), result);
     });
-    // A value of the same shape passed from one such op to the next must be
-    // merged alike on both sides, or the two would meet through a reshape
-    // pair that keeps them out of one kernel: ops linked by such values
-    // merge only the pairs they all can (union-find over the ops).
+    // A value of the same shape passed from one fusable op to the next must
+    // be merged alike on both sides, or the two would meet through a
+    // reshape pair that keeps them out of one kernel: ops linked by such
+    // values keep apart every pair of dims one of them must (union-find
+    // over the ops); a group valid for an op stays valid cut smaller.
     llvm::EquivalenceClasses<Operation *> linked;
-    for (auto &[op, p] : pairs) {
+    for (auto &[op, c] : cuts) {
       linked.insert(op);
       for (Value v : op->getOperands()) {
         Operation *def = v.getDefiningOp();
-        if (def && pairs.count(def) &&
+        if (def && cuts.count(def) && fusable(def) && fusable(op) &&
             shapeOf(v) == shapeOf(op->getResult(0)))
           linked.unionSets(def, op);
       }
     }
     llvm::DenseMap<Operation *, SmallVector<bool>> common;
-    for (auto &[op, p] : pairs) {
-      SmallVector<bool> &c = common[linked.getLeaderValue(op)];
-      if (c.empty())
-        c = p;
-      for (auto [ci, pi] : llvm::zip(c, p))
-        ci = ci && pi;
+    for (auto &[op, c] : cuts) {
+      SmallVector<bool> &all = common[linked.getLeaderValue(op)];
+      if (all.empty())
+        all = c;
+      for (auto [a, ci] : llvm::zip(all, c))
+        a = a || ci;
     }
-    for (auto &[op, p] : pairs) {
+    for (auto &[op, c] : cuts) {
       Shape result = shapeOf(op->getResult(0));
       SmallVector<Shape> shapes = operandShapes(op);
       SmallVector<Group> groups =

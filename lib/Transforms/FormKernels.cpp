@@ -415,6 +415,43 @@ struct FormKernelsPass
   /// Every output must be a tensor a kernel writes (the caller's buffer):
   /// an input, weight or constant returned as is (or through a view), or a
   /// tensor returned twice, gets a copy kernel.
+  /// A copy kernel of `v` before `at`. A canonical tensor is copied as
+  /// rows of its innermost dim (a view of any rank; copies walk at most
+  /// two dims besides the stick).
+  Value copyOf(Value v, Operation *at) {
+    OpBuilder b(at);
+    Location loc = at->getLoc();
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t stick = getArch(at).stickBytes;
+    RankedTensorType copyType = type;
+    if (type.getRank() > 2 &&
+        getLayout(type) == LayoutAttr::getCanonical(type, stick)) {
+      int64_t rows = type.getNumElements() / type.getShape().back();
+      auto flat = RankedTensorType::get({rows, type.getShape().back()},
+                                        type.getElementType());
+      copyType = RankedTensorType::get(
+          flat.getShape(), flat.getElementType(),
+          LayoutAttr::getCanonical(flat, stick));
+      v = ReshapeOp::create(b, loc, copyType, v);
+    }
+    auto kernel = KernelOp::create(
+        b, loc, copyType, "k" + std::to_string(counter++) + "_copy", v);
+    int64_t rank = copyType.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+    setLoops(kernel, copyType.getShape(),
+             SmallVector<IteratorKind>(rank, IteratorKind::parallel),
+             {id, id});
+    OpBuilder inner = OpBuilder::atBlockEnd(&kernel.getBodyBlock());
+    Value copy = SliceOp::create(inner, loc, copyType,
+                                 kernel.getBodyBlock().getArgument(0),
+                                 SmallVector<int64_t>(rank, 0),
+                                 SmallVector<int64_t>(rank, 1));
+    YieldOp::create(inner, loc, copy);
+    if (copyType == type)
+      return kernel.getResult(0);
+    return ReshapeOp::create(b, loc, type, kernel.getResult(0));
+  }
+
   void copyUncomputedOutputs(func::FuncOp func) {
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     llvm::SmallPtrSet<Operation *, 8> seenKernels;
@@ -429,24 +466,7 @@ struct FormKernelsPass
       auto type = cast<RankedTensorType>(v.getType());
       if (computed || type.getNumElements() == 0)
         continue; // an empty output needs no copy
-      OpBuilder b(ret);
-      MLIRContext *ctx = func.getContext();
-      auto kernel = KernelOp::create(b, ret.getLoc(), type,
-                                     "k" + std::to_string(counter++) + "_copy",
-                                     v);
-      AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
-      setLoops(kernel, type.getShape(),
-               SmallVector<IteratorKind>(type.getRank(),
-                                         IteratorKind::parallel),
-               {id, id});
-      Block &body = kernel.getBodyBlock();
-      OpBuilder inner = OpBuilder::atBlockEnd(&body);
-      Value copy = SliceOp::create(
-          inner, ret.getLoc(), type, body.getArgument(0),
-          SmallVector<int64_t>(type.getRank(), 0),
-          SmallVector<int64_t>(type.getRank(), 1));
-      YieldOp::create(inner, ret.getLoc(), copy);
-      operand.set(kernel.getResult(0));
+      operand.set(copyOf(v, ret));
     }
   }
 

@@ -895,6 +895,11 @@ static int64_t stickElementsAlong(KernelOp kernel,
                                   const KernelPlan::Roles &roles, int64_t loop,
                                   const Arch &arch) {
   int64_t e = 1;
+  // DMA kernels move exact runs of bytes (a gather's tile of indices too):
+  // their tiles need not be whole sticks.
+  if (roles.kind == KernelKind::Copy || roles.kind == KernelKind::Gather ||
+      roles.kind == KernelKind::Scatter)
+    return e;
   SmallVector<AffineMap> maps = llvm::to_vector(
       kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
   SmallVector<Type> types(kernel.getInputs().getTypes());

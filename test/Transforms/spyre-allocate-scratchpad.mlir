@@ -108,3 +108,29 @@ func.func @unscheduled(%x: tensor<8x32xf32, #row>) -> tensor<8x32xf32, #row> {
   }
   return %0 : tensor<8x32xf32, #row>
 }
+
+// -----
+
+// A transpose that keeps the stick is an alias of its input's buffer: its
+// users keep that buffer alive, and they never shorten it. The streamed
+// input (two copies: the next tile is loaded while this one is computed)
+// stays live for the whole kernel, so the reduction's temporary t1 does not
+// take its bytes (it did, and the prefetched tile was overwritten).
+#in = #spyre.layout<stick_dim = 1, stick_elems = 64, dim_order = [0, 2, 1]>
+#h = #spyre.layout<stick_dim = 2, stick_elems = 64>
+#f = #spyre.layout<stick_dim = 2, stick_elems = 32>
+// CHECK-LABEL: func.func @alias_keeps_input_live
+// CHECK: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 128, copies = 2>,
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 256, bytes = 128, copies = 1, live = [1, 2]>,
+// CHECK-SAME: #spyre.buffer<name = "t1", offset = 384, bytes = 128, copies = 1, live = [2, 3]>,
+func.func @alias_keeps_input_live(%x: tensor<1x25x100xf16, #in>) -> tensor<100x1x1xf16, #h> {
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterators = ["parallel", "parallel", "reduction"], schedule = #spyre.schedule<split = [32, 1, 1], tile = [1, 1, 25], depth = 2, cost_ns = 0>, space = array<i64: 100, 1, 25>} : (tensor<1x25x100xf16, #in>) -> tensor<100x1x1xf16, #h> {
+  ^bb0(%a: tensor<1x25x100xf16, #in>):
+    %1 = spyre.transpose %a [2, 0, 1] : tensor<1x25x100xf16, #in> -> tensor<100x1x25xf16, #h>
+    %2 = spyre.cast %1 : tensor<100x1x25xf16, #h> -> tensor<100x1x25xf32, #f>
+    %3 = spyre.reduce sum %2 dim 2 : tensor<100x1x25xf32, #f> -> tensor<100x1x1xf32, #f>
+    %4 = spyre.cast %3 : tensor<100x1x1xf32, #f> -> tensor<100x1x1xf16, #h>
+    spyre.yield %4 : tensor<100x1x1xf16, #h>
+  }
+  return %0 : tensor<100x1x1xf16, #h>
+}

@@ -48,12 +48,14 @@ func.func @pointwise_chain(%x: tensor<2x3x4x5x6x7xf32>, %y: tensor<1x1x1x5x6x7xf
 
 // A concat merges its dim with the dims after it (offsets scale with
 // them), never a dim after it with the concat dim; a reduce keeps its dim
-// alone; the last dim stays alone even when the dims before it are 1.
+// alone; the last dim stays alone even when the dims before it are 1. A
+// slice runs in a kernel of its own (DMA), so the pointwise op reading it
+// merges as it can: dims of size 1 join either side.
 // CHECK-LABEL: func.func @concat_reduce
 // CHECK: spyre.concat %{{.*}}, %{{.*}} dim 1 : tensor<2x12x5xf32>, tensor<2x12x5xf32> -> tensor<2x24x5xf32>
 // CHECK: spyre.reduce sum %{{.*}} dim 1 : tensor<6x4x5x1xf32> -> tensor<6x1x5x1xf32>
-// CHECK: %[[S:.*]] = spyre.slice %{{.*}} offsets [0, 1, 0] strides [1, 1, 1] : tensor<6x4x5xf32> -> tensor<6x1x5xf32>
-// CHECK-NEXT: spyre.unary exp %[[S]] : tensor<6x1x5xf32> -> tensor<6x1x5xf32>
+// CHECK: spyre.slice %{{.*}} offsets [0, 1, 0] strides [1, 1, 1] : tensor<6x4x5xf32> -> tensor<6x1x5xf32>
+// CHECK: spyre.unary exp %{{.*}} : tensor<6x5xf32> -> tensor<6x5xf32>
 func.func @concat_reduce(%x: tensor<2x3x4x1x5xf32>, %y: tensor<2x3x4x5x1x1xf32>) -> (tensor<2x6x4x1x5xf32>, tensor<2x3x1x5x1x1xf32>, tensor<2x3x1x1x1x5xf32>) {
   %0 = spyre.concat %x, %x dim 1 : tensor<2x3x4x1x5xf32>, tensor<2x3x4x1x5xf32> -> tensor<2x6x4x1x5xf32>
   %1 = spyre.reduce sum %y dim 2 : tensor<2x3x4x5x1x1xf32> -> tensor<2x3x1x5x1x1xf32>
@@ -73,4 +75,27 @@ func.func @concat_reduce(%x: tensor<2x3x4x1x5xf32>, %y: tensor<2x3x4x5x1x1xf32>)
 func.func @low_rank(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = spyre.unary exp %x : tensor<2x3x4xf32> -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Dims an operand reads partly whole and partly broadcast (here w over
+// dims 1-3: whole, whole, broadcast) are kept apart for it; dims of size 1
+// in the result fit either way.
+// CHECK-LABEL: func.func @mixed_broadcast
+// CHECK: spyre.binary mul %{{.*}}, %{{.*}} : tensor<2x3x4x5xf32>, tensor<1x3x1x1xf32> -> tensor<2x3x4x5xf32>
+func.func @mixed_broadcast(%x: tensor<2x3x1x4x5xf32>, %w: tensor<1x3x1x1x1xf32>) -> tensor<2x3x1x4x5xf32> {
+  %0 = spyre.binary mul %x, %w : tensor<2x3x1x4x5xf32>, tensor<1x3x1x1x1xf32> -> tensor<2x3x1x4x5xf32>
+  return %0 : tensor<2x3x1x4x5xf32>
+}
+
+// -----
+
+// A scatter merges the dims around its dim (renumbered); its 1-D indices
+// stay as they are.
+// CHECK-LABEL: func.func @scatter5
+// CHECK: spyre.scatter %{{.*}} into %{{.*}}[%arg2] dim 1 : tensor<6x2x20x7xf32>, tensor<6x9x20x7xf32>, tensor<2xi64> -> tensor<6x9x20x7xf32>
+func.func @scatter5(%d: tensor<2x3x9x4x5x7xf32>, %s: tensor<2x3x2x4x5x7xf32>, %i: tensor<2xi64>) -> tensor<2x3x9x4x5x7xf32> {
+  %0 = spyre.scatter %s into %d [%i] dim 2 : tensor<2x3x2x4x5x7xf32>, tensor<2x3x9x4x5x7xf32>, tensor<2xi64> -> tensor<2x3x9x4x5x7xf32>
+  return %0 : tensor<2x3x9x4x5x7xf32>
 }

@@ -120,7 +120,8 @@ class Runner:
                 what = "output missing"
                 msg = f"{o.file}: spyre-run wrote no {o.file}"
             else:
-                msg = compare.compare(np.load(got_path), ref, o.rtol, o.atol, o.shape_only)
+                msg = compare.compare(np.load(got_path), ref, o.rtol, o.atol, o.shape_only,
+                                      dl16=o.dtype in compare.DL16_DTYPES)
                 if msg is None:
                     continue
                 what = msg.split(" ")[0] if msg.startswith(("shape", "dtype")) else "values"

@@ -67,8 +67,8 @@ def SpyreCollapseDims : Pass<"spyre-collapse-dims", "::mlir::ModuleOp"> {
 
     Input: compute-level IR without layouts (before
     `spyre-assign-layouts`). Lowering: each pointwise op (unary, binary,
-    compare, select, cast, broadcast), slice, concat and reduce whose result
-    rank exceeds `max-rank` is rewritten on merged dims: its operands are
+    compare, select, cast, broadcast), slice, concat, reduce and scatter
+    whose result rank exceeds `max-rank` is rewritten on merged dims: its operands are
     reshaped to the merged shape, the op runs at the lower rank and its
     result is reshaped back. The innermost dim (the stick dim of the
     canonical layout) is never merged with another dim of size > 1, so every

@@ -87,8 +87,16 @@ LogicalResult decomposeLayerNorm(AtenOp op, const AtenArgs &args,
     rw.replaceOp(op, y);
     return success();
   }
-  rw.replaceOp(op, {y, castTo(rw, loc, mean, resultType(op, 1).getElementType()),
-                    castTo(rw, loc, rstd, resultType(op, 2).getElementType())});
+  // The statistics keep the normalized dims as 1s; of an empty input,
+  // PyTorch gives them the input's (empty) shape.
+  auto stat = [&](Value v, unsigned i) -> Value {
+    RankedTensorType type = resultType(op, i);
+    if (type.getNumElements() == 0)
+      return createSplat(rw, loc, type.getElementType(), 0, type.getShape());
+    return reshapeTo(rw, loc, castTo(rw, loc, v, type.getElementType()),
+                     type.getShape());
+  };
+  rw.replaceOp(op, {y, stat(mean, 1), stat(rstd, 2)});
   return success();
 }
 

@@ -318,21 +318,24 @@ LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args,
   Location loc = op.getLoc();
   Value in = rank ? *x : reshapeTo(rw, loc, *x, {1});
   int64_t r = rank ? rank : 1;
-  double mask;
-  if (isa<FloatType>(et))
-    mask = *largest ? -std::numeric_limits<double>::infinity()
-                    : std::numeric_limits<double>::infinity();
-  else if (et.getIntOrFloatBitWidth() >= 64)
-    mask = *largest ? double(std::numeric_limits<int64_t>::min())
-                    : double(std::numeric_limits<int64_t>::max());
-  else
-    mask = *largest ? -std::ldexp(1.0, et.getIntOrFloatBitWidth() - 1)
-                    : std::ldexp(1.0, et.getIntOrFloatBitWidth() - 1) - 1;
+  // A taken element becomes a value no other element beats: -inf / +inf,
+  // or the integer type's extreme (exact: int64's max is no double).
+  Attribute mask;
+  if (auto ft = dyn_cast<FloatType>(et)) {
+    mask = FloatAttr::get(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                              /*Negative=*/*largest));
+  } else {
+    unsigned width = et.getIntOrFloatBitWidth();
+    mask = IntegerAttr::get(et, *largest ? APInt::getSignedMinValue(width)
+                                         : APInt::getSignedMaxValue(width));
+  }
+  auto scalar = RankedTensorType::get({}, et);
   ReduceKind valueKind = *largest ? ReduceKind::max : ReduceKind::min;
   ReduceKind indexKind = *largest ? ReduceKind::argmax : ReduceKind::argmin;
   Value iota = createIota(rw, loc, shapeOf(in)[*d], *d, r);
   auto maskType = RankedTensorType::get(shapeOf(in), rw.getI1Type());
-  Value fill = createSplat(rw, loc, et, mask);
+  Value fill =
+      ConstantOp::create(rw, loc, scalar, SplatElementsAttr::get(scalar, mask));
   SmallVector<Value> values, indices;
   Value rest = in;
   for (int64_t j = 0; j < *k; ++j) {

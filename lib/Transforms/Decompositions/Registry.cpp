@@ -218,8 +218,10 @@ Value castTo(OpBuilder &b, Location loc, Value v, Type elementType) {
 }
 
 FailureOr<int64_t> normalizeDim(AtenOp op, int64_t dim, int64_t rank) {
-  int64_t d = dim < 0 ? dim + rank : dim;
-  if (d < 0 || d >= std::max<int64_t>(rank, 1)) {
+  // A rank-0 tensor has dims 0 and -1, as PyTorch wraps dims.
+  int64_t wrap = std::max<int64_t>(rank, 1);
+  int64_t d = dim < 0 ? dim + wrap : dim;
+  if (d < 0 || d >= wrap) {
     op.emitError("dimension ") << dim << " is out of range for a rank-"
                                << rank << " tensor in '" << op.getTarget()
                                << "'";

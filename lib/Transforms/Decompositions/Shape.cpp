@@ -595,11 +595,16 @@ LogicalResult decomposeSplit(AtenOp op, const AtenArgs &args,
   FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*x).size());
   if (failed(d))
     return failure();
+  // unbind's results drop the dim: one-wide slices, viewed without it.
+  bool drops = op.getNumResults() &&
+               resultType(op).getRank() < int64_t(shapeOf(*x).size());
   SmallVector<Value> results;
   int64_t offset = 0;
   for (unsigned i = 0; i < op.getNumResults(); ++i) {
-    int64_t size = resultType(op, i).getDimSize(*d);
-    results.push_back(sliceAlong(rw, op.getLoc(), *x, *d, offset, size, 1));
+    RankedTensorType type = resultType(op, i);
+    int64_t size = drops ? 1 : type.getDimSize(*d);
+    Value part = sliceAlong(rw, op.getLoc(), *x, *d, offset, size, 1);
+    results.push_back(reshapeTo(rw, op.getLoc(), part, type.getShape()));
     offset += size;
   }
   rw.replaceOp(op, results);
@@ -618,6 +623,10 @@ FailureOr<Value> gatherAlong(AtenOp op, OpBuilder &b, Location loc, Value x,
   if (!elementTypeOf(indices).isInteger(32) &&
       !elementTypeOf(indices).isInteger(64))
     indices = castTo(b, loc, indices, b.getI64Type());
+  // A gather picks rows for at least one index dim (the caller views the
+  // result back without it).
+  if (shapeOf(indices).empty())
+    indices = reshapeTo(b, loc, indices, {1});
   int64_t nIdx = shapeOf(indices).size();
   if (dim != 0 && nIdx != 1)
     return op.emitError("indexing dim ")

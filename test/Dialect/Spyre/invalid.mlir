@@ -1705,8 +1705,8 @@ spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 :
 
 spyre.tensor @t input {io_index = 0 : i64} : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
 spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
-  // expected-error @+1 {{'spyre.dma_store' op clamp argument 1 cannot be clamped}}
-  spyre.dma_store {mem = #spyre.mem<tensor = @t, offset = 0>, lx = #spyre.lx<offset = 0>, box = array<i64: 16, 1, 1>, pitch = array<i64: 128, 0, 0>, run = 128 : i64, clamp = #spyre.clamp<level = 0, arg = 1, step = 16, total = 64>}
+  // expected-error @+1 {{'spyre.dma_store' op clamp argument 4 cannot be clamped}}
+  spyre.dma_store {mem = #spyre.mem<tensor = @t, offset = 0>, lx = #spyre.lx<offset = 0>, box = array<i64: 16, 1, 1>, pitch = array<i64: 128, 0, 0>, run = 128 : i64, clamp = #spyre.clamp<level = 0, arg = 4, step = 16, total = 64>}
 }
 
 // -----

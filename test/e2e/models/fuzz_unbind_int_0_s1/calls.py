@@ -1,0 +1,4 @@
+# unbind.int-0 (seed 1; inputs: normal)
+def forward(a0):
+    return a0.unbind(0)
+
