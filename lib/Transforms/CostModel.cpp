@@ -1,9 +1,19 @@
-//===- CostModel.cpp - Time of instructions on the machine model ----------===//
+//===- CostModel.cpp - Time of instructions and kernels -------------------===//
+//
+// The compiler's timing model: instruction costs from the machine
+// description, and a kernel's estimate (KernelPlan::estimateNs) following
+// the lowering's order on the busiest core (docs/passes.md, "The cost
+// model").
+//
+//===----------------------------------------------------------------------===//
 
 #include "spyre/Transforms/CostModel.h"
+#include "spyre/Transforms/KernelPlan.h"
 
 #include <algorithm>
 #include <cmath>
+
+using namespace mlir;
 
 namespace spyre {
 
@@ -76,6 +86,199 @@ double rooflineNs(const Arch &arch, int64_t macs, int64_t bytes) {
   double compute = 2.0 * double(macs) / arch.peakFlops();
   double memory = double(bytes) / arch.memoryBandwidth();
   return std::max(compute, memory) * 1e9;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel estimates
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A transfer per tensor tile: (bytes, cores reading it at once).
+using Transfer = std::pair<int64_t, int64_t>;
+
+/// A kernel's transfers by when they happen: once (hoisted), per
+/// accumulation step, and per tile (loads, stores).
+struct KernelTransfers {
+  SmallVector<Transfer> once, inner, loads, stores;
+};
+
+KernelTransfers transfersOf(const KernelPlan &plan) {
+  KernelTransfers t;
+  for (const PlanTensor &tensor : plan.tensors) {
+    Transfer transfer = {tensor.tileBytes(plan.arch.stickBytes),
+                         tensor.sharers};
+    if (tensor.isResult)
+      t.stores.push_back(transfer);
+    else if (tensor.hoisted)
+      t.once.push_back(transfer);
+    else if (tensor.variesInAccLoop)
+      t.inner.push_back(transfer);
+    else
+      t.loads.push_back(transfer);
+  }
+  return t;
+}
+
+/// The share of the busiest core: the one with the most tiles (the
+/// balanced split gives the larger shares to the higher cores).
+CoreShare busiestShare(const KernelPlan &plan) {
+  auto work = [](const CoreShare &c) {
+    int64_t n = 1;
+    for (int64_t t : c.tiles)
+      n *= t;
+    return n;
+  };
+  CoreShare s = plan.share(0);
+  for (int64_t c = 1; c < plan.numCores(); ++c)
+    if (CoreShare other = plan.share(c); work(other) > work(s))
+      s = std::move(other);
+  return s;
+}
+
+/// Per body op in order: its time on one tile and the kernel inputs it
+/// reads; and the compute inside and after the accumulation loop.
+struct BodyTimes {
+  SmallVector<std::pair<double, SmallVector<unsigned>>> ops;
+  double inner = 0, epilogue = 0;
+};
+
+double bodyOpNs(const KernelPlan &plan, const PlanValue &pv) {
+  const Arch &arch = plan.arch;
+  int64_t rows = plan.rowTile(), cols = plan.stickTile();
+  if (isa<MatmulOp>(pv.op))
+    return ptMatmulNs(arch, rows, plan.loops[plan.accLoop].tile, cols);
+  if (plan.kind == KernelKind::Transpose)
+    return sfpNs(arch, cols, rows, getElementBytes(pv.lxElementType), false);
+  OpWork w = cast<ComputeOpInterface>(pv.op).getWork();
+  int64_t r = pv.shape == TileShape::ColReduced ? 1 : rows;
+  int64_t c =
+      pv.shape == TileShape::RowReduced && !isa<ReduceOp>(pv.op) ? 1 : cols;
+  double ns = sfpNs(arch, r, c, 4, w.complex);
+  // A select is two instructions: copy, then select.
+  return isa<SelectOp>(pv.op) ? 2 * ns : ns;
+}
+
+BodyTimes bodyTimesOf(const KernelPlan &plan) {
+  BodyTimes t;
+  for (auto &[v, pv] : plan.values) {
+    if (pv.alias)
+      continue;
+    double ns = bodyOpNs(plan, pv);
+    (pv.inner && plan.accLoop >= 0 ? t.inner : t.epilogue) += ns;
+    SmallVector<unsigned> reads;
+    for (Value operand : pv.op->getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand))
+        reads.push_back(arg.getArgNumber());
+    t.ops.push_back({ns, reads});
+  }
+  // Staging conversions before stores.
+  for (size_t j = 0; j < plan.tensors.size(); ++j)
+    if (plan.tensors[j].isResult &&
+        plan.buffers[plan.tensorBuffer[j]].name.rfind("out", 0) == 0) {
+      double ns = sfpNs(plan.arch, plan.rowTile(), plan.stickTile(), 4, false);
+      t.epilogue += ns;
+      t.ops.push_back({ns, {}});
+    }
+  return t;
+}
+
+/// One tile per core: every load is hoisted, and each op starts once the
+/// loads it reads have arrived (a matmul runs while the bias of its
+/// epilogue is loaded). The stores queue behind the loads.
+double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
+                 const BodyTimes &body, double start) {
+  int64_t cores = plan.numCores();
+  SmallVector<double> arrival;
+  double loadStart = 0;
+  for (size_t i = 1; i <= t.once.size(); ++i) {
+    DmaTime prefix = dmaTime(plan.arch, ArrayRef(t.once).take_front(i), cores);
+    arrival.push_back(prefix.period + prefix.start);
+    loadStart = prefix.start;
+  }
+  double end = arrival.empty() ? 0 : arrival.back(), tail = 0;
+  for (auto &[ns, reads] : llvm::reverse(body.ops)) {
+    tail += ns;
+    double ready = 0;
+    for (unsigned i : reads)
+      ready = std::max(ready, arrival[i]);
+    end = std::max(end, ready + tail);
+  }
+  return end + dmaTime(plan.arch, t.stores, cores).period +
+         (start - loadStart);
+}
+
+} // namespace
+
+double KernelPlan::estimateNs() const {
+  if (isDataMovement())
+    return estimateDataMovementNs();
+  CoreShare s = busiestShare(*this);
+  int64_t accTiles = accLoop >= 0 ? s.tiles[accLoop] : 1;
+  int64_t tiles = 1; // the core's tiles, the accumulation loop aside
+  for (size_t l = 0; l < loops.size(); ++l)
+    if (int64_t(l) != accLoop)
+      tiles *= s.tiles[l];
+  if (tiles == 0 || accTiles == 0)
+    return 0;
+  int64_t cores = numCores();
+  KernelTransfers t = transfersOf(*this);
+  BodyTimes body = bodyTimesOf(*this);
+
+  // The hoisted loads, and the kernel's first transfers, which every core
+  // issues at once.
+  SmallVector<Transfer> first = t.once;
+  llvm::append_range(first, t.loads);
+  llvm::append_range(first, t.inner);
+  llvm::append_range(first, t.stores);
+  double start = dmaTime(arch, first, cores).start;
+  double prologue = dmaTime(arch, t.once, cores).period + start;
+  DmaTime store = dmaTime(arch, t.stores, cores);
+
+  if (tiles == 1 && accTiles == 1 && t.loads.empty() && t.inner.empty())
+    return oneTileNs(*this, t, body, start);
+
+  // Without a streamed accumulation loop a tile is one pipeline step: its
+  // loads, all its compute, its stores (the lowering's order). Pipelined,
+  // each run of the pipelined loop fills and drains once.
+  if (accLoop < 0 || !llvm::is_contained(hardwareLoops(), accLoop)) {
+    SmallVector<Transfer> all = t.loads;
+    all.append(t.inner);
+    all.append(t.stores);
+    int64_t p = pipelinedLoop();
+    int64_t run = p >= 0 ? s.tiles[p] : 1;
+    return double(tiles / run) *
+               pipelineNs(dmaTime(arch, all, cores),
+                          body.inner + body.epilogue, store, run, p >= 0) +
+           prologue;
+  }
+
+  // A streamed accumulation loop (matmul k): with depth >= 2 its loads run
+  // ahead of its compute. The tile's other loads and its stores do not
+  // overlap the stream: the stores wait for the epilogue, and the next
+  // tile's loads queue behind them.
+  double stream = pipelineNs(dmaTime(arch, t.inner, cores), body.inner,
+                             DmaTime(), accTiles, schedule.getDepth() > 1);
+  return double(tiles) * (dmaTime(arch, t.loads, cores).period + stream +
+                          body.epilogue + store.period) +
+         prologue;
+}
+
+double KernelPlan::estimateDataMovementNs() const {
+  // Every byte is read once and written once; cores share the memory node.
+  int64_t bytes = 0;
+  for (const PlanTensor &t : tensors)
+    bytes += t.type.getNumElements() * t.elementBytes;
+  int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
+  int64_t rows = 1;
+  for (size_t l = 0; l + 1 < loops.size(); ++l)
+    rows *= loops[l].size;
+  int64_t tiles = llvm::divideCeil(llvm::divideCeil(rows, rowTile()), cores);
+  double perCore = double(bytes) / double(cores);
+  double stream = std::max(perCore / arch.ringLinkBandwidth(),
+                           double(bytes) / arch.memoryBandwidth()) *
+                  1e9;
+  return stream + double(tiles) * 2 * double(arch.memoryLatencyNs);
 }
 
 } // namespace spyre

@@ -574,23 +574,6 @@ LogicalResult KernelPlan::buildDataMovement(bool emitErrors) {
   return success();
 }
 
-double KernelPlan::estimateDataMovementNs() const {
-  // Every byte is read once and written once; cores share the memory node.
-  int64_t bytes = 0;
-  for (const PlanTensor &t : tensors)
-    bytes += t.type.getNumElements() * t.elementBytes;
-  int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
-  int64_t rows = 1;
-  for (size_t l = 0; l + 1 < loops.size(); ++l)
-    rows *= loops[l].size;
-  int64_t tiles = llvm::divideCeil(llvm::divideCeil(rows, rowTile()), cores);
-  double perCore = double(bytes) / double(cores);
-  double stream = std::max(perCore / arch.ringLinkBandwidth(),
-                           double(bytes) / arch.memoryBandwidth()) *
-                  1e9;
-  return stream + double(tiles) * 2 * double(arch.memoryLatencyNs);
-}
-
 LogicalResult lowerDataMovement(const KernelPlan &plan, OpBuilder &b,
                                 StringRef name,
                                 ArrayRef<FlatSymbolRefAttr> tensorSymbols) {

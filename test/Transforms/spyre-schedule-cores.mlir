@@ -18,8 +18,10 @@
 // CHECK-LABEL: func.func @mlp
 // CHECK: spyre.kernel "k0_matmul"
 // CHECK-SAME: schedule = #spyre.schedule<split = [2, 16, 1], tile = [32, 64, 256], depth = 2, cost_ns = {{[0-9]+}}>
-// With 4 cores, N is split.
-// MAX4: schedule = #spyre.schedule<split = [{{[0-9]+}}, {{[0-9]+}}, 1], tile = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], depth = 2
+// With 4 cores, N is split four ways: every core reads the whole
+// activation (multicast) and a quarter of the weight, the whole K at once.
+// MAX4-LABEL: func.func @mlp
+// MAX4: schedule = #spyre.schedule<split = [1, 4, 1], tile = [64, 128, 256], depth = 2
 // A 4-core machine with a 64 KiB scratchpad must tile finer: 8 column tiles
 // per core, K streamed in double-buffered 64-deep tiles.
 // TINY: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 64, 64], depth = 2
