@@ -132,6 +132,8 @@ def _dim(d, nd):
 
 
 def _dims(ds, nd):
+    if nd == 0:  # a rank-0 tensor's dim 0 / -1 reduces nothing
+        return ()
     if ds is None:
         return tuple(range(nd))
     if isinstance(ds, int):
@@ -255,12 +257,110 @@ def _index_copy(x, dim, index, src):
     return out
 
 
-def _pad(x, pad, value):
-    widths = [(0, 0)] * x.ndim
+PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
+             "circular": "wrap"}
+
+
+def _pad(x, pad, value, mode="constant"):
+    """pad[2i], pad[2i+1]: before/after amounts of dim ndim-1-i; negative
+    amounts crop (constant_pad_nd narrows, then pads)."""
+    widths, crop = [(0, 0)] * x.ndim, [slice(None)] * x.ndim
     for i in range(len(pad) // 2):
-        d = x.ndim - 1 - i
-        widths[d] = (pad[2 * i], pad[2 * i + 1])
-    return np.pad(x, widths, mode="constant", constant_values=value)
+        d, lo, hi = x.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        widths[d] = (max(lo, 0), max(hi, 0))
+        crop[d] = slice(max(-lo, 0), x.shape[d] - max(-hi, 0))
+    x = x[tuple(crop)]
+    kw = {"constant_values": value} if mode == "constant" else {}
+    return np.pad(x, widths, mode=PAD_MODES[mode], **kw)
+
+
+def _conv(A, padding=None, transposed=False):
+    """conv1d / conv2d / convolution (not transposed): N-d cross-correlation,
+    grouped; an unbatched input (C, *spatial) gets a batch dim of 1.
+    Padding is a list or 'valid' / 'same' (the odd remainder of 'same' goes
+    after, as torch pads it)."""
+    if transposed:
+        raise ValueError("transposed convolution not supported")
+    x, w, b, groups = A["input"], A["weight"], A.get("bias"), A.get("groups", 1)
+    nd = w.ndim - 2
+    unbatched = x.ndim == nd + 1
+    x = x[None] if unbatched else x
+    full = lambda v: list(v) * nd if len(v) == 1 else list(v)  # noqa: E731
+    stride, dil = full(A.get("stride", [1])), full(A.get("dilation", [1]))
+    padding = A.get("padding", [0]) if padding is None else padding
+    if padding == "valid":
+        lo = hi = [0] * nd
+    elif padding == "same":
+        total = [d * (k - 1) for d, k in zip(dil, w.shape[2:])]
+        lo, hi = [t // 2 for t in total], [t - t // 2 for t in total]
+    else:
+        lo = hi = full(padding)
+    x = np.pad(x, [(0, 0), (0, 0)] + list(zip(lo, hi)))
+    n, cin, cout, ks = x.shape[0], x.shape[1], w.shape[0], w.shape[2:]
+    osz = [(x.shape[2 + i] - dil[i] * (ks[i] - 1) - 1) // stride[i] + 1 for i in range(nd)]
+    xg = x.reshape(n, groups, cin // groups, *x.shape[2:])
+    wg = w.reshape(groups, cout // groups, *w.shape[1:])
+    out = np.zeros((n, groups, cout // groups, *osz))
+    for k in np.ndindex(*ks):  # one strided window of the input per kernel tap
+        win = tuple(slice(k[i] * dil[i], k[i] * dil[i] + (osz[i] - 1) * stride[i] + 1, stride[i])
+                    for i in range(nd))
+        out += np.einsum("ngc...,goc->ngo...", xg[(Ellipsis,) + win], wg[(Ellipsis,) + k])
+    out = out.reshape(n, cout, *osz)
+    if b is not None:
+        out = out + b.reshape(cout, *[1] * nd)
+    return out[0] if unbatched else out
+
+
+def _desc(x):
+    """A sort key whose ascending order is x's descending order (~ on
+    ints and bools, no overflow)."""
+    return -x if x.dtype.kind == "f" else ~x
+
+
+def _sort(A):
+    """sort / sort.stable: stable in both directions; NaN sorts as the
+    largest value (last ascending, first descending), as torch does."""
+    x = A["self"]
+    if x.ndim == 0:
+        return x, np.zeros((), np.int64)
+    d = _dim(A.get("dim", -1), x.ndim)
+    if A.get("descending", False):
+        nan = np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+        key, first = np.moveaxis(np.where(nan, 0, _desc(x)), d, -1), ~np.moveaxis(nan, d, -1)
+        idx = np.moveaxis(np.lexsort((key, first), axis=-1), -1, d)
+    else:
+        idx = np.argsort(x, axis=d, kind="stable")
+    return np.take_along_axis(x, idx, axis=d), idx.astype(np.int64)
+
+
+def _all_any(A, f):
+    """all / any (.default, .dim, .dims): bool results.  .dims with dim=[]
+    reduces nothing (torch 2.9 allows empty dims here); None: every dim."""
+    x, d = A["self"] != 0, A.get("dim")
+    if isinstance(d, list) and len(d) == 0:
+        return x
+    return f(x, axis=_dims(d, x.ndim), keepdims=A.get("keepdim", False))
+
+
+def _index_add(A):
+    """out = self; out[index[j] along dim] += alpha * source[j] (repeated
+    indices accumulate)."""
+    out = np.array(A["self"], copy=True)
+    d = _dim(A["dim"], out.ndim)
+    view = np.moveaxis(out.reshape(out.shape or (1,)), d, 0)  # writes reach out
+    src = A["source"]
+    src = np.moveaxis(src.reshape(src.shape or (1,)), d, 0)
+    np.add.at(view, A["index"].reshape(-1), A.get("alpha", 1) * src)
+    return out
+
+
+def _masked_scatter(A):
+    """self and mask broadcast together; the True positions take source's
+    leading elements in row-major order."""
+    x, m = np.broadcast_arrays(A["self"], A["mask"])
+    out = np.array(x, copy=True)
+    out[m] = A["source"].reshape(-1)[:int(np.sum(m))]
+    return out
 
 
 def _factory_dtype(A, default):
@@ -284,11 +384,14 @@ def _arange(A, start, end, step):
     return cast(np.arange(start, end, step), code)
 
 
-def _max_dim(A, ctx):
-    x, d = A["self"], _dim(A["dim"], A["self"].ndim)
-    kd = A.get("keepdim", False)
-    idx = np.argmax(x, axis=d)
-    vals = np.max(x, axis=d)
+def _max_dim(A, ctx, arg=np.argmax):
+    """max.dim / min.dim: (values, int64 indices of the first extreme)."""
+    x = A["self"]
+    if x.ndim == 0:
+        return x, np.zeros((), np.int64)
+    d, kd = _dim(A["dim"], x.ndim), A.get("keepdim", False)
+    idx = arg(x, axis=d)
+    vals = np.take_along_axis(x, np.expand_dims(idx, d), axis=d).squeeze(d)
     if kd:
         idx, vals = np.expand_dims(idx, d), np.expand_dims(vals, d)
     return vals, idx.astype(np.int64)
@@ -314,7 +417,7 @@ def _cmp(f):
 def _topk(A):
     x, k = A["self"], A["k"]
     d = _dim(A.get("dim", -1), x.ndim)
-    key = -x if A.get("largest", True) else x
+    key = _desc(x) if A.get("largest", True) else x
     idx = np.take(np.argsort(key, axis=d, kind="stable"), np.arange(k), axis=d)
     return np.take_along_axis(x, idx, axis=d), idx
 
@@ -446,6 +549,15 @@ OPS = {
     "amin": lambda A, c: np.min(A["self"], axis=_dims(A.get("dim", []), A["self"].ndim),
                                 keepdims=A.get("keepdim", False)),
     "max.dim": _max_dim,
+    "min.dim": lambda A, c: _max_dim(A, c, np.argmin),
+    "sort": lambda A, c: _sort(A), "sort.stable": lambda A, c: _sort(A),
+    "prod": lambda A, c: np.prod(A["self"]),
+    "prod.dim_int": lambda A, c: np.prod(A["self"], axis=_dims(A["dim"], A["self"].ndim),
+                                         keepdims=A.get("keepdim", False)),
+    "all": lambda A, c: _all_any(A, np.all), "all.dim": lambda A, c: _all_any(A, np.all),
+    "all.dims": lambda A, c: _all_any(A, np.all),
+    "any": lambda A, c: _all_any(A, np.any), "any.dim": lambda A, c: _all_any(A, np.any),
+    "any.dims": lambda A, c: _all_any(A, np.any),
     "topk": lambda A, c: _topk(A),
     "cumsum": lambda A, c: np.cumsum(A["self"], axis=_dim(A["dim"], A["self"].ndim)),
     "argmax": lambda A, c: _argmax(A),
@@ -478,7 +590,8 @@ OPS = {
     "scaled_dot_product_attention": _sdpa,
     # shape / data movement
     "t": lambda A, c: A["self"].T,
-    "transpose.int": lambda A, c: np.swapaxes(A["self"], A["dim0"], A["dim1"]),
+    "transpose.int": lambda A, c: np.swapaxes(A["self"], A["dim0"], A["dim1"])
+    if A["self"].ndim else A["self"],
     "permute": lambda A, c: np.transpose(A["self"], A["dims"]),
     "view": lambda A, c: _reshape(A["self"], A["size"]),
     "_unsafe_view": lambda A, c: _reshape(A["self"], A["size"]),
@@ -531,6 +644,8 @@ OPS = {
     "scatter_.src": lambda A, c: _scatter(A),
     "scatter.value": lambda A, c: _scatter(A),
     "scatter_add": lambda A, c: _scatter(A, add=True),
+    "unbind.int": lambda A, c: list(np.moveaxis(A["self"], _dim(A.get("dim", 0),
+                                                                  A["self"].ndim), 0)),
     "stack": lambda A, c: np.stack(A["tensors"], axis=_dim(A.get("dim", 0),
                                                           A["tensors"][0].ndim + 1)),
     "repeat": lambda A, c: np.tile(A["self"], A["repeats"]),
@@ -545,7 +660,15 @@ OPS = {
     "lift_fresh_copy": lambda A, c: np.array(A["self"], copy=True),
     "dropout": lambda A, c: A["input"] if not A["train"] else None,
     "constant_pad_nd": lambda A, c: _pad(A["self"], A["pad"], A.get("value", 0)),
-    "pad": lambda A, c: _pad(A["self"], A["pad"], 0.0 if A.get("value") is None else A["value"]),
+    "pad": lambda A, c: _pad(A["self"], A["pad"], 0.0 if A.get("value") is None else A["value"],
+                             A.get("mode", "constant")),
+    "index_add": lambda A, c: _index_add(A),
+    "masked_scatter": lambda A, c: _masked_scatter(A),
+    # convolution
+    "conv1d": lambda A, c: _conv(A), "conv2d": lambda A, c: _conv(A),
+    "conv1d.padding": lambda A, c: _conv(A, A.get("padding", "valid")),
+    "conv2d.padding": lambda A, c: _conv(A, A.get("padding", "valid")),
+    "convolution": lambda A, c: _conv(A, transposed=A["transposed"]),
 }
 NO_OUTPUT = {"_assert_tensor_metadata"}
 INPLACE_FIRST_ARG = {"add_.Tensor", "mul_.Tensor", "index_copy_", "scatter_.src",
