@@ -4,6 +4,7 @@
 
 #include "spyre/Arch/Arch.h"
 #include "spyre/Spy/DL16.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstring>
@@ -124,7 +125,7 @@ bool TensorLayout::make(isa::DType dtype, const std::vector<int64_t> &shape,
       int64_t e = layout.elemsPerStick;
       int64_t &p = paddedShape[size_t(stickDim)];
       if (p > 0)
-        p = (p + e - 1) / e * e;
+        p = alignTo(p, e);
     }
   }
   layout.paddedShape = std::move(paddedShape);

@@ -4,6 +4,7 @@
 
 #include "spyre/Arch/Arch.h"
 #include "spyre/Spy/SpyFormat.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,12 +27,6 @@ namespace {
 
 /// Alignment of code segments: one instruction.
 constexpr uint64_t kCodeAlignment = isa::kInstBytes;
-
-uint64_t alignUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
 
 } // namespace
 
@@ -178,7 +173,7 @@ bool SpyWriter::writeTo(
   std::vector<SegmentPlan> segments;
   uint64_t cursor = 0;
   auto place = [&](uint64_t size, uint64_t alignment) {
-    cursor = alignUp(cursor, alignment);
+    cursor = alignTo(cursor, alignment);
     SegmentPlan s{cursor, size, alignment};
     cursor += size;
     segments.push_back(s);
@@ -256,7 +251,7 @@ bool SpyWriter::writeTo(
   header.flatbufferOffset = kFileAlignment;
   header.flatbufferSize = fbb.GetSize();
   header.dataOffset =
-      alignUp(header.flatbufferOffset + header.flatbufferSize, kFileAlignment);
+      alignTo(header.flatbufferOffset + header.flatbufferSize, kFileAlignment);
   header.dataSize = dataSize;
   header.checksum = headerChecksum(header, fbb.GetBufferPointer());
 

@@ -2,6 +2,8 @@
 
 #include "spyre/Spy/StreamedImage.h"
 
+#include "spyre/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
@@ -234,7 +236,7 @@ public:
       capacity_ = bytes;
       return true;
     }
-    uint64_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    uint64_t rounded = alignTo(bytes, kHuge);
     mappedBytes_ = rounded + kHuge;
     void *p = ::mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -243,7 +245,7 @@ public:
       return false;
     }
     mapping_ = p;
-    auto aligned = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) / kHuge * kHuge;
+    auto aligned = alignTo(reinterpret_cast<uintptr_t>(p), kHuge);
     data_ = reinterpret_cast<uint8_t *>(aligned);
 #ifdef MADV_HUGEPAGE
     ::madvise(data_, rounded, MADV_HUGEPAGE);

@@ -13,6 +13,7 @@
 #include "spyre/Runtime/ProgramVerifier.h"
 #include "spyre/Spy/SpyFormat.h"
 #include "spyre/Spy/SpyWriter.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -90,8 +91,6 @@ private:
 };
 
 namespace {
-
-bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
 
 /// Largest alignment a file may request (segments and tensors).
 constexpr uint64_t kMaxAlignment = uint64_t(1) << 30;

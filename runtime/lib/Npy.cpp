@@ -3,6 +3,7 @@
 #include "spyre/Runtime/Npy.h"
 
 #include "spyre/Spy/DL16.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <cctype>
 #include <cstring>
@@ -274,7 +275,7 @@ std::vector<uint8_t> serializeNpy(const NpyArray &array) {
   size_t lengthBytes = 2;
   auto padded = [&](size_t prefix) {
     size_t total = prefix + dict.size() + 1;
-    return (total + 63) / 64 * 64 - prefix;
+    return alignTo(total, 64) - prefix;
   };
   size_t headerBytes = padded(kMagicBytes + 2 + 2);
   if (headerBytes > 0xffff) {
