@@ -689,8 +689,7 @@ private:
     ++instructions_;
     if (dev_.options.trace)
       dev_.trace.addInst(TraceRecorder::InstEvent{
-          s.startPs, now, traceStep_, s.pc, uint16_t(c.id), d.inst.opcode,
-          uint8_t(d.unit)});
+          s.startPs, now, traceStep_, s.pc, uint16_t(c.id), uint8_t(d.unit)});
     for (uint64_t dep : s.dependents)
       --slot(c, dep).pendingDeps;
     s.dependents.clear();
