@@ -4,6 +4,7 @@
 
 #include "spyre/Arch/Arch.h"
 #include "spyre/Spy/DL16.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstring>
@@ -124,7 +125,7 @@ bool TensorLayout::make(isa::DType dtype, const std::vector<int64_t> &shape,
       int64_t e = layout.elemsPerStick;
       int64_t &p = paddedShape[size_t(stickDim)];
       if (p > 0)
-        p = (p + e - 1) / e * e;
+        p = alignTo(p, e);
     }
   }
   layout.paddedShape = std::move(paddedShape);
@@ -149,92 +150,114 @@ bool TensorLayout::make(isa::DType dtype, const std::vector<int64_t> &shape,
   return true;
 }
 
+namespace {
+
+// The checks of TensorLayout::validate, in order; each returns the problem
+// it finds ("" when none).
+
+std::string checkElementAndShape(isa::DType dtype,
+                                 const std::vector<int64_t> &shape) {
+  if (uint8_t(dtype) > uint8_t(isa::DType::LastDType))
+    return "invalid element type";
+  if (shape.size() > kMaxRank)
+    return "rank " + std::to_string(shape.size()) + " exceeds the maximum of " +
+           std::to_string(kMaxRank);
+  for (int64_t d : shape)
+    if (d < 0)
+      return "negative dimension in shape " + dimsToString(shape);
+  return {};
+}
+
+std::string checkStick(const TensorLayout &l, isa::DType dtype, size_t rank,
+                       int64_t stickBytes) {
+  uint32_t bytes = isa::dtypeBytes(dtype);
+  if (stickBytes <= 0 || stickBytes % bytes != 0 ||
+      l.elemsPerStick != stickBytes / int64_t(bytes))
+    return "elems_per_stick " + std::to_string(l.elemsPerStick) +
+           " does not match a " + std::to_string(stickBytes) +
+           "-byte stick of " + isa::dtypeName(uint8_t(dtype));
+  if (l.stickDim < -1 || l.stickDim >= int64_t(rank))
+    return "stick_dim " + std::to_string(l.stickDim) +
+           " out of range for rank " + std::to_string(rank);
+  return {};
+}
+
+std::string checkDimOrder(const TensorLayout &l, size_t rank) {
+  if (l.dimOrder.size() != rank)
+    return "dim_order has " + std::to_string(l.dimOrder.size()) +
+           " entries for rank " + std::to_string(rank);
+  std::vector<bool> seen(rank, false);
+  for (int32_t d : l.dimOrder) {
+    if (d < 0 || size_t(d) >= rank || seen[size_t(d)])
+      return "dim_order is not a permutation of the dimensions";
+    seen[size_t(d)] = true;
+  }
+  return {};
+}
+
+std::string checkPaddedShape(const TensorLayout &l,
+                             const std::vector<int64_t> &shape) {
+  size_t rank = shape.size();
+  if (l.paddedShape.size() != rank)
+    return "padded_shape has " + std::to_string(l.paddedShape.size()) +
+           " entries for rank " + std::to_string(rank);
+  for (size_t d = 0; d < rank; ++d)
+    if (l.paddedShape[d] < shape[d])
+      return "padded_shape " + dimsToString(l.paddedShape) +
+             " does not cover shape " + dimsToString(shape);
+  return {};
+}
+
+/// deviceShape follows from the rest, and neither the device image nor the
+/// padded tensor is too large.
+std::string checkDeviceShape(const TensorLayout &l, isa::DType dtype,
+                             size_t rank) {
+  if (l.deviceShape.size() != rank + 1)
+    return "device_shape must have rank + 1 entries";
+  uint32_t bytes = isa::dtypeBytes(dtype);
+  uint64_t total = bytes;
+  for (size_t k = 0; k <= rank; ++k) {
+    int64_t expected = l.elemsPerStick;
+    if (k < rank) {
+      int32_t d = l.dimOrder[k];
+      int64_t p = l.paddedShape[size_t(d)];
+      expected = d == l.stickDim
+                     ? p / l.elemsPerStick + (p % l.elemsPerStick != 0)
+                     : p;
+    }
+    if (l.deviceShape[k] != expected)
+      return "device_shape " + dimsToString(l.deviceShape) +
+             " does not follow from padded_shape " +
+             dimsToString(l.paddedShape) + ", dim_order and stick_dim";
+    if (!checkedMul(total, uint64_t(expected), total))
+      return "device image of shape " + dimsToString(l.deviceShape) +
+             " is too large";
+  }
+  uint64_t elements = bytes;
+  for (int64_t d : l.paddedShape)
+    if (!checkedMul(elements, uint64_t(d), elements))
+      return "padded shape " + dimsToString(l.paddedShape) + " is too large";
+  return {};
+}
+
+} // namespace
+
 bool TensorLayout::validate(isa::DType dtype, const std::vector<int64_t> &shape,
                             int64_t stickBytes, std::string &error) const {
   size_t rank = shape.size();
-  if (uint8_t(dtype) > uint8_t(isa::DType::LastDType)) {
-    error = "invalid element type";
-    return false;
-  }
-  uint32_t bytes = isa::dtypeBytes(dtype);
-  if (rank > kMaxRank) {
-    error = "rank " + std::to_string(rank) + " exceeds the maximum of " +
-            std::to_string(kMaxRank);
-    return false;
-  }
-  for (int64_t d : shape)
-    if (d < 0) {
-      error = "negative dimension in shape " + dimsToString(shape);
-      return false;
-    }
-  if (stickBytes <= 0 || stickBytes % bytes != 0 ||
-      elemsPerStick != stickBytes / int64_t(bytes)) {
-    error = "elems_per_stick " + std::to_string(elemsPerStick) +
-            " does not match a " + std::to_string(stickBytes) +
-            "-byte stick of " + isa::dtypeName(uint8_t(dtype));
-    return false;
-  }
-  if (stickDim < -1 || stickDim >= int64_t(rank)) {
-    error = "stick_dim " + std::to_string(stickDim) +
-            " out of range for rank " + std::to_string(rank);
-    return false;
-  }
-  if (dimOrder.size() != rank) {
-    error = "dim_order has " + std::to_string(dimOrder.size()) +
-            " entries for rank " + std::to_string(rank);
-    return false;
-  }
-  std::vector<bool> seen(rank, false);
-  for (int32_t d : dimOrder) {
-    if (d < 0 || size_t(d) >= rank || seen[size_t(d)]) {
-      error = "dim_order is not a permutation of the dimensions";
-      return false;
-    }
-    seen[size_t(d)] = true;
-  }
-  if (paddedShape.size() != rank) {
-    error = "padded_shape has " + std::to_string(paddedShape.size()) +
-            " entries for rank " + std::to_string(rank);
-    return false;
-  }
-  for (size_t d = 0; d < rank; ++d)
-    if (paddedShape[d] < shape[d]) {
-      error = "padded_shape " + dimsToString(paddedShape) +
-              " does not cover shape " + dimsToString(shape);
-      return false;
-    }
-  if (deviceShape.size() != rank + 1) {
-    error = "device_shape must have rank + 1 entries";
-    return false;
-  }
-  uint64_t total = bytes;
-  for (size_t k = 0; k <= rank; ++k) {
-    int64_t expected = elemsPerStick;
-    if (k < rank) {
-      int32_t d = dimOrder[k];
-      int64_t p = paddedShape[size_t(d)];
-      expected = d == stickDim ? p / elemsPerStick + (p % elemsPerStick != 0)
-                               : p;
-    }
-    if (deviceShape[k] != expected) {
-      error = "device_shape " + dimsToString(deviceShape) +
-              " does not follow from padded_shape " +
-              dimsToString(paddedShape) + ", dim_order and stick_dim";
-      return false;
-    }
-    if (!checkedMul(total, uint64_t(expected), total)) {
-      error = "device image of shape " + dimsToString(deviceShape) +
-              " is too large";
-      return false;
-    }
-  }
-  uint64_t elements = bytes;
-  for (int64_t d : paddedShape)
-    if (!checkedMul(elements, uint64_t(d), elements)) {
-      error = "padded shape " + dimsToString(paddedShape) + " is too large";
-      return false;
-    }
-  return true;
+  std::string problem = checkElementAndShape(dtype, shape);
+  if (problem.empty())
+    problem = checkStick(*this, dtype, rank, stickBytes);
+  if (problem.empty())
+    problem = checkDimOrder(*this, rank);
+  if (problem.empty())
+    problem = checkPaddedShape(*this, shape);
+  if (problem.empty())
+    problem = checkDeviceShape(*this, dtype, rank);
+  if (problem.empty())
+    return true;
+  error = std::move(problem);
+  return false;
 }
 
 uint64_t TensorLayout::deviceBytes(isa::DType dtype) const {

@@ -4,6 +4,7 @@
 
 #include "spyre/Arch/Arch.h"
 #include "spyre/Spy/SpyFormat.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -27,11 +28,26 @@ namespace {
 /// Alignment of code segments: one instruction.
 constexpr uint64_t kCodeAlignment = isa::kInstBytes;
 
-uint64_t alignUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
+/// The header of a file whose FlatBuffer is `fbb` and whose data area has
+/// `dataSize` bytes.
+FileHeader makeHeader(uint32_t formatMajor, uint32_t formatMinor,
+                      uint64_t archHash,
+                      const flatbuffers::FlatBufferBuilder &fbb,
+                      uint64_t dataSize) {
+  FileHeader header;
+  std::memset(&header, 0, sizeof(header));
+  std::memcpy(header.magic, kMagic, sizeof(kMagic));
+  header.formatMajor = formatMajor;
+  header.formatMinor = formatMinor;
+  header.archHash = archHash;
+  header.flatbufferOffset = kFileAlignment;
+  header.flatbufferSize = fbb.GetSize();
+  header.dataOffset =
+      alignTo(header.flatbufferOffset + header.flatbufferSize, kFileAlignment);
+  header.dataSize = dataSize;
+  header.checksum = headerChecksum(header, fbb.GetBufferPointer());
+  return header;
 }
-
-bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
 
 } // namespace
 
@@ -165,32 +181,64 @@ bool SpyWriter::writeToBuffer(std::vector<uint8_t> &out, std::string &error) {
       error);
 }
 
-bool SpyWriter::writeTo(
-    const std::function<bool(const void *, uint64_t, std::string &)> &sink,
-    std::string &error) {
-  //===--- Lay out the data area: code segments, then tensor data. --------===//
-  struct SegmentPlan {
-    uint64_t offset, size, alignment;
-    // Exactly one of these is set.
-    const ProgramDesc *program = nullptr;
-    const TensorData *data = nullptr;
-  };
-  std::vector<SegmentPlan> segments;
-  uint64_t cursor = 0;
-  auto place = [&](uint64_t size, uint64_t alignment) {
-    cursor = alignUp(cursor, alignment);
-    SegmentPlan s{cursor, size, alignment};
-    cursor += size;
-    segments.push_back(s);
-    return int32_t(segments.size() - 1);
-  };
-  std::vector<int32_t> codeSegment(programs_.size());
-  for (size_t p = 0; p < programs_.size(); ++p) {
-    codeSegment[p] =
-        place(programs_[p].insts.size() * isa::kInstBytes, kCodeAlignment);
-    segments.back().program = &programs_[p];
+/// Feeds consecutive bytes to a sink, counting them.
+class SpyWriter::Emitter {
+public:
+  Emitter(const Sink &sink, std::string &error)
+      : sink_(sink), error_(error), zeros_(kFileAlignment, 0) {}
+
+  bool emit(const void *data, uint64_t size) {
+    written_ += size;
+    return sink_(data, size, error_);
   }
-  std::vector<int32_t> dataSegment(tensors_.size(), -1);
+  /// Zeros up to file offset `target`.
+  bool padTo(uint64_t target) {
+    while (written_ < target) {
+      uint64_t n = std::min<uint64_t>(target - written_, zeros_.size());
+      if (!emit(zeros_.data(), n))
+        return false;
+    }
+    return true;
+  }
+
+private:
+  const Sink &sink_;
+  std::string &error_;
+  std::vector<uint8_t> zeros_;
+  uint64_t written_ = 0;
+};
+
+/// One segment of the data area: a program's code or a tensor's data.
+struct SpyWriter::SegmentPlan {
+  uint64_t offset, size, alignment;
+  // Exactly one of these is set.
+  const ProgramDesc *program = nullptr;
+  const TensorData *data = nullptr;
+};
+
+/// The data area: code segments, then tensor data.
+struct SpyWriter::DataLayout {
+  std::vector<SegmentPlan> segments;
+  /// Segment of each program, and of each tensor (-1: no data).
+  std::vector<int32_t> codeSegment, dataSegment;
+  uint64_t dataSize = 0;
+
+  int32_t place(uint64_t size, uint64_t alignment) {
+    dataSize = alignTo(dataSize, alignment);
+    segments.push_back(SegmentPlan{dataSize, size, alignment});
+    dataSize += size;
+    return int32_t(segments.size() - 1);
+  }
+};
+
+bool SpyWriter::layOutData(DataLayout &layout, std::string &error) const {
+  layout.codeSegment.resize(programs_.size());
+  for (size_t p = 0; p < programs_.size(); ++p) {
+    layout.codeSegment[p] = layout.place(
+        programs_[p].insts.size() * isa::kInstBytes, kCodeAlignment);
+    layout.segments.back().program = &programs_[p];
+  }
+  layout.dataSegment.assign(tensors_.size(), -1);
   for (size_t t = 0; t < tensors_.size(); ++t) {
     const TensorData &d = tensorData_[t];
     if (!d.present)
@@ -201,31 +249,34 @@ bool SpyWriter::writeTo(
               std::to_string(alignment) + " is not a power of two";
       return false;
     }
-    dataSegment[t] = place(d.size(), std::max(alignment, kFileAlignment));
-    segments.back().data = &d;
+    layout.dataSegment[t] =
+        layout.place(d.size(), std::max(alignment, kFileAlignment));
+    layout.segments.back().data = &d;
   }
-  uint64_t dataSize = cursor;
+  return true;
+}
 
-  //===--- The FlatBuffer. ------------------------------------------------===//
-  flatbuffers::FlatBufferBuilder fbb(1 << 16);
+void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
+                            const DataLayout &layout) const {
   std::vector<flatbuffers::Offset<Tensor>> tensorOffsets;
   for (size_t t = 0; t < tensors_.size(); ++t) {
     const TensorDesc &desc = tensors_[t];
     const TensorLayout &l = desc.layout;
-    auto layout = CreateLayoutDirect(fbb, l.stickDim, &l.dimOrder,
-                                     &l.paddedShape, &l.deviceShape,
-                                     l.elemsPerStick);
+    auto tensorLayout =
+        CreateLayoutDirect(fbb, l.stickDim, &l.dimOrder, &l.paddedShape,
+                           &l.deviceShape, l.elemsPerStick);
     tensorOffsets.push_back(CreateTensorDirect(
         fbb, desc.name.c_str(), desc.role, desc.ioIndex, DType(desc.dtype),
-        &desc.shape, layout, desc.size, desc.alignment, dataSegment[t],
-        desc.workspaceOffset, desc.aliasesInput, desc.updatesTensor));
+        &desc.shape, tensorLayout, desc.size, desc.alignment,
+        layout.dataSegment[t], desc.workspaceOffset, desc.aliasesInput,
+        desc.updatesTensor));
   }
   std::vector<flatbuffers::Offset<Program>> programOffsets;
   for (size_t p = 0; p < programs_.size(); ++p) {
     const ProgramDesc &desc = programs_[p];
     programOffsets.push_back(CreateProgramDirect(
-        fbb, desc.name.c_str(), codeSegment[p], desc.numCores, desc.numParams,
-        &desc.params, desc.location.c_str()));
+        fbb, desc.name.c_str(), layout.codeSegment[p], desc.numCores,
+        desc.numParams, &desc.params, desc.location.c_str()));
   }
   std::vector<spy::Relocation> relocations;
   for (const Relocation &r : relocations_)
@@ -234,7 +285,7 @@ bool SpyWriter::writeTo(
   for (uint32_t p : plan_)
     steps.push_back(CreateStep(fbb, StepKind::Run, p));
   std::vector<flatbuffers::Offset<Segment>> segmentOffsets;
-  for (const SegmentPlan &s : segments)
+  for (const SegmentPlan &s : layout.segments)
     segmentOffsets.push_back(
         CreateSegment(fbb, s.offset, s.size, s.alignment));
   auto metadata = CreateMetadataDirect(fbb, sourceModel_.c_str(),
@@ -245,66 +296,47 @@ bool SpyWriter::writeTo(
                                  &programOffsets, &relocations, &steps,
                                  &segmentOffsets, metadata, workspaceSize_);
   FinishModelBuffer(fbb, model);
+}
 
-  //===--- Header. --------------------------------------------------------===//
-  FileHeader header;
-  std::memset(&header, 0, sizeof(header));
-  std::memcpy(header.magic, kMagic, sizeof(kMagic));
-  header.formatMajor = formatMajor_;
-  header.formatMinor = formatMinor_;
-  header.archHash = archHash_;
-  header.flatbufferOffset = kFileAlignment;
-  header.flatbufferSize = fbb.GetSize();
-  header.dataOffset =
-      alignUp(header.flatbufferOffset + header.flatbufferSize, kFileAlignment);
-  header.dataSize = dataSize;
-  header.checksum = headerChecksum(header, fbb.GetBufferPointer());
-
-  //===--- Emit. ----------------------------------------------------------===//
-  uint64_t written = 0;
-  std::vector<uint8_t> zeros(kFileAlignment, 0);
-  auto emit = [&](const void *data, uint64_t size) {
-    written += size;
-    return sink(data, size, error);
-  };
-  auto padTo = [&](uint64_t target) {
-    while (written < target) {
-      uint64_t n = std::min<uint64_t>(target - written, zeros.size());
-      if (!emit(zeros.data(), n))
-        return false;
+bool SpyWriter::emitSegment(const SegmentPlan &s, Emitter &out,
+                            std::vector<uint8_t> &chunk, std::string &error) {
+  if (s.program)
+    return out.emit(s.program->insts.data(), s.size);
+  if (!s.data->source)
+    return out.emit(s.data->bytes.data(), s.size);
+  chunk.resize(size_t(std::min(s.size, kStreamChunkBytes)));
+  for (uint64_t off = 0; off < s.size; off += kStreamChunkBytes) {
+    uint64_t n = std::min(s.size - off, kStreamChunkBytes);
+    std::string sourceError;
+    if (!s.data->source(off, chunk.data(), n, sourceError)) {
+      error = "data source failed: " + sourceError;
+      return false;
     }
-    return true;
-  };
-  if (!emit(&header, sizeof(header)) || !padTo(header.flatbufferOffset) ||
-      !emit(fbb.GetBufferPointer(), fbb.GetSize()) ||
-      !padTo(header.dataOffset))
+    if (!out.emit(chunk.data(), n))
+      return false;
+  }
+  return true;
+}
+
+bool SpyWriter::writeTo(const Sink &sink, std::string &error) {
+  DataLayout layout;
+  if (!layOutData(layout, error))
+    return false;
+  flatbuffers::FlatBufferBuilder fbb(1 << 16);
+  buildTables(fbb, layout);
+  FileHeader header =
+      makeHeader(formatMajor_, formatMinor_, archHash_, fbb, layout.dataSize);
+  Emitter out(sink, error);
+  if (!out.emit(&header, sizeof(header)) ||
+      !out.padTo(header.flatbufferOffset) ||
+      !out.emit(fbb.GetBufferPointer(), fbb.GetSize()) ||
+      !out.padTo(header.dataOffset))
     return false;
   std::vector<uint8_t> chunk;
-  for (const SegmentPlan &s : segments) {
-    if (!padTo(header.dataOffset + s.offset))
+  for (const SegmentPlan &s : layout.segments)
+    if (!out.padTo(header.dataOffset + s.offset) ||
+        !emitSegment(s, out, chunk, error))
       return false;
-    if (s.program) {
-      if (!emit(s.program->insts.data(), s.size))
-        return false;
-      continue;
-    }
-    if (!s.data->source) {
-      if (!emit(s.data->bytes.data(), s.size))
-        return false;
-      continue;
-    }
-    chunk.resize(size_t(std::min(s.size, kStreamChunkBytes)));
-    for (uint64_t off = 0; off < s.size; off += kStreamChunkBytes) {
-      uint64_t n = std::min(s.size - off, kStreamChunkBytes);
-      std::string sourceError;
-      if (!s.data->source(off, chunk.data(), n, sourceError)) {
-        error = "data source failed: " + sourceError;
-        return false;
-      }
-      if (!emit(chunk.data(), n))
-        return false;
-    }
-  }
   return true;
 }
 

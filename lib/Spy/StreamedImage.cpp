@@ -2,6 +2,8 @@
 
 #include "spyre/Spy/StreamedImage.h"
 
+#include "spyre/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
@@ -234,7 +236,7 @@ public:
       capacity_ = bytes;
       return true;
     }
-    uint64_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    uint64_t rounded = alignTo(bytes, kHuge);
     mappedBytes_ = rounded + kHuge;
     void *p = ::mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -243,7 +245,7 @@ public:
       return false;
     }
     mapping_ = p;
-    auto aligned = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) / kHuge * kHuge;
+    auto aligned = alignTo(reinterpret_cast<uintptr_t>(p), kHuge);
     data_ = reinterpret_cast<uint8_t *>(aligned);
 #ifdef MADV_HUGEPAGE
     ::madvise(data_, rounded, MADV_HUGEPAGE);
@@ -394,10 +396,121 @@ bool StreamedImage::loadSlab(uint64_t offset, std::string &error) {
   return true;
 }
 
+namespace {
+
+/// Reads runs of `runBytes` host bytes into the box. For a reader whose
+/// reads are expensive, nearby runs are merged into one read: directly into
+/// the box when they are adjacent, else through `bounce`.
+class RunReader {
+public:
+  RunReader(HostReader &reader, std::vector<uint8_t> &bounce, uint64_t runBytes,
+            std::string &error)
+      : reader_(reader), bounce_(bounce), runBytes_(runBytes), error_(error),
+        cheap_(reader.cheapReads()) {}
+
+  /// Reads (or queues) the run at host byte `at` into `to`.
+  bool read(uint64_t at, uint8_t *to) {
+    if (cheap_)
+      return reader_.read(at, to, runBytes_, error_);
+    if (!items_.empty()) {
+      if (at == groupEnd_ && dense_)
+        return queue(at, to);
+      if (at >= groupEnd_ && at - groupEnd_ <= StreamedImage::kMergeGapBytes &&
+          at + runBytes_ - groupStart_ <= StreamedImage::kMergedReadBytes) {
+        dense_ = dense_ && at == groupEnd_;
+        return queue(at, to);
+      }
+      if (!flush())
+        return false;
+    }
+    groupStart_ = at;
+    dense_ = true;
+    return queue(at, to);
+  }
+
+  /// Reads the queued runs.
+  bool flush() {
+    if (items_.empty())
+      return true;
+    bool ok;
+    uint64_t size = groupEnd_ - groupStart_;
+    if (dense_) {
+      ok = reader_.read(groupStart_, items_.front().dst, size, error_);
+    } else {
+      if (bounce_.size() < StreamedImage::kMergedReadBytes) {
+        bounce_.reserve(StreamedImage::kMergedReadBytes);
+        bounce_.resize(StreamedImage::kMergedReadBytes);
+      }
+      ok = reader_.read(groupStart_, bounce_.data(), size, error_);
+      for (const Item &it : items_)
+        std::memcpy(it.dst, bounce_.data() + (it.src - groupStart_), runBytes_);
+    }
+    items_.clear();
+    return ok;
+  }
+
+private:
+  bool queue(uint64_t at, uint8_t *to) {
+    items_.push_back({at, to});
+    groupEnd_ = at + runBytes_;
+    return true;
+  }
+
+  struct Item {
+    uint64_t src;
+    uint8_t *dst;
+  };
+  HostReader &reader_;
+  std::vector<uint8_t> &bounce_;
+  uint64_t runBytes_;
+  std::string &error_;
+  bool cheap_;
+  std::vector<Item> items_;
+  uint64_t groupStart_ = 0, groupEnd_ = 0;
+  bool dense_ = true;
+};
+
+/// The innermost dimensions of a box of extents `ext` that are contiguous in
+/// storage (strides `hs`) merge into one run: its elements, and the first
+/// merged dimension (the box is walked over the dimensions before it).
+void contiguousRun(const std::vector<int64_t> &ext,
+                   const std::vector<int64_t> &hs, uint64_t &runElems,
+                   size_t &split) {
+  runElems = 1;
+  split = ext.size();
+  for (size_t d = ext.size(); d-- > 0;) {
+    if (ext[d] == 1) {
+      split = d;
+      continue;
+    }
+    if (uint64_t(hs[d]) != runElems)
+      break;
+    runElems *= uint64_t(ext[d]);
+    split = d;
+  }
+}
+
+/// Steps `index` (over the first index.size() dimensions of a box of extents
+/// `ext`) to the next run, moving the storage element offset `src` along
+/// strides `hs`; false after the last.
+bool nextRun(std::vector<int64_t> &index, const std::vector<int64_t> &ext,
+             const std::vector<int64_t> &hs, uint64_t &src) {
+  for (size_t d = index.size(); d-- > 0;) {
+    if (++index[d] < ext[d]) {
+      src += uint64_t(hs[d]);
+      return true;
+    }
+    src -= uint64_t(ext[d] - 1) * uint64_t(hs[d]);
+    index[d] = 0;
+  }
+  return false;
+}
+
+} // namespace
+
 bool StreamedImage::gather(const std::vector<int64_t> &lo,
                            const std::vector<int64_t> &ext,
                            std::string &error) {
-  size_t rank = ext.size();
   uint64_t eb = map_.elementBytes();
   uint64_t count = 1;
   for (int64_t n : ext)
@@ -412,101 +525,25 @@ bool StreamedImage::gather(const std::vector<int64_t> &lo,
   if (count == 0)
     return true;
   const std::vector<int64_t> &hs = hostStrides_;
-  // Merge the innermost dimensions that are contiguous in storage into one
-  // run; iterate over the others.
-  uint64_t runElems = 1;
-  size_t split = rank;
-  for (size_t d = rank; d-- > 0;) {
-    if (ext[d] == 1) {
-      split = d;
-      continue;
-    }
-    if (uint64_t(hs[d]) != runElems)
-      break;
-    runElems *= uint64_t(ext[d]);
-    split = d;
-  }
+  uint64_t runElems;
+  size_t split;
+  contiguousRun(ext, hs, runElems, split);
   uint64_t src = 0;
-  for (size_t d = 0; d < rank; ++d)
+  for (size_t d = 0; d < ext.size(); ++d)
     src += uint64_t(lo[d]) * uint64_t(hs[d]);
   uint64_t runBytes = runElems * eb;
-  uint8_t *dst = box_->data();
-  bool cheap = reader_->cheapReads();
-
-  // Nearby reads merged into one (file readers).
-  struct Item {
-    uint64_t src;
-    uint8_t *dst;
-  };
-  std::vector<Item> items;
-  uint64_t groupStart = 0, groupEnd = 0;
-  bool dense = true;
-  auto flush = [&]() -> bool {
-    if (items.empty())
-      return true;
-    bool ok;
-    if (dense) {
-      ok = reader_->read(groupStart, items.front().dst, groupEnd - groupStart,
-                         error);
-    } else {
-      if (bounce_.size() < kMergedReadBytes) {
-        bounce_.reserve(kMergedReadBytes);
-        bounce_.resize(kMergedReadBytes);
-        peakBufferBytes_ =
-            std::max(peakBufferBytes_, boxBytes_ + bounce_.capacity());
-      }
-      ok = reader_->read(groupStart, bounce_.data(), groupEnd - groupStart,
-                         error);
-      for (const Item &it : items)
-        std::memcpy(it.dst, bounce_.data() + (it.src - groupStart), runBytes);
-    }
-    items.clear();
-    return ok;
-  };
-  auto emit = [&](uint64_t at, uint8_t *to) -> bool {
-    if (cheap)
-      return reader_->read(at, to, runBytes, error);
-    if (!items.empty()) {
-      if (at == groupEnd && dense) {
-        items.push_back({at, to});
-        groupEnd = at + runBytes;
-        return true;
-      }
-      if (at >= groupEnd && at - groupEnd <= kMergeGapBytes &&
-          at + runBytes - groupStart <= kMergedReadBytes) {
-        dense = dense && at == groupEnd;
-        items.push_back({at, to});
-        groupEnd = at + runBytes;
-        return true;
-      }
-      if (!flush())
-        return false;
-    }
-    items.push_back({at, to});
-    groupStart = at;
-    groupEnd = at + runBytes;
-    dense = true;
-    return true;
-  };
-
+  RunReader runs(*reader_, bounce_, runBytes, error);
   std::vector<int64_t> index(split, 0);
-  for (;;) {
-    if (!emit(src * eb, dst))
-      return false;
+  uint8_t *dst = box_->data();
+  bool ok;
+  do {
+    ok = runs.read(src * eb, dst);
     dst += runBytes;
-    size_t d = split;
-    for (; d-- > 0;) {
-      if (++index[d] < ext[d]) {
-        src += uint64_t(hs[d]);
-        break;
-      }
-      src -= uint64_t(ext[d] - 1) * uint64_t(hs[d]);
-      index[d] = 0;
-    }
-    if (d == size_t(-1))
-      break;
-  }
-  return flush();
+  } while (ok && nextRun(index, ext, hs, src));
+  ok = ok && runs.flush();
+  // The merged-read buffer, once allocated, stays until finish().
+  peakBufferBytes_ = std::max(peakBufferBytes_, boxBytes_ + bounce_.capacity());
+  return ok;
 }
 
 void StreamedImage::finish() {

@@ -61,6 +61,161 @@ bool rowsOverlap(const LxRegion &s, const LxRegion &l) {
   return false;
 }
 
+/// An instruction's operands as the access functions below read them:
+/// element bytes, row pitches and effective args and LX addresses.
+struct Operands {
+  const isa::Inst &inst;
+  const int64_t *lx;
+  uint64_t e0, e1, e2;
+  uint64_t p0, p1, p2;
+  uint64_t a0, a1, a2, a3;
+  bool bcast0, bcast1, accumulate;
+
+  Operands(const isa::Inst &inst, const uint32_t args[4], const int64_t lx[3])
+      : inst(inst), lx(lx), e0(elemBytes(inst.dtype[0])),
+        e1(elemBytes(inst.dtype[1])), e2(elemBytes(inst.dtype[2])),
+        p0(uint64_t(uint32_t(inst.pitch[0]))),
+        p1(uint64_t(uint32_t(inst.pitch[1]))),
+        p2(uint64_t(uint32_t(inst.pitch[2]))), a0(args[0]), a1(args[1]),
+        a2(args[2]), a3(args[3]), bcast0(inst.flags & isa::kFlagBcastCol0),
+        bcast1(inst.flags & isa::kFlagBcastCol1),
+        accumulate(inst.flags & isa::kFlagAccumulate) {}
+
+  /// Source operand `o` (1 or 2) of an elementwise op: a0 rows of a1
+  /// elements, or of one element when broadcast.
+  LxRegion elementwiseSource(unsigned o) const {
+    bool bcast = o == 1 ? bcast0 : bcast1;
+    uint64_t e = o == 1 ? e1 : e2;
+    return region(lx[o], a0, bcast ? e : a1 * e, o == 1 ? p1 : p2);
+  }
+  /// The destination of an elementwise op.
+  LxRegion elementwiseDestination() const {
+    return region(lx[0], a0, a1 * e0, p0);
+  }
+};
+
+/// Adds the non-empty regions to an LxAccess.
+struct Recorder {
+  LxAccess &out;
+  void read(const LxRegion &r) {
+    if (!r.empty())
+      out.reads[out.numReads++] = r;
+  }
+  void write(const LxRegion &r) {
+    if (!r.empty())
+      out.writes[out.numWrites++] = r;
+  }
+};
+
+/// Saturates a byte count far beyond any scratchpad.
+uint64_t clampBytes(UInt128 bytes) {
+  return bytes > (UInt128)(UINT64_MAX / 2) ? UINT64_MAX / 2 : uint64_t(bytes);
+}
+
+void dmaBoxAccess(const Operands &x, Recorder &rec) {
+  const isa::Inst &inst = x.inst;
+  if (!x.a0 || !x.a1 || !x.a2 || !x.a3)
+    return;
+  bool load = Opcode(inst.opcode) == Opcode::DmaLoad;
+  int64_t base = load ? x.lx[0] : x.lx[1];
+  uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
+  LxRegion touched;
+  if (inst.lx[2]) {
+    // Rows lx[2] bytes apart, each the packed (i1, i2) part.
+    UInt128 row = (UInt128)((x.a1 - 1) * n2 + (x.a2 - 1)) * n3 + x.a3;
+    touched = region(base, x.a0, clampBytes(row), inst.lx[2]);
+  } else {
+    // Packed with the unclamped counts: the last byte of the box.
+    UInt128 last =
+        ((UInt128)((x.a0 - 1) * n1 + (x.a1 - 1)) * n2 + (x.a2 - 1)) * n3 + x.a3;
+    touched = contiguous(base, clampBytes(last));
+  }
+  if (load)
+    rec.write(touched);
+  else
+    rec.read(touched);
+}
+
+void gatherAccess(const Operands &x, Recorder &rec) {
+  rec.write(region(x.lx[0], x.a0, x.a3, x.inst.arg[3]));
+  rec.read(contiguous(x.lx[1], x.a0 * x.e1));
+}
+
+void scatterAccess(const Operands &x, Recorder &rec) {
+  rec.read(region(x.lx[1], x.a0, x.a3, x.inst.arg[3]));
+  rec.read(contiguous(x.lx[2], x.a0 * x.e2));
+}
+
+void matmulAccess(const Operands &x, Recorder &rec) {
+  rec.read(region(x.lx[1], x.a0, x.a1 * x.e1, x.p1));
+  rec.read(region(x.lx[2], x.a1, x.a2 * x.e2, x.p2));
+  rec.write(region(x.lx[0], x.a0, x.a2 * x.e0, x.p0));
+  if (x.accumulate)
+    rec.read(region(x.lx[0], x.a0, x.a2 * x.e0, x.p0));
+}
+
+void unaryAccess(const Operands &x, Recorder &rec) {
+  rec.read(x.elementwiseSource(1));
+  rec.write(x.elementwiseDestination());
+}
+
+void binaryAccess(const Operands &x, Recorder &rec) {
+  rec.read(x.elementwiseSource(1));
+  rec.read(x.elementwiseSource(2));
+  rec.write(x.elementwiseDestination());
+}
+
+void selectAccess(const Operands &x, Recorder &rec) {
+  rec.read(x.elementwiseSource(1));
+  rec.read(x.elementwiseSource(2));
+  rec.read(x.elementwiseDestination());
+  rec.write(x.elementwiseDestination());
+}
+
+void reduceAccess(const Operands &x, Recorder &rec) {
+  if (!x.a0 || !x.a1)
+    return; // nothing to reduce: the destination is untouched
+  const isa::Inst &inst = x.inst;
+  rec.read(region(x.lx[1], x.a0, x.a1 * x.e1, x.p1));
+  bool rowsMode = inst.flags & isa::kFlagReduceRows;
+  LxRegion dst = rowsMode ? contiguous(x.lx[0], x.a1 * x.e0)
+                          : region(x.lx[0], x.a0, x.e0, x.p0);
+  rec.write(dst);
+  if (x.accumulate)
+    rec.read(dst);
+  bool arg = inst.op == uint16_t(isa::ReduceOp::ArgMax) ||
+             inst.op == uint16_t(isa::ReduceOp::ArgMin);
+  if (!arg || !x.accumulate)
+    return;
+  LxRegion value = rowsMode ? contiguous(x.lx[2], x.a1 * x.e2)
+                            : region(x.lx[2], x.a0, x.e2, x.p2);
+  rec.read(value);
+  rec.write(value);
+}
+
+void transposeAccess(const Operands &x, Recorder &rec) {
+  rec.read(region(x.lx[1], x.a0, x.a1 * x.e1, x.p1));
+  rec.write(region(x.lx[0], x.a1, x.a0 * x.e1, x.p0));
+}
+
+void sendAccess(const Operands &x, Recorder &rec) {
+  rec.read(contiguous(x.lx[1], x.a2));
+}
+
+void recvAccess(const Operands &x, Recorder &rec) {
+  rec.write(contiguous(x.lx[0], x.a2));
+}
+
+/// The LX access of each opcode (none for loops and nops), by opcode.
+using AccessFn = void (*)(const Operands &, Recorder &);
+constexpr AccessFn kAccessByOpcode[] = {
+    nullptr,      nullptr,     nullptr,         dmaBoxAccess, dmaBoxAccess,
+    matmulAccess, unaryAccess, binaryAccess,    selectAccess, reduceAccess,
+    sendAccess,   recvAccess,  transposeAccess, gatherAccess, scatterAccess};
+static_assert(sizeof(kAccessByOpcode) / sizeof(kAccessByOpcode[0]) ==
+                  size_t(Opcode::LastOpcode) + 1,
+              "every opcode has an entry");
+
 } // namespace
 
 unsigned lxOperandsUsed(const isa::Inst &inst) {
@@ -96,117 +251,11 @@ void computeLxAccess(const isa::Inst &inst, const uint32_t args[4],
                      const int64_t lx[3], LxAccess &out) {
   out.numReads = 0;
   out.numWrites = 0;
-  auto read = [&](const LxRegion &r) {
-    if (!r.empty())
-      out.reads[out.numReads++] = r;
-  };
-  auto write = [&](const LxRegion &r) {
-    if (!r.empty())
-      out.writes[out.numWrites++] = r;
-  };
-  uint64_t e0 = elemBytes(inst.dtype[0]);
-  uint64_t e1 = elemBytes(inst.dtype[1]);
-  uint64_t e2 = elemBytes(inst.dtype[2]);
-  uint64_t p0 = uint64_t(uint32_t(inst.pitch[0]));
-  uint64_t p1 = uint64_t(uint32_t(inst.pitch[1]));
-  uint64_t p2 = uint64_t(uint32_t(inst.pitch[2]));
-  uint64_t a0 = args[0], a1 = args[1], a2 = args[2], a3 = args[3];
-  bool bcast0 = inst.flags & isa::kFlagBcastCol0;
-  bool bcast1 = inst.flags & isa::kFlagBcastCol1;
-  bool accumulate = inst.flags & isa::kFlagAccumulate;
-  switch (Opcode(inst.opcode)) {
-  case Opcode::DmaLoad:
-  case Opcode::DmaStore: {
-    if (!a0 || !a1 || !a2 || !a3)
-      break;
-    uint64_t n1 = inst.arg[1], n2 = inst.arg[2], n3 = inst.arg[3];
-    LxRegion touched;
-    if (inst.lx[2]) {
-      // Rows lx[2] bytes apart, each the packed (i1, i2) part.
-      UInt128 row = (UInt128)((a1 - 1) * n2 + (a2 - 1)) * n3 + a3;
-      touched = region(Opcode(inst.opcode) == Opcode::DmaLoad ? lx[0] : lx[1],
-                       a0,
-                       row > (UInt128)(UINT64_MAX / 2) ? UINT64_MAX / 2
-                                                      : uint64_t(row),
-                       inst.lx[2]);
-    } else {
-      // Packed with the unclamped counts: the last byte of the box.
-      UInt128 last =
-          ((UInt128)((a0 - 1) * n1 + (a1 - 1)) * n2 + (a2 - 1)) * n3 + a3;
-      uint64_t bytes = last > (UInt128)(UINT64_MAX / 2)
-                           ? UINT64_MAX / 2
-                           : uint64_t(last);
-      touched = contiguous(
-          Opcode(inst.opcode) == Opcode::DmaLoad ? lx[0] : lx[1], bytes);
-    }
-    if (Opcode(inst.opcode) == Opcode::DmaLoad)
-      write(touched);
-    else
-      read(touched);
-    break;
-  }
-  case Opcode::DmaGather:
-    write(region(lx[0], a0, a3, inst.arg[3]));
-    read(contiguous(lx[1], a0 * e1));
-    break;
-  case Opcode::DmaScatter:
-    read(region(lx[1], a0, a3, inst.arg[3]));
-    read(contiguous(lx[2], a0 * e2));
-    break;
-  case Opcode::PtMatmul:
-    read(region(lx[1], a0, a1 * e1, p1));
-    read(region(lx[2], a1, a2 * e2, p2));
-    write(region(lx[0], a0, a2 * e0, p0));
-    if (accumulate)
-      read(region(lx[0], a0, a2 * e0, p0));
-    break;
-  case Opcode::SfpUnary:
-    read(region(lx[1], a0, bcast0 ? e1 : a1 * e1, p1));
-    write(region(lx[0], a0, a1 * e0, p0));
-    break;
-  case Opcode::SfpBinary:
-    read(region(lx[1], a0, bcast0 ? e1 : a1 * e1, p1));
-    read(region(lx[2], a0, bcast1 ? e2 : a1 * e2, p2));
-    write(region(lx[0], a0, a1 * e0, p0));
-    break;
-  case Opcode::SfpSelect:
-    read(region(lx[1], a0, bcast0 ? e1 : a1 * e1, p1));
-    read(region(lx[2], a0, bcast1 ? e2 : a1 * e2, p2));
-    read(region(lx[0], a0, a1 * e0, p0));
-    write(region(lx[0], a0, a1 * e0, p0));
-    break;
-  case Opcode::SfpReduce: {
-    if (!a0 || !a1)
-      break; // nothing to reduce: the destination is untouched
-    read(region(lx[1], a0, a1 * e1, p1));
-    bool rowsMode = inst.flags & isa::kFlagReduceRows;
-    LxRegion dst = rowsMode ? contiguous(lx[0], a1 * e0)
-                            : region(lx[0], a0, e0, p0);
-    write(dst);
-    if (accumulate)
-      read(dst);
-    bool arg = inst.op == uint16_t(isa::ReduceOp::ArgMax) ||
-               inst.op == uint16_t(isa::ReduceOp::ArgMin);
-    if (arg && accumulate) {
-      LxRegion value = rowsMode ? contiguous(lx[2], a1 * e2)
-                                : region(lx[2], a0, e2, p2);
-      read(value);
-      write(value);
-    }
-    break;
-  }
-  case Opcode::SfpTranspose:
-    read(region(lx[1], a0, a1 * e1, p1));
-    write(region(lx[0], a1, a0 * e1, p0));
-    break;
-  case Opcode::RingSend:
-    read(contiguous(lx[1], a2));
-    break;
-  case Opcode::RingRecv:
-    write(contiguous(lx[0], a2));
-    break;
-  default:
-    break;
+  if (inst.opcode > uint16_t(Opcode::LastOpcode))
+    return;
+  if (AccessFn access = kAccessByOpcode[inst.opcode]) {
+    Recorder rec{out};
+    access(Operands(inst, args, lx), rec);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "spyre/Runtime/ProgramVerifier.h"
 #include "spyre/Spy/SpyFormat.h"
 #include "spyre/Spy/SpyWriter.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -91,8 +92,6 @@ private:
 
 namespace {
 
-bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
-
 /// Largest alignment a file may request (segments and tensors).
 constexpr uint64_t kMaxAlignment = uint64_t(1) << 30;
 
@@ -122,6 +121,21 @@ std::string tensorLabel(size_t index, const std::string &name) {
 std::string programLabel(size_t index, const std::string &name) {
   return "program " + std::to_string(index) +
          (name.empty() ? std::string() : " '" + name + "'");
+}
+
+/// Copies a layout vector of at most kMaxRank + 1 entries.
+template <typename Vector, typename Dst>
+bool copyDims(const Vector *v, Dst &dst) {
+  if (!v)
+    return true;
+  if (v->size() > spy::kMaxRank + 1)
+    return false;
+  dst.assign(v->begin(), v->end());
+  return true;
+}
+
+bool sameType(const TensorInfo &a, const TensorInfo &b) {
+  return a.dtype == b.dtype && a.shape == b.shape && a.layout == b.layout;
 }
 
 } // namespace
@@ -198,36 +212,157 @@ Status Model::fromBuffer(std::vector<uint8_t> bytes, const Arch *deviceArch,
   return Status::success();
 }
 
-Status Model::validate(const Arch *deviceArch) {
-  const uint8_t *file = mapping_->data();
-  uint64_t fileSize = mapping_->size();
+/// The checks of Model::validate, one section of the file at a time in the
+/// order of the comment at the top; each fills in its part of the model.
+class Model::Validator {
+public:
+  Validator(Model &model, const Arch *deviceArch)
+      : model_(model), deviceArch_(deviceArch), file_(model.mapping_->data()),
+        fileSize_(model.mapping_->size()) {}
 
-  //===--- Header. --------------------------------------------------------===//
-  spy::FileHeader header;
-  if (fileSize < sizeof(header))
-    return invalidFile("file is truncated: " + std::to_string(fileSize) +
+  Status run();
+
+private:
+  // Header.
+  /// "2.0": the file's format version.
+  std::string theirVersion() const;
+  Status checkHeader();
+  Status checkVersion();
+  Status checkFlatBufferRegion() const;
+  Status checkDataRegion() const;
+
+  // FlatBuffer.
+  Status checkTables();
+
+  // Machine description.
+  Status resolveArch();
+  Status checkDeviceArch();
+  Status parseEmbeddedArch();
+
+  // Segments.
+  Status readSegments();
+  Status checkSegment(const std::string &label, const SegmentInfo &info) const;
+
+  // Tensors.
+  Status readTensors();
+  /// Role, dtype, io index and shape.
+  Status readTensorType(const std::string &label, const spy::Tensor &t,
+                        TensorInfo &info) const;
+  /// The layout, and the size that follows from it.
+  Status readTensorLayout(const std::string &label, const spy::Tensor &t,
+                          TensorInfo &info) const;
+  /// Alignment, and the data segment of a weight or constant (none for the
+  /// other roles).
+  Status checkTensorSegment(const std::string &label,
+                            const TensorInfo &info) const;
+  /// Records input or output tensor `index` at its io_index.
+  Status registerIo(const std::string &label, uint32_t index,
+                    uint32_t numTensors, const TensorInfo &info);
+  Status checkWorkspacePlacement(const std::string &label,
+                                 const TensorInfo &info) const;
+  Status checkIoIndices() const;
+  /// Outputs holding the new contents of a mutated input.
+  Status checkInputAliases() const;
+  /// Outputs holding the new contents of a mutated buffer (a weight).
+  Status checkBufferUpdates() const;
+
+  // Programs.
+  Status readPrograms();
+  Status readCodeSegment(const std::string &label, const spy::Program &p,
+                         ProgramInfo &info) const;
+  /// Cores, parameter slots and the per-core parameter table.
+  Status readProgramParams(const std::string &label, const spy::Program &p,
+                           ProgramInfo &info) const;
+
+  // Relocations.
+  Status readRelocations();
+  /// Program, tensor and phase in range.
+  Status checkRelocationIndices(const std::string &label,
+                                const RelocationInfo &info) const;
+  /// The patched field is the memAddr of an instruction that addresses
+  /// device memory.
+  Status checkRelocationField(const std::string &label,
+                              const RelocationInfo &info) const;
+  /// The phase suits the tensor's role and the addend stays inside it.
+  Status checkRelocationTarget(const std::string &label,
+                               const RelocationInfo &info) const;
+
+  // Plan.
+  Status readPlan();
+
+  Model &model_;
+  const Arch *deviceArch_;
+  const uint8_t *file_;
+  uint64_t fileSize_;
+  spy::FileHeader header_;
+  /// The verified tables (set by checkTables).
+  const spy::Model *m_ = nullptr;
+};
+
+Status Model::Validator::run() {
+  SPYRE_RETURN_IF_ERROR(checkHeader());
+  SPYRE_RETURN_IF_ERROR(checkTables());
+  SPYRE_RETURN_IF_ERROR(resolveArch());
+  SPYRE_RETURN_IF_ERROR(readSegments());
+  SPYRE_RETURN_IF_ERROR(readTensors());
+  SPYRE_RETURN_IF_ERROR(checkIoIndices());
+  SPYRE_RETURN_IF_ERROR(checkInputAliases());
+  SPYRE_RETURN_IF_ERROR(checkBufferUpdates());
+  SPYRE_RETURN_IF_ERROR(readPrograms());
+  SPYRE_RETURN_IF_ERROR(readRelocations());
+  return readPlan();
+}
+
+//===----------------------------------------------------------------------===//
+// Header
+//===----------------------------------------------------------------------===//
+
+std::string Model::Validator::theirVersion() const {
+  return std::to_string(header_.formatMajor) + "." +
+         std::to_string(header_.formatMinor);
+}
+
+Status Model::Validator::checkHeader() {
+  if (fileSize_ < sizeof(header_))
+    return invalidFile("file is truncated: " + std::to_string(fileSize_) +
                        " bytes, shorter than the " +
-                       std::to_string(sizeof(header)) + "-byte .spy header");
-  std::memcpy(&header, file, sizeof(header));
-  if (std::memcmp(header.magic, spy::kMagic, sizeof(spy::kMagic)) != 0)
+                       std::to_string(sizeof(header_)) + "-byte .spy header");
+  std::memcpy(&header_, file_, sizeof(header_));
+  if (std::memcmp(header_.magic, spy::kMagic, sizeof(spy::kMagic)) != 0)
     return invalidFile("not a .spy file (bad magic)");
+  SPYRE_RETURN_IF_ERROR(checkVersion());
+  SPYRE_RETURN_IF_ERROR(checkFlatBufferRegion());
+  SPYRE_RETURN_IF_ERROR(checkDataRegion());
+  uint64_t checksum =
+      spy::headerChecksum(header_, file_ + header_.flatbufferOffset);
+  if (checksum != header_.checksum)
+    return invalidFile("header checksum mismatch (stored " +
+                       hex64(header_.checksum) + ", computed " +
+                       hex64(checksum) + "): the file is corrupt");
+  return Status::success();
+}
+
+Status Model::Validator::checkVersion() {
   std::string ours = std::to_string(spy::kFormatMajor) + "." +
                      std::to_string(spy::kFormatMinor);
-  std::string theirs = std::to_string(header.formatMajor) + "." +
-                       std::to_string(header.formatMinor);
-  if (header.formatMajor != spy::kFormatMajor)
-    return Status::error(StatusCode::VersionMismatch,
-                         "unsupported .spy format version " + theirs +
-                             ": this runtime reads format " + ours +
-                             " (major version " +
-                             std::to_string(spy::kFormatMajor) +
-                             "); recompile the model");
-  if (header.formatMinor > spy::kFormatMinor)
-    warnings_.push_back(".spy format version " + theirs +
-                        " is newer than this runtime's " + ours +
-                        "; additions since " + ours + " are ignored");
-  uint64_t fbOffset = header.flatbufferOffset, fbSize = header.flatbufferSize;
-  if (fbOffset < sizeof(header) || fbOffset % spy::kFileAlignment != 0)
+  std::string theirs = theirVersion();
+  if (header_.formatMajor != spy::kFormatMajor)
+    return Status::error(
+        StatusCode::VersionMismatch,
+        "unsupported .spy format version " + theirs +
+            ": this runtime reads format " + ours + " (major version " +
+            std::to_string(spy::kFormatMajor) + "); recompile the model");
+  if (header_.formatMinor > spy::kFormatMinor)
+    model_.warnings_.push_back(".spy format version " + theirs +
+                               " is newer than this runtime's " + ours +
+                               "; additions since " + ours + " are ignored");
+  return Status::success();
+}
+
+Status Model::Validator::checkFlatBufferRegion() const {
+  uint64_t fbOffset = header_.flatbufferOffset;
+  uint64_t fbSize = header_.flatbufferSize;
+  if (fbOffset < sizeof(header_) || fbOffset % spy::kFileAlignment != 0)
     return invalidFile("FlatBuffer offset " + std::to_string(fbOffset) +
                        " is not a multiple of " +
                        std::to_string(spy::kFileAlignment) +
@@ -235,422 +370,543 @@ Status Model::validate(const Arch *deviceArch) {
   if (fbSize < 8 || fbSize >= FLATBUFFERS_MAX_BUFFER_SIZE)
     return invalidFile("FlatBuffer size " + std::to_string(fbSize) +
                        " out of range");
-  if (fbOffset > fileSize || fbSize > fileSize - fbOffset)
+  if (fbOffset > fileSize_ || fbSize > fileSize_ - fbOffset)
     return invalidFile("file is truncated: the FlatBuffer ends at byte " +
                        std::to_string(fbOffset + fbSize) + " of " +
-                       std::to_string(fileSize));
-  uint64_t dataOffset = header.dataOffset, dataSize = header.dataSize;
-  if (dataOffset % spy::kFileAlignment != 0 || dataOffset < fbOffset + fbSize)
+                       std::to_string(fileSize_));
+  return Status::success();
+}
+
+Status Model::Validator::checkDataRegion() const {
+  uint64_t dataOffset = header_.dataOffset, dataSize = header_.dataSize;
+  if (dataOffset % spy::kFileAlignment != 0 ||
+      dataOffset < header_.flatbufferOffset + header_.flatbufferSize)
     return invalidFile("data area offset " + std::to_string(dataOffset) +
                        " is not aligned to " +
                        std::to_string(spy::kFileAlignment) +
                        " after the FlatBuffer");
-  if (dataOffset > fileSize || dataSize > fileSize - dataOffset)
-    return invalidFile("file is truncated: " + std::to_string(fileSize) +
+  if (dataOffset > fileSize_ || dataSize > fileSize_ - dataOffset)
+    return invalidFile("file is truncated: " + std::to_string(fileSize_) +
                        " bytes, but the data area ends at byte " +
                        (dataOffset > UINT64_MAX - dataSize
                             ? std::string("(overflow)")
                             : std::to_string(dataOffset + dataSize)));
-  if (dataOffset + dataSize != fileSize)
+  if (dataOffset + dataSize != fileSize_)
     return invalidFile("file has " +
-                       std::to_string(fileSize - dataOffset - dataSize) +
+                       std::to_string(fileSize_ - dataOffset - dataSize) +
                        " bytes after its data area");
-  const uint8_t *fb = file + fbOffset;
-  uint64_t checksum = spy::headerChecksum(header, fb);
-  if (checksum != header.checksum)
-    return invalidFile("header checksum mismatch (stored " +
-                       hex64(header.checksum) + ", computed " +
-                       hex64(checksum) + "): the file is corrupt");
+  return Status::success();
+}
 
-  //===--- FlatBuffer. ----------------------------------------------------===//
-  flatbuffers::Verifier verifier(fb, size_t(fbSize), /*max_depth=*/64,
+//===----------------------------------------------------------------------===//
+// FlatBuffer
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::checkTables() {
+  const uint8_t *fb = file_ + header_.flatbufferOffset;
+  flatbuffers::Verifier verifier(fb, size_t(header_.flatbufferSize),
+                                 /*max_depth=*/64,
                                  /*max_tables=*/1u << 24);
   if (!spy::VerifyModelBuffer(verifier))
     return invalidFile("the model tables are malformed (FlatBuffers "
                        "verification failed)");
-  const spy::Model *m = spy::GetModel(fb);
-  dataArea_ = file + dataOffset;
-  formatMajor_ = header.formatMajor;
-  formatMinor_ = header.formatMinor;
-  archHash_ = header.archHash;
-  if (m->format_major() != header.formatMajor ||
-      m->format_minor() != header.formatMinor)
+  m_ = spy::GetModel(fb);
+  model_.dataArea_ = file_ + header_.dataOffset;
+  model_.formatMajor_ = header_.formatMajor;
+  model_.formatMinor_ = header_.formatMinor;
+  model_.archHash_ = header_.archHash;
+  if (m_->format_major() != header_.formatMajor ||
+      m_->format_minor() != header_.formatMinor)
     return invalidFile("format version in the tables (" +
-                       std::to_string(m->format_major()) + "." +
-                       std::to_string(m->format_minor()) +
-                       ") differs from the header's (" + theirs + ")");
-  if (m->arch_hash() != header.archHash)
+                       std::to_string(m_->format_major()) + "." +
+                       std::to_string(m_->format_minor()) +
+                       ") differs from the header's (" + theirVersion() + ")");
+  if (m_->arch_hash() != header_.archHash)
     return invalidFile("arch hash in the tables differs from the header's");
-  archJson_ = str(m->arch_json());
-  if (const spy::Metadata *md = m->metadata()) {
-    metadata_.sourceModel = str(md->source_model());
-    metadata_.compilerVersion = str(md->compiler_version());
-    metadata_.pipeline = str(md->pipeline());
-    metadata_.archName = str(md->arch_name());
+  model_.archJson_ = str(m_->arch_json());
+  if (const spy::Metadata *md = m_->metadata()) {
+    ModelMetadata &out = model_.metadata_;
+    out.sourceModel = str(md->source_model());
+    out.compilerVersion = str(md->compiler_version());
+    out.pipeline = str(md->pipeline());
+    out.archName = str(md->arch_name());
   }
+  return Status::success();
+}
 
-  //===--- Machine description. -------------------------------------------===//
-  if (deviceArch) {
-    if (deviceArch->hash() != header.archHash) {
-      std::string fileArch = metadata_.archName.empty()
-                                 ? std::string("unnamed")
-                                 : "'" + metadata_.archName + "'";
-      return Status::error(
-          StatusCode::ArchMismatch,
-          "model was compiled for machine description " + fileArch +
-              " (hash " + hex64(header.archHash) +
-              ") but the device is '" + deviceArch->name + "' (hash " +
-              hex64(deviceArch->hash()) +
-              "); recompile for this device or run with --arch");
-    }
-    arch_ = *deviceArch;
-  } else {
-    std::string error;
-    if (!Arch::parse(archJson_, arch_, error))
-      return invalidFile("embedded machine description is invalid: " + error);
-    if (arch_.hash() != header.archHash)
-      return invalidFile("embedded machine description (hash " +
-                         hex64(arch_.hash()) +
-                         ") does not match the file's arch hash " +
-                         hex64(header.archHash));
-  }
-  const Arch &arch = arch_;
-  workspaceSize_ = m->workspace_size();
-  if (workspaceSize_ > uint64_t(arch.memoryBytes))
-    return invalidFile("workspace of " + std::to_string(workspaceSize_) +
+//===----------------------------------------------------------------------===//
+// Machine description
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::resolveArch() {
+  SPYRE_RETURN_IF_ERROR(deviceArch_ ? checkDeviceArch() : parseEmbeddedArch());
+  model_.workspaceSize_ = m_->workspace_size();
+  if (model_.workspaceSize_ > uint64_t(model_.arch_.memoryBytes))
+    return invalidFile("workspace of " + std::to_string(model_.workspaceSize_) +
                        " bytes exceeds device memory (" +
-                       std::to_string(arch.memoryBytes) + " bytes)");
+                       std::to_string(model_.arch_.memoryBytes) + " bytes)");
+  return Status::success();
+}
 
-  //===--- Segments. ------------------------------------------------------===//
-  if (const auto *segs = m->segments()) {
-    for (uint32_t i = 0; i < segs->size(); ++i) {
-      const spy::Segment *s = segs->Get(i);
-      std::string label = "segment " + std::to_string(i);
-      SegmentInfo info{s->offset(), s->size(), s->alignment()};
-      if (!isPowerOfTwo(info.alignment) || info.alignment < isa::kInstBytes ||
-          info.alignment > kMaxAlignment)
-        return invalidFile(label + ": alignment " +
-                           std::to_string(info.alignment) +
-                           " is not a power of two in [" +
-                           std::to_string(isa::kInstBytes) + ", 2^30]");
-      if (info.offset % info.alignment != 0)
-        return invalidFile(label + ": offset " + std::to_string(info.offset) +
-                           " is not aligned to " +
-                           std::to_string(info.alignment));
-      if (info.offset > dataSize || info.size > dataSize - info.offset)
-        return invalidFile(label + " [" + std::to_string(info.offset) +
-                           ", +" + std::to_string(info.size) +
-                           ") lies outside the " + std::to_string(dataSize) +
-                           "-byte data area");
-      segments_.push_back(info);
-    }
+Status Model::Validator::checkDeviceArch() {
+  if (deviceArch_->hash() != header_.archHash) {
+    const std::string &name = model_.metadata_.archName;
+    std::string fileArch =
+        name.empty() ? std::string("unnamed") : "'" + name + "'";
+    return Status::error(StatusCode::ArchMismatch,
+                         "model was compiled for machine description " +
+                             fileArch + " (hash " + hex64(header_.archHash) +
+                             ") but the device is '" + deviceArch_->name +
+                             "' (hash " + hex64(deviceArch_->hash()) +
+                             "); recompile for this device or run with --arch");
   }
+  model_.arch_ = *deviceArch_;
+  return Status::success();
+}
 
-  //===--- Tensors. -------------------------------------------------------===//
-  if (const auto *ts = m->tensors()) {
-    for (uint32_t i = 0; i < ts->size(); ++i) {
-      const spy::Tensor *t = ts->Get(i);
-      TensorInfo info;
-      info.name = str(t->name());
-      std::string label = tensorLabel(i, info.name);
-      if (uint8_t(t->role()) > uint8_t(Role::MAX))
-        return invalidFile(label + ": invalid role " +
-                           std::to_string(unsigned(t->role())));
-      if (uint8_t(t->dtype()) > uint8_t(spy::DType::MAX))
-        return invalidFile(label + ": invalid dtype " +
-                           std::to_string(unsigned(t->dtype())));
-      info.role = t->role();
-      info.dtype = isa::DType(t->dtype());
-      info.ioIndex = t->io_index();
-      const spy::Layout *l = t->layout();
-      if (!elementsAligned(t->shape()) ||
-          (l && (!elementsAligned(l->padded_shape()) ||
-                 !elementsAligned(l->device_shape()))))
-        return invalidFile(label + ": misaligned 64-bit vector");
-      if (const auto *shape = t->shape()) {
-        if (shape->size() > spy::kMaxRank)
-          return invalidFile(label + ": rank " +
-                             std::to_string(shape->size()) + " exceeds " +
-                             std::to_string(spy::kMaxRank));
-        info.shape.assign(shape->begin(), shape->end());
-      }
-      if (!l)
-        return invalidFile(label + ": missing layout");
-      info.layout.stickDim = l->stick_dim();
-      info.layout.elemsPerStick = l->elems_per_stick();
-      auto copyDims = [&](const auto *v, auto &dst) {
-        if (!v)
-          return true;
-        if (v->size() > spy::kMaxRank + 1)
-          return false;
-        dst.assign(v->begin(), v->end());
-        return true;
-      };
-      if (!copyDims(l->dim_order(), info.layout.dimOrder) ||
-          !copyDims(l->padded_shape(), info.layout.paddedShape) ||
-          !copyDims(l->device_shape(), info.layout.deviceShape))
-        return invalidFile(label + ": layout has too many dimensions");
-      std::string error;
-      if (!info.layout.validate(info.dtype, info.shape, arch.stickBytes,
-                                error))
-        return invalidFile(label + ": invalid layout: " + error);
-      info.size = t->size();
-      uint64_t expectedSize = info.layout.deviceBytes(info.dtype);
-      if (info.size != expectedSize)
-        return invalidFile(label + ": size " + std::to_string(info.size) +
-                           " does not match its layout (" +
-                           std::to_string(expectedSize) + " bytes)");
-      if (info.size > uint64_t(arch.memoryBytes))
-        return invalidFile(label + ": " + std::to_string(info.size) +
-                           " bytes exceed device memory");
-      info.alignment = t->alignment();
-      if (!isPowerOfTwo(info.alignment) || info.alignment > kMaxAlignment)
-        return invalidFile(label + ": alignment " +
-                           std::to_string(info.alignment) +
-                           " is not a power of two up to 2^30");
-      info.segment = t->segment();
-      info.workspaceOffset = t->workspace_offset();
-      info.aliasesInput = t->aliases_input();
-      info.updatesTensor = t->updates_tensor();
-      bool isData = info.role == Role::Weight || info.role == Role::Constant;
-      if (isData) {
-        if (info.segment < 0 || uint32_t(info.segment) >= segments_.size())
-          return invalidFile(label + ": segment " +
-                             std::to_string(info.segment) +
-                             " out of range (the file has " +
-                             std::to_string(segments_.size()) +
-                             " segments)");
-        const SegmentInfo &seg = segments_[size_t(info.segment)];
-        if (seg.size != info.size)
-          return invalidFile(label + ": segment " +
-                             std::to_string(info.segment) + " holds " +
-                             std::to_string(seg.size) + " bytes, the " +
-                             roleName(info.role) + " needs exactly " +
-                             std::to_string(info.size));
-      } else if (info.segment != -1) {
-        return invalidFile(label + ": a " + std::string(roleName(info.role)) +
-                           " tensor cannot have a data segment");
-      }
-      bool isIo = info.role == Role::Input || info.role == Role::Output;
-      if (isIo) {
-        if (info.ioIndex < 0)
-          return invalidFile(label + ": " + roleName(info.role) +
-                             " without an io_index");
-        auto &list = info.role == Role::Input ? inputs_ : outputs_;
-        if (uint32_t(info.ioIndex) >= ts->size())
-          return invalidFile(label + ": io_index " +
-                             std::to_string(info.ioIndex) + " out of range");
-        if (list.size() <= size_t(info.ioIndex))
-          list.resize(size_t(info.ioIndex) + 1, UINT32_MAX);
-        if (list[size_t(info.ioIndex)] != UINT32_MAX)
-          return invalidFile(label + ": duplicate " + roleName(info.role) +
-                             " io_index " + std::to_string(info.ioIndex));
-        list[size_t(info.ioIndex)] = i;
-      } else if (info.ioIndex != -1) {
-        return invalidFile(label + ": a " + std::string(roleName(info.role)) +
-                           " tensor cannot have an io_index");
-      }
-      if (info.role == Role::Workspace) {
-        if (info.workspaceOffset % info.alignment != 0)
-          return invalidFile(label + ": workspace offset " +
-                             std::to_string(info.workspaceOffset) +
-                             " is not aligned to " +
-                             std::to_string(info.alignment));
-        if (info.workspaceOffset > workspaceSize_ ||
-            info.size > workspaceSize_ - info.workspaceOffset)
-          return invalidFile(label + ": [" +
-                             std::to_string(info.workspaceOffset) + ", +" +
-                             std::to_string(info.size) +
-                             ") does not fit in the " +
-                             std::to_string(workspaceSize_) +
-                             "-byte workspace");
-      }
-      if (info.aliasesInput != -1 && info.role != Role::Output)
-        return invalidFile(label + ": only outputs may alias an input");
-      if (info.updatesTensor != -1 && info.role != Role::Output)
-        return invalidFile(label + ": only outputs may update a buffer");
-      tensors_.push_back(std::move(info));
-    }
+Status Model::Validator::parseEmbeddedArch() {
+  std::string error;
+  Arch &arch = model_.arch_;
+  if (!Arch::parse(model_.archJson_, arch, error))
+    return invalidFile("embedded machine description is invalid: " + error);
+  if (arch.hash() != header_.archHash)
+    return invalidFile(
+        "embedded machine description (hash " + hex64(arch.hash()) +
+        ") does not match the file's arch hash " + hex64(header_.archHash));
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Segments
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::readSegments() {
+  const auto *segs = m_->segments();
+  for (uint32_t i = 0; segs && i < segs->size(); ++i) {
+    const spy::Segment *s = segs->Get(i);
+    SegmentInfo info{s->offset(), s->size(), s->alignment()};
+    SPYRE_RETURN_IF_ERROR(checkSegment("segment " + std::to_string(i), info));
+    model_.segments_.push_back(info);
   }
-  for (auto *list : {&inputs_, &outputs_})
+  return Status::success();
+}
+
+Status Model::Validator::checkSegment(const std::string &label,
+                                      const SegmentInfo &info) const {
+  uint64_t dataSize = header_.dataSize;
+  if (!isPowerOfTwo(info.alignment) || info.alignment < isa::kInstBytes ||
+      info.alignment > kMaxAlignment)
+    return invalidFile(label + ": alignment " + std::to_string(info.alignment) +
+                       " is not a power of two in [" +
+                       std::to_string(isa::kInstBytes) + ", 2^30]");
+  if (info.offset % info.alignment != 0)
+    return invalidFile(label + ": offset " + std::to_string(info.offset) +
+                       " is not aligned to " + std::to_string(info.alignment));
+  if (info.offset > dataSize || info.size > dataSize - info.offset)
+    return invalidFile(label + " [" + std::to_string(info.offset) + ", +" +
+                       std::to_string(info.size) + ") lies outside the " +
+                       std::to_string(dataSize) + "-byte data area");
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::readTensors() {
+  const auto *ts = m_->tensors();
+  for (uint32_t i = 0; ts && i < ts->size(); ++i) {
+    const spy::Tensor *t = ts->Get(i);
+    TensorInfo info;
+    info.name = str(t->name());
+    std::string label = tensorLabel(i, info.name);
+    SPYRE_RETURN_IF_ERROR(readTensorType(label, *t, info));
+    SPYRE_RETURN_IF_ERROR(readTensorLayout(label, *t, info));
+    info.segment = t->segment();
+    info.workspaceOffset = t->workspace_offset();
+    info.aliasesInput = t->aliases_input();
+    info.updatesTensor = t->updates_tensor();
+    SPYRE_RETURN_IF_ERROR(checkTensorSegment(label, info));
+    SPYRE_RETURN_IF_ERROR(registerIo(label, i, ts->size(), info));
+    SPYRE_RETURN_IF_ERROR(checkWorkspacePlacement(label, info));
+    if (info.aliasesInput != -1 && info.role != Role::Output)
+      return invalidFile(label + ": only outputs may alias an input");
+    if (info.updatesTensor != -1 && info.role != Role::Output)
+      return invalidFile(label + ": only outputs may update a buffer");
+    model_.tensors_.push_back(std::move(info));
+  }
+  return Status::success();
+}
+
+Status Model::Validator::readTensorType(const std::string &label,
+                                        const spy::Tensor &t,
+                                        TensorInfo &info) const {
+  if (uint8_t(t.role()) > uint8_t(Role::MAX))
+    return invalidFile(label + ": invalid role " +
+                       std::to_string(unsigned(t.role())));
+  if (uint8_t(t.dtype()) > uint8_t(spy::DType::MAX))
+    return invalidFile(label + ": invalid dtype " +
+                       std::to_string(unsigned(t.dtype())));
+  info.role = t.role();
+  info.dtype = isa::DType(t.dtype());
+  info.ioIndex = t.io_index();
+  const spy::Layout *l = t.layout();
+  if (!elementsAligned(t.shape()) ||
+      (l && (!elementsAligned(l->padded_shape()) ||
+             !elementsAligned(l->device_shape()))))
+    return invalidFile(label + ": misaligned 64-bit vector");
+  if (const auto *shape = t.shape()) {
+    if (shape->size() > spy::kMaxRank)
+      return invalidFile(label + ": rank " + std::to_string(shape->size()) +
+                         " exceeds " + std::to_string(spy::kMaxRank));
+    info.shape.assign(shape->begin(), shape->end());
+  }
+  return Status::success();
+}
+
+Status Model::Validator::readTensorLayout(const std::string &label,
+                                          const spy::Tensor &t,
+                                          TensorInfo &info) const {
+  const spy::Layout *l = t.layout();
+  if (!l)
+    return invalidFile(label + ": missing layout");
+  spy::TensorLayout &layout = info.layout;
+  layout.stickDim = l->stick_dim();
+  layout.elemsPerStick = l->elems_per_stick();
+  if (!copyDims(l->dim_order(), layout.dimOrder) ||
+      !copyDims(l->padded_shape(), layout.paddedShape) ||
+      !copyDims(l->device_shape(), layout.deviceShape))
+    return invalidFile(label + ": layout has too many dimensions");
+  const Arch &arch = model_.arch_;
+  std::string error;
+  if (!layout.validate(info.dtype, info.shape, arch.stickBytes, error))
+    return invalidFile(label + ": invalid layout: " + error);
+  info.size = t.size();
+  uint64_t expectedSize = layout.deviceBytes(info.dtype);
+  if (info.size != expectedSize)
+    return invalidFile(label + ": size " + std::to_string(info.size) +
+                       " does not match its layout (" +
+                       std::to_string(expectedSize) + " bytes)");
+  if (info.size > uint64_t(arch.memoryBytes))
+    return invalidFile(label + ": " + std::to_string(info.size) +
+                       " bytes exceed device memory");
+  info.alignment = t.alignment();
+  return Status::success();
+}
+
+Status Model::Validator::checkTensorSegment(const std::string &label,
+                                            const TensorInfo &info) const {
+  if (!isPowerOfTwo(info.alignment) || info.alignment > kMaxAlignment)
+    return invalidFile(label + ": alignment " + std::to_string(info.alignment) +
+                       " is not a power of two up to 2^30");
+  bool isData = info.role == Role::Weight || info.role == Role::Constant;
+  if (!isData) {
+    if (info.segment != -1)
+      return invalidFile(label + ": a " + std::string(roleName(info.role)) +
+                         " tensor cannot have a data segment");
+    return Status::success();
+  }
+  const auto &segments = model_.segments_;
+  if (info.segment < 0 || uint32_t(info.segment) >= segments.size())
+    return invalidFile(label + ": segment " + std::to_string(info.segment) +
+                       " out of range (the file has " +
+                       std::to_string(segments.size()) + " segments)");
+  const SegmentInfo &seg = segments[size_t(info.segment)];
+  if (seg.size != info.size)
+    return invalidFile(label + ": segment " + std::to_string(info.segment) +
+                       " holds " + std::to_string(seg.size) + " bytes, the " +
+                       roleName(info.role) + " needs exactly " +
+                       std::to_string(info.size));
+  return Status::success();
+}
+
+Status Model::Validator::registerIo(const std::string &label, uint32_t index,
+                                    uint32_t numTensors,
+                                    const TensorInfo &info) {
+  bool isIo = info.role == Role::Input || info.role == Role::Output;
+  if (!isIo) {
+    if (info.ioIndex != -1)
+      return invalidFile(label + ": a " + std::string(roleName(info.role)) +
+                         " tensor cannot have an io_index");
+    return Status::success();
+  }
+  if (info.ioIndex < 0)
+    return invalidFile(label + ": " + roleName(info.role) +
+                       " without an io_index");
+  auto &list = info.role == Role::Input ? model_.inputs_ : model_.outputs_;
+  if (uint32_t(info.ioIndex) >= numTensors)
+    return invalidFile(label + ": io_index " + std::to_string(info.ioIndex) +
+                       " out of range");
+  if (list.size() <= size_t(info.ioIndex))
+    list.resize(size_t(info.ioIndex) + 1, UINT32_MAX);
+  if (list[size_t(info.ioIndex)] != UINT32_MAX)
+    return invalidFile(label + ": duplicate " + roleName(info.role) +
+                       " io_index " + std::to_string(info.ioIndex));
+  list[size_t(info.ioIndex)] = index;
+  return Status::success();
+}
+
+Status Model::Validator::checkWorkspacePlacement(const std::string &label,
+                                                 const TensorInfo &info) const {
+  if (info.role != Role::Workspace)
+    return Status::success();
+  uint64_t workspaceSize = model_.workspaceSize_;
+  if (info.workspaceOffset % info.alignment != 0)
+    return invalidFile(label + ": workspace offset " +
+                       std::to_string(info.workspaceOffset) +
+                       " is not aligned to " + std::to_string(info.alignment));
+  if (info.workspaceOffset > workspaceSize ||
+      info.size > workspaceSize - info.workspaceOffset)
+    return invalidFile(label + ": [" + std::to_string(info.workspaceOffset) +
+                       ", +" + std::to_string(info.size) +
+                       ") does not fit in the " +
+                       std::to_string(workspaceSize) + "-byte workspace");
+  return Status::success();
+}
+
+Status Model::Validator::checkIoIndices() const {
+  for (const auto *list : {&model_.inputs_, &model_.outputs_})
     for (size_t k = 0; k < list->size(); ++k)
       if ((*list)[k] == UINT32_MAX)
-        return invalidFile(std::string(list == &inputs_ ? "input" : "output") +
-                           " io_index " + std::to_string(k) +
-                           " is missing (indices must be 0..n-1)");
-  for (uint32_t outIndex : outputs_) {
-    const TensorInfo &o = tensors_[outIndex];
+        return invalidFile(
+            std::string(list == &model_.inputs_ ? "input" : "output") +
+            " io_index " + std::to_string(k) +
+            " is missing (indices must be 0..n-1)");
+  return Status::success();
+}
+
+Status Model::Validator::checkInputAliases() const {
+  const auto &tensors = model_.tensors_;
+  const auto &inputs = model_.inputs_;
+  for (uint32_t outIndex : model_.outputs_) {
+    const TensorInfo &o = tensors[outIndex];
     if (o.aliasesInput == -1)
       continue;
     std::string label = tensorLabel(outIndex, o.name);
-    if (o.aliasesInput < 0 || size_t(o.aliasesInput) >= inputs_.size())
+    if (o.aliasesInput < 0 || size_t(o.aliasesInput) >= inputs.size())
       return invalidFile(label + ": aliases input " +
                          std::to_string(o.aliasesInput) +
                          " out of range (the model has " +
-                         std::to_string(inputs_.size()) + " inputs)");
-    const TensorInfo &in = tensors_[inputs_[size_t(o.aliasesInput)]];
-    if (in.dtype != o.dtype || in.shape != o.shape || in.layout != o.layout)
+                         std::to_string(inputs.size()) + " inputs)");
+    const TensorInfo &in = tensors[inputs[size_t(o.aliasesInput)]];
+    if (!sameType(in, o))
       return invalidFile(label + ": aliases input " +
                          std::to_string(o.aliasesInput) +
                          " of a different type or layout");
   }
-  for (uint32_t outIndex : outputs_) {
-    const TensorInfo &o = tensors_[outIndex];
+  return Status::success();
+}
+
+Status Model::Validator::checkBufferUpdates() const {
+  const auto &tensors = model_.tensors_;
+  for (uint32_t outIndex : model_.outputs_) {
+    const TensorInfo &o = tensors[outIndex];
     if (o.updatesTensor == -1)
       continue;
     std::string label = tensorLabel(outIndex, o.name);
-    if (o.updatesTensor < 0 || size_t(o.updatesTensor) >= tensors_.size())
-      return invalidFile(label + ": updates tensor " +
-                         std::to_string(o.updatesTensor) +
-                         " out of range (the file has " +
-                         std::to_string(tensors_.size()) + " tensors)");
+    std::string target = ": updates tensor " + std::to_string(o.updatesTensor);
+    if (o.updatesTensor < 0 || size_t(o.updatesTensor) >= tensors.size())
+      return invalidFile(label + target + " out of range (the file has " +
+                         std::to_string(tensors.size()) + " tensors)");
     if (o.aliasesInput != -1)
       return invalidFile(label + ": updates both an input and a buffer");
-    const TensorInfo &buffer = tensors_[size_t(o.updatesTensor)];
+    const TensorInfo &buffer = tensors[size_t(o.updatesTensor)];
     if (buffer.role != Role::Weight)
-      return invalidFile(label + ": updates tensor " +
-                         std::to_string(o.updatesTensor) +
-                         ", which is not a weight (buffer)");
-    if (buffer.dtype != o.dtype || buffer.shape != o.shape ||
-        buffer.layout != o.layout)
-      return invalidFile(label + ": updates tensor " +
-                         std::to_string(o.updatesTensor) +
-                         " of a different type or layout");
-  }
-
-  //===--- Programs. ------------------------------------------------------===//
-  if (const auto *ps = m->programs()) {
-    for (uint32_t i = 0; i < ps->size(); ++i) {
-      const spy::Program *p = ps->Get(i);
-      ProgramInfo info;
-      info.name = str(p->name());
-      info.location = str(p->location());
-      std::string label = programLabel(i, info.name);
-      int32_t seg = p->code_segment();
-      if (seg < 0 || uint32_t(seg) >= segments_.size())
-        return invalidFile(label + ": code segment " + std::to_string(seg) +
-                           " out of range (the file has " +
-                           std::to_string(segments_.size()) + " segments)");
-      info.codeSegment = uint32_t(seg);
-      uint64_t codeBytes = segments_[info.codeSegment].size;
-      if (codeBytes % isa::kInstBytes != 0)
-        return invalidFile(label + ": code segment size " +
-                           std::to_string(codeBytes) +
-                           " is not a multiple of " +
-                           std::to_string(isa::kInstBytes));
-      if (codeBytes / isa::kInstBytes > UINT32_MAX)
-        return invalidFile(label + ": too many instructions");
-      info.numInsts = uint32_t(codeBytes / isa::kInstBytes);
-      if (p->num_cores() < 1 || p->num_cores() > arch.cores)
-        return invalidFile(label + ": num_cores " +
-                           std::to_string(p->num_cores()) +
-                           " out of range (the device has " +
-                           std::to_string(arch.cores) + " cores)");
-      if (p->num_params() < 0 || p->num_params() >= isa::kNone)
-        return invalidFile(label + ": num_params " +
-                           std::to_string(p->num_params()) +
-                           " out of range [0, " +
-                           std::to_string(isa::kNone - 1) + "]");
-      info.numCores = uint32_t(p->num_cores());
-      info.numParams = uint32_t(p->num_params());
-      uint64_t expected = uint64_t(info.numCores) * info.numParams;
-      uint64_t got = p->params() ? p->params()->size() : 0;
-      if (got != expected)
-        return invalidFile(label + ": " + std::to_string(got) +
-                           " parameters, expected num_cores * num_params = " +
-                           std::to_string(expected));
-      if (!elementsAligned(p->params()))
-        return invalidFile(label + ": misaligned parameter table");
-      if (p->params())
-        info.params.assign(p->params()->begin(), p->params()->end());
-      std::string error;
-      if (!verifyProgram(segmentData(info.codeSegment), info.numInsts,
-                         info.numCores, info.numParams, arch, error))
-        return invalidFile(label + ": " + error);
-      programs_.push_back(std::move(info));
-    }
-  }
-
-  //===--- Relocations. ---------------------------------------------------===//
-  if (const auto *rs = m->relocations()) {
-    if (rs->size() &&
-        reinterpret_cast<uintptr_t>(rs->Data()) % alignof(spy::Relocation))
-      return invalidFile("misaligned relocation table");
-    std::set<std::pair<uint32_t, uint64_t>> patched;
-    for (uint32_t i = 0; i < rs->size(); ++i) {
-      const spy::Relocation *r = rs->Get(i);
-      std::string label = "relocation " + std::to_string(i);
-      RelocationInfo info{r->program(), r->offset(), r->tensor(), r->addend(),
-                          r->phase()};
-      if (info.program >= programs_.size())
-        return invalidFile(label + ": program " +
-                           std::to_string(info.program) +
-                           " out of range (the file has " +
-                           std::to_string(programs_.size()) + " programs)");
-      if (info.tensor >= tensors_.size())
-        return invalidFile(label + ": tensor " + std::to_string(info.tensor) +
-                           " out of range (the file has " +
-                           std::to_string(tensors_.size()) + " tensors)");
-      if (uint8_t(info.phase) > uint8_t(Phase::MAX))
-        return invalidFile(label + ": invalid phase " +
-                           std::to_string(unsigned(info.phase)));
-      const ProgramInfo &prog = programs_[info.program];
-      uint64_t imageBytes = uint64_t(prog.numInsts) * isa::kInstBytes;
-      if (info.offset % isa::kInstBytes != isa::kRelocFieldOffset ||
-          info.offset >= imageBytes)
-        return invalidFile(label + ": offset " + std::to_string(info.offset) +
-                           " is not the memAddr field (byte " +
-                           std::to_string(isa::kRelocFieldOffset) +
-                           ") of an instruction of " +
-                           programLabel(info.program, prog.name) + " (" +
-                           std::to_string(prog.numInsts) + " instructions)");
-      uint16_t opcode;
-      std::memcpy(&opcode,
-                  programImage(info.program) +
-                      (info.offset - isa::kRelocFieldOffset),
-                  sizeof(opcode));
-      if (!usesDeviceAddress(opcode))
-        return invalidFile(label + ": instruction " +
-                           std::to_string(info.offset / isa::kInstBytes) +
-                           " (" + isa::opcodeName(opcode) +
-                           ") does not address device memory");
-      const TensorInfo &t = tensors_[info.tensor];
-      Phase expected = spy::phaseForRole(t.role);
-      if (info.phase != expected)
-        return invalidFile(label + ": phase " + phaseName(info.phase) +
-                           " is wrong for " + roleName(t.role) + " " +
-                           tensorLabel(info.tensor, t.name) + " (expected " +
-                           phaseName(expected) + ")");
-      if (info.addend < 0 || uint64_t(info.addend) > t.size)
-        return invalidFile(label + ": addend " + std::to_string(info.addend) +
-                           " outside " + tensorLabel(info.tensor, t.name) +
-                           " (" + std::to_string(t.size) + " bytes)");
-      if (!patched.insert({info.program, info.offset}).second)
-        return invalidFile(label + ": instruction " +
-                           std::to_string(info.offset / isa::kInstBytes) +
-                           " of " + programLabel(info.program, prog.name) +
-                           " is relocated twice");
-      relocations_.push_back(info);
-    }
-  }
-
-  //===--- Plan. ----------------------------------------------------------===//
-  if (const auto *plan = m->plan()) {
-    for (uint32_t i = 0; i < plan->size(); ++i) {
-      const spy::Step *step = plan->Get(i);
-      if (step->kind() != spy::StepKind::Run)
-        return invalidFile("plan step " + std::to_string(i) +
-                           ": invalid kind " +
-                           std::to_string(unsigned(step->kind())));
-      if (step->program() >= programs_.size())
-        return invalidFile("plan step " + std::to_string(i) + ": program " +
-                           std::to_string(step->program()) +
-                           " out of range (the file has " +
-                           std::to_string(programs_.size()) + " programs)");
-      plan_.push_back(step->program());
-    }
+      return invalidFile(label + target + ", which is not a weight (buffer)");
+    if (!sameType(buffer, o))
+      return invalidFile(label + target + " of a different type or layout");
   }
   return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::readPrograms() {
+  const auto *ps = m_->programs();
+  for (uint32_t i = 0; ps && i < ps->size(); ++i) {
+    const spy::Program *p = ps->Get(i);
+    ProgramInfo info;
+    info.name = str(p->name());
+    info.location = str(p->location());
+    std::string label = programLabel(i, info.name);
+    SPYRE_RETURN_IF_ERROR(readCodeSegment(label, *p, info));
+    SPYRE_RETURN_IF_ERROR(readProgramParams(label, *p, info));
+    std::string error;
+    if (!verifyProgram(model_.segmentData(info.codeSegment), info.numInsts,
+                       info.numCores, info.numParams, model_.arch_, error))
+      return invalidFile(label + ": " + error);
+    model_.programs_.push_back(std::move(info));
+  }
+  return Status::success();
+}
+
+Status Model::Validator::readCodeSegment(const std::string &label,
+                                         const spy::Program &p,
+                                         ProgramInfo &info) const {
+  const auto &segments = model_.segments_;
+  int32_t seg = p.code_segment();
+  if (seg < 0 || uint32_t(seg) >= segments.size())
+    return invalidFile(label + ": code segment " + std::to_string(seg) +
+                       " out of range (the file has " +
+                       std::to_string(segments.size()) + " segments)");
+  info.codeSegment = uint32_t(seg);
+  uint64_t codeBytes = segments[info.codeSegment].size;
+  if (codeBytes % isa::kInstBytes != 0)
+    return invalidFile(label + ": code segment size " +
+                       std::to_string(codeBytes) + " is not a multiple of " +
+                       std::to_string(isa::kInstBytes));
+  if (codeBytes / isa::kInstBytes > UINT32_MAX)
+    return invalidFile(label + ": too many instructions");
+  info.numInsts = uint32_t(codeBytes / isa::kInstBytes);
+  return Status::success();
+}
+
+Status Model::Validator::readProgramParams(const std::string &label,
+                                           const spy::Program &p,
+                                           ProgramInfo &info) const {
+  const Arch &arch = model_.arch_;
+  if (p.num_cores() < 1 || p.num_cores() > arch.cores)
+    return invalidFile(label + ": num_cores " + std::to_string(p.num_cores()) +
+                       " out of range (the device has " +
+                       std::to_string(arch.cores) + " cores)");
+  if (p.num_params() < 0 || p.num_params() >= isa::kNone)
+    return invalidFile(label + ": num_params " +
+                       std::to_string(p.num_params()) + " out of range [0, " +
+                       std::to_string(isa::kNone - 1) + "]");
+  info.numCores = uint32_t(p.num_cores());
+  info.numParams = uint32_t(p.num_params());
+  uint64_t expected = uint64_t(info.numCores) * info.numParams;
+  uint64_t got = p.params() ? p.params()->size() : 0;
+  if (got != expected)
+    return invalidFile(label + ": " + std::to_string(got) +
+                       " parameters, expected num_cores * num_params = " +
+                       std::to_string(expected));
+  if (!elementsAligned(p.params()))
+    return invalidFile(label + ": misaligned parameter table");
+  if (p.params())
+    info.params.assign(p.params()->begin(), p.params()->end());
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Relocations
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::readRelocations() {
+  const auto *rs = m_->relocations();
+  if (!rs)
+    return Status::success();
+  if (rs->size() &&
+      reinterpret_cast<uintptr_t>(rs->Data()) % alignof(spy::Relocation))
+    return invalidFile("misaligned relocation table");
+  std::set<std::pair<uint32_t, uint64_t>> patched;
+  for (uint32_t i = 0; i < rs->size(); ++i) {
+    const spy::Relocation *r = rs->Get(i);
+    RelocationInfo info{r->program(), r->offset(), r->tensor(), r->addend(),
+                        r->phase()};
+    std::string label = "relocation " + std::to_string(i);
+    SPYRE_RETURN_IF_ERROR(checkRelocationIndices(label, info));
+    SPYRE_RETURN_IF_ERROR(checkRelocationField(label, info));
+    SPYRE_RETURN_IF_ERROR(checkRelocationTarget(label, info));
+    if (!patched.insert({info.program, info.offset}).second)
+      return invalidFile(
+          label + ": instruction " +
+          std::to_string(info.offset / isa::kInstBytes) + " of " +
+          programLabel(info.program, model_.programs_[info.program].name) +
+          " is relocated twice");
+    model_.relocations_.push_back(info);
+  }
+  return Status::success();
+}
+
+Status
+Model::Validator::checkRelocationIndices(const std::string &label,
+                                         const RelocationInfo &info) const {
+  size_t numPrograms = model_.programs_.size();
+  size_t numTensors = model_.tensors_.size();
+  if (info.program >= numPrograms)
+    return invalidFile(label + ": program " + std::to_string(info.program) +
+                       " out of range (the file has " +
+                       std::to_string(numPrograms) + " programs)");
+  if (info.tensor >= numTensors)
+    return invalidFile(label + ": tensor " + std::to_string(info.tensor) +
+                       " out of range (the file has " +
+                       std::to_string(numTensors) + " tensors)");
+  if (uint8_t(info.phase) > uint8_t(Phase::MAX))
+    return invalidFile(label + ": invalid phase " +
+                       std::to_string(unsigned(info.phase)));
+  return Status::success();
+}
+
+Status
+Model::Validator::checkRelocationField(const std::string &label,
+                                       const RelocationInfo &info) const {
+  const ProgramInfo &prog = model_.programs_[info.program];
+  uint64_t imageBytes = uint64_t(prog.numInsts) * isa::kInstBytes;
+  if (info.offset % isa::kInstBytes != isa::kRelocFieldOffset ||
+      info.offset >= imageBytes)
+    return invalidFile(label + ": offset " + std::to_string(info.offset) +
+                       " is not the memAddr field (byte " +
+                       std::to_string(isa::kRelocFieldOffset) +
+                       ") of an instruction of " +
+                       programLabel(info.program, prog.name) + " (" +
+                       std::to_string(prog.numInsts) + " instructions)");
+  uint16_t opcode;
+  std::memcpy(&opcode,
+              model_.programImage(info.program) +
+                  (info.offset - isa::kRelocFieldOffset),
+              sizeof(opcode));
+  if (!usesDeviceAddress(opcode))
+    return invalidFile(label + ": instruction " +
+                       std::to_string(info.offset / isa::kInstBytes) + " (" +
+                       isa::opcodeName(opcode) +
+                       ") does not address device memory");
+  return Status::success();
+}
+
+Status
+Model::Validator::checkRelocationTarget(const std::string &label,
+                                        const RelocationInfo &info) const {
+  const TensorInfo &t = model_.tensors_[info.tensor];
+  Phase expected = spy::phaseForRole(t.role);
+  if (info.phase != expected)
+    return invalidFile(label + ": phase " + phaseName(info.phase) +
+                       " is wrong for " + roleName(t.role) + " " +
+                       tensorLabel(info.tensor, t.name) + " (expected " +
+                       phaseName(expected) + ")");
+  if (info.addend < 0 || uint64_t(info.addend) > t.size)
+    return invalidFile(label + ": addend " + std::to_string(info.addend) +
+                       " outside " + tensorLabel(info.tensor, t.name) + " (" +
+                       std::to_string(t.size) + " bytes)");
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Plan
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::readPlan() {
+  const auto *plan = m_->plan();
+  size_t numPrograms = model_.programs_.size();
+  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
+    const spy::Step *step = plan->Get(i);
+    if (step->kind() != spy::StepKind::Run)
+      return invalidFile("plan step " + std::to_string(i) + ": invalid kind " +
+                         std::to_string(unsigned(step->kind())));
+    if (step->program() >= numPrograms)
+      return invalidFile("plan step " + std::to_string(i) + ": program " +
+                         std::to_string(step->program()) +
+                         " out of range (the file has " +
+                         std::to_string(numPrograms) + " programs)");
+    model_.plan_.push_back(step->program());
+  }
+  return Status::success();
+}
+
+Status Model::validate(const Arch *deviceArch) {
+  return Validator(*this, deviceArch).run();
 }
 
 } // namespace spyre::rt

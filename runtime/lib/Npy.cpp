@@ -3,6 +3,7 @@
 #include "spyre/Runtime/Npy.h"
 
 #include "spyre/Spy/DL16.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <cctype>
 #include <cstring>
@@ -37,58 +38,18 @@ public:
   HeaderParser(const char *text, size_t size) : p_(text), end_(text + size) {}
 
   Status parse(NpyArray &out) {
-    bool haveDescr = false, haveOrder = false, haveShape = false;
+    Seen seen;
     skipSpace();
     if (!consume('{'))
       return bad("header does not start with '{'");
     skipSpace();
-    while (!peek('}')) {
-      std::string key;
-      if (!parseString(key))
-        return bad("expected a quoted key");
-      skipSpace();
-      if (!consume(':'))
-        return bad("expected ':' after '" + key + "'");
-      skipSpace();
-      if (key == "descr") {
-        std::string descr;
-        if (haveDescr || !parseString(descr))
-          return bad("invalid or repeated 'descr'");
-        SPYRE_RETURN_IF_ERROR(parseDescr(descr, out.dtype));
-        haveDescr = true;
-      } else if (key == "fortran_order") {
-        if (haveOrder)
-          return bad("repeated 'fortran_order'");
-        if (consumeWord("False")) {
-        } else if (consumeWord("True")) {
-          return invalidFile("Fortran-order .npy arrays are not supported");
-        } else {
-          return bad("'fortran_order' must be True or False");
-        }
-        haveOrder = true;
-      } else if (key == "shape") {
-        if (haveShape)
-          return bad("repeated 'shape'");
-        SPYRE_RETURN_IF_ERROR(parseShape(out.shape));
-        haveShape = true;
-      } else {
-        return bad("unexpected key '" + key + "'");
-      }
-      skipSpace();
-      if (consume(',')) {
-        skipSpace();
-        continue;
-      }
-      if (!peek('}'))
-        return bad("expected ',' or '}'");
-    }
+    while (!peek('}'))
+      SPYRE_RETURN_IF_ERROR(parseEntry(seen, out));
     consume('}');
-    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\t' ||
-                         *p_ == '\r' || *p_ == '\0'))
-      ++p_;
+    skipPadding();
     if (p_ != end_)
       return bad("trailing characters after the header dictionary");
-    if (!haveDescr || !haveOrder || !haveShape)
+    if (!seen.descr || !seen.order || !seen.shape)
       return bad("header lacks 'descr', 'fortran_order' or 'shape'");
     return Status::success();
   }
@@ -96,6 +57,70 @@ public:
 private:
   static Status bad(const std::string &what) {
     return invalidFile("malformed .npy header: " + what);
+  }
+
+  /// The keys read so far.
+  struct Seen {
+    bool descr = false, order = false, shape = false;
+  };
+
+  /// One `'key': value` entry and the separator after it.
+  Status parseEntry(Seen &seen, NpyArray &out) {
+    std::string key;
+    if (!parseString(key))
+      return bad("expected a quoted key");
+    skipSpace();
+    if (!consume(':'))
+      return bad("expected ':' after '" + key + "'");
+    skipSpace();
+    SPYRE_RETURN_IF_ERROR(parseValue(key, seen, out));
+    skipSpace();
+    if (consume(',')) {
+      skipSpace();
+      return Status::success();
+    }
+    if (!peek('}'))
+      return bad("expected ',' or '}'");
+    return Status::success();
+  }
+
+  Status parseValue(const std::string &key, Seen &seen, NpyArray &out) {
+    if (key == "descr") {
+      std::string descr;
+      if (seen.descr || !parseString(descr))
+        return bad("invalid or repeated 'descr'");
+      seen.descr = true;
+      return parseDescr(descr, out.dtype);
+    }
+    if (key == "fortran_order") {
+      if (seen.order)
+        return bad("repeated 'fortran_order'");
+      seen.order = true;
+      return parseOrder();
+    }
+    if (key == "shape") {
+      if (seen.shape)
+        return bad("repeated 'shape'");
+      seen.shape = true;
+      return parseShape(out.shape);
+    }
+    return bad("unexpected key '" + key + "'");
+  }
+
+  Status parseOrder() {
+    if (consumeWord("False"))
+      return Status::success();
+    if (consumeWord("True"))
+      return invalidFile("Fortran-order .npy arrays are not supported");
+    return bad("'fortran_order' must be True or False");
+  }
+  /// Skips the spaces, newline and NULs that pad a header to its length.
+  void skipPadding() {
+    auto isPadding = [](char c) {
+      return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\0';
+    };
+    while (p_ < end_ && isPadding(*p_))
+      ++p_;
   }
   void skipSpace() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\t'))
@@ -274,7 +299,7 @@ std::vector<uint8_t> serializeNpy(const NpyArray &array) {
   size_t lengthBytes = 2;
   auto padded = [&](size_t prefix) {
     size_t total = prefix + dict.size() + 1;
-    return (total + 63) / 64 * 64 - prefix;
+    return alignTo(total, 64) - prefix;
   };
   size_t headerBytes = padded(kMagicBytes + 2 + 2);
   if (headerBytes > 0xffff) {

@@ -77,6 +77,232 @@ bool isFloat(uint8_t dtype) {
          dtype == uint8_t(isa::DType::BF16);
 }
 
+bool isIndexType(uint8_t dtype) {
+  return dtype == uint8_t(isa::DType::I32) || dtype == uint8_t(isa::DType::I64);
+}
+
+/// Whether an opcode computes on LX operands (the PT and SFP units).
+bool isLxOp(Opcode op) {
+  return op >= Opcode::PtMatmul && op <= Opcode::SfpTranspose &&
+         op != Opcode::RingSend && op != Opcode::RingRecv;
+}
+
+/// What the checks of one instruction need to know about its program.
+struct Limits {
+  uint32_t numCores;
+  uint32_t numParams;
+  uint64_t lxBytes;
+};
+
+/// Each check returns the first problem it finds in an instruction ("" when
+/// there is none); verifyProgram names the instruction.
+using Check = std::string (*)(const isa::Inst &inst, const Limits &limits);
+
+std::string checkSlot(uint8_t slot, const char *what, uint32_t numParams) {
+  if (slot != isa::kNone && slot >= numParams)
+    return std::string(what) + " parameter slot " + std::to_string(slot) +
+           " out of range (the program has " + std::to_string(numParams) +
+           " parameters)";
+  return {};
+}
+
+/// dtype, flags and parameter slot fields.
+std::string checkFields(const isa::Inst &inst, const Limits &limits) {
+  for (unsigned o = 0; o < 3; ++o)
+    if (inst.dtype[o] > uint8_t(isa::DType::LastDType))
+      return "invalid dtype[" + std::to_string(o) +
+             "] = " + std::to_string(inst.dtype[o]);
+  if (inst.flags & ~kKnownFlags)
+    return "unknown flag bits " + hex(unsigned(inst.flags & ~kKnownFlags));
+  if (inst.flags & ~allowedFlags(Opcode(inst.opcode)))
+    return "flags " + hex(inst.flags) + " not valid for this opcode";
+  std::string problem = checkSlot(inst.memParam, "memParam", limits.numParams);
+  if (problem.empty())
+    problem = checkSlot(inst.clampParam, "clampParam", limits.numParams);
+  if (problem.empty())
+    problem = checkSlot(inst.countParam, "countParam", limits.numParams);
+  return problem;
+}
+
+/// The opcodes whose op field selects an operation, and its last value.
+struct OpField {
+  Opcode opcode;
+  uint16_t last;
+  const char *kind;
+};
+constexpr OpField kOpFields[] = {
+    {Opcode::SfpUnary, uint16_t(isa::UnaryOp::LastUnaryOp), "unary"},
+    {Opcode::SfpBinary, uint16_t(isa::BinaryOp::LastBinaryOp), "binary"},
+    {Opcode::SfpReduce, uint16_t(isa::ReduceOp::LastReduceOp), "reduce"},
+};
+
+/// The operand holding the row indices of a gather or scatter.
+struct IndexOperand {
+  Opcode opcode;
+  unsigned operand;
+  const char *what;
+};
+constexpr IndexOperand kIndexOperands[] = {
+    {Opcode::DmaGather, 1, "gather"},
+    {Opcode::DmaScatter, 2, "scatter"},
+};
+
+/// The op field and index types.
+std::string checkOperation(const isa::Inst &inst, const Limits &) {
+  Opcode op = Opcode(inst.opcode);
+  for (const OpField &f : kOpFields)
+    if (op == f.opcode && inst.op > f.last)
+      return "invalid " + std::string(f.kind) + " op " +
+             std::to_string(inst.op);
+  for (const IndexOperand &x : kIndexOperands)
+    if (op == x.opcode && !isIndexType(inst.dtype[x.operand]))
+      return std::string(x.what) + " indices must be i32 or i64";
+  return {};
+}
+
+/// A ring peer given as an immediate is a core of the program. (The peer is
+/// arg[0] + P(memParam); with a parameter it is checked when the instruction
+/// runs.)
+std::string checkRingPeer(const isa::Inst &inst, const Limits &limits) {
+  Opcode op = Opcode(inst.opcode);
+  if (op != Opcode::RingSend && op != Opcode::RingRecv)
+    return {};
+  if (inst.memParam == isa::kNone && inst.arg[0] >= limits.numCores)
+    return "ring peer core " + std::to_string(inst.arg[0]) +
+           " out of range (the program runs on " +
+           std::to_string(limits.numCores) + " cores)";
+  return {};
+}
+
+/// The accumulator's init level and type.
+std::string checkAccumulator(const isa::Inst &inst, const Limits &) {
+  Opcode op = Opcode(inst.opcode);
+  uint32_t initLevel = inst.arg[3];
+  if ((op == Opcode::PtMatmul || op == Opcode::SfpReduce) &&
+      initLevel >= isa::kMaxLoopDepth && initLevel != isa::kNone)
+    return "accumulate loop level arg[3] = " + std::to_string(initLevel) +
+           " must be 0.." + std::to_string(isa::kMaxLoopDepth - 1) +
+           " or none (255)";
+  if (op == Opcode::PtMatmul && !isFloat(inst.dtype[0]))
+    return "matmul accumulator (dtype[0]) must be a float type";
+  return {};
+}
+
+/// The clamp selector: a loop level (or none) and an arg the opcode lets be
+/// clamped.
+std::string checkClamp(const isa::Inst &inst, const Limits &) {
+  if (inst.clampLevel == isa::kNone)
+    return {};
+  unsigned level = inst.clampLevel & 0xf;
+  unsigned argIndex = inst.clampLevel >> 4;
+  if (level >= isa::kMaxLoopDepth && level != 0xf)
+    return "clamp loop level " + std::to_string(level) + " out of range";
+  if (argIndex > 3 || !(clampableArgs(Opcode(inst.opcode)) & (1u << argIndex)))
+    return "arg[" + std::to_string(argIndex) +
+           "] of this opcode cannot be clamped";
+  return {};
+}
+
+std::string checkElements(uint64_t a, uint64_t b, const char *what,
+                          uint64_t lxBytes) {
+  if (a * b > lxBytes) // a, b < 2^32: no overflow
+    return std::string(what) + " of " + std::to_string(a) + " x " +
+           std::to_string(b) + " elements exceeds the " +
+           std::to_string(lxBytes) + "-byte scratchpad";
+  return {};
+}
+
+/// No operand has more (logical) elements than the scratchpad has bytes:
+/// true of every real tile, and it bounds the work and memory of one
+/// instruction even when row pitches of 0 or overlapping rows make its
+/// footprint small. Row pitches are not negative.
+std::string checkOperandSizes(const isa::Inst &inst, const Limits &limits) {
+  Opcode op = Opcode(inst.opcode);
+  if (!isLxOp(op))
+    return {};
+  const uint32_t *arg = inst.arg;
+  std::string problem;
+  if (op == Opcode::PtMatmul) {
+    problem = checkElements(arg[0], arg[1], "operand A", limits.lxBytes);
+    if (problem.empty())
+      problem = checkElements(arg[1], arg[2], "operand B", limits.lxBytes);
+    if (problem.empty())
+      problem = checkElements(arg[0], arg[2], "result C", limits.lxBytes);
+  } else {
+    problem = checkElements(arg[0], arg[1], "an operand", limits.lxBytes);
+  }
+  for (unsigned o = 0; o < 3 && problem.empty(); ++o)
+    if (inst.pitch[o] < 0)
+      problem = "negative LX row pitch[" + std::to_string(o) + "]";
+  return problem;
+}
+
+/// The static LX footprint (loop counters 0, unclamped sizes) lies inside
+/// the scratchpad.
+std::string checkLxFootprint(const isa::Inst &inst, const Limits &limits) {
+  uint64_t lxBytes = limits.lxBytes;
+  unsigned used = detail::lxOperandsUsed(inst);
+  for (unsigned o = 0; o < 3; ++o)
+    if ((used & (1u << o)) && inst.lx[o] > lxBytes)
+      return "LX offset lx[" + std::to_string(o) +
+             "] = " + std::to_string(inst.lx[o]) + " outside the " +
+             std::to_string(lxBytes) + "-byte scratchpad";
+  int64_t lx[3] = {inst.lx[0], inst.lx[1], inst.lx[2]};
+  detail::LxAccess access;
+  detail::computeLxAccess(inst, inst.arg, lx, access);
+  for (unsigned r = 0; r < access.numReads + access.numWrites; ++r) {
+    const detail::LxRegion &reg = r < access.numReads
+                                      ? access.reads[r]
+                                      : access.writes[r - access.numReads];
+    if (detail::regionInside(reg, lxBytes))
+      continue;
+    Int128 end = reg.end();
+    std::string endText = end > Int128(UINT64_MAX)
+                              ? "beyond 2^64"
+                              : std::to_string(uint64_t(end));
+    return "LX access [" + std::to_string(reg.base) + ", " + endText +
+           ") outside the " + std::to_string(lxBytes) + "-byte scratchpad";
+  }
+  return {};
+}
+
+/// The checks of a computing instruction, in order.
+constexpr Check kInstructionChecks[] = {checkOperation,    checkRingPeer,
+                                        checkAccumulator,  checkClamp,
+                                        checkOperandSizes, checkLxFootprint};
+
+/// Loop structure: balanced, at most kMaxLoopDepth deep.
+std::string checkNesting(Opcode op, unsigned &depth) {
+  if (op == Opcode::Loop) {
+    if (depth == isa::kMaxLoopDepth)
+      return "loops nested deeper than " + std::to_string(isa::kMaxLoopDepth);
+    ++depth;
+  } else if (op == Opcode::EndLoop) {
+    if (depth == 0)
+      return "end of loop without a matching loop";
+    --depth;
+  }
+  return {};
+}
+
+/// The first problem of an instruction with a valid opcode; `depth` is the
+/// loop depth before it, updated.
+std::string checkInstruction(const isa::Inst &inst, const Limits &limits,
+                             unsigned &depth) {
+  std::string problem = checkFields(inst, limits);
+  if (!problem.empty())
+    return problem;
+  Opcode op = Opcode(inst.opcode);
+  if (op == Opcode::Loop || op == Opcode::EndLoop || op == Opcode::Nop)
+    return checkNesting(op, depth);
+  for (Check check : kInstructionChecks) {
+    problem = check(inst, limits);
+    if (!problem.empty())
+      return problem;
+  }
+  return {};
+}
+
 } // namespace
 
 bool usesDeviceAddress(uint16_t opcode) {
@@ -118,158 +344,21 @@ bool isComplexSfpOp(const isa::Inst &inst) {
 
 bool verifyProgram(const uint8_t *image, size_t numInsts, uint32_t numCores,
                    uint32_t numParams, const Arch &arch, std::string &error) {
+  Limits limits{numCores, numParams, uint64_t(arch.lxBytes)};
   unsigned depth = 0;
-  uint64_t lxBytes = uint64_t(arch.lxBytes);
   for (size_t i = 0; i < numInsts; ++i) {
     isa::Inst inst;
     std::memcpy(&inst, image + i * isa::kInstBytes, sizeof(inst));
-    auto fail = [&](const std::string &what) {
-      error = "instruction " + std::to_string(i) + " (" +
-              isa::opcodeName(inst.opcode) + "): " + what;
-      return false;
-    };
     if (inst.opcode > uint16_t(Opcode::LastOpcode)) {
       error = "instruction " + std::to_string(i) + ": invalid opcode " +
               std::to_string(inst.opcode);
       return false;
     }
-    Opcode op = Opcode(inst.opcode);
-    for (unsigned o = 0; o < 3; ++o)
-      if (inst.dtype[o] > uint8_t(isa::DType::LastDType))
-        return fail("invalid dtype[" + std::to_string(o) +
-                    "] = " + std::to_string(inst.dtype[o]));
-    if (inst.flags & ~kKnownFlags)
-      return fail("unknown flag bits " +
-                  hex(unsigned(inst.flags & ~kKnownFlags)));
-    if (inst.flags & ~allowedFlags(op))
-      return fail("flags " + hex(inst.flags) + " not valid for this opcode");
-    auto checkSlot = [&](uint8_t slot, const char *what) {
-      if (slot != isa::kNone && slot >= numParams)
-        return fail(std::string(what) + " parameter slot " +
-                    std::to_string(slot) + " out of range (the program has " +
-                    std::to_string(numParams) + " parameters)");
-      return true;
-    };
-    if (!checkSlot(inst.memParam, "memParam") ||
-        !checkSlot(inst.clampParam, "clampParam") ||
-        !checkSlot(inst.countParam, "countParam"))
+    std::string problem = checkInstruction(inst, limits, depth);
+    if (!problem.empty()) {
+      error = "instruction " + std::to_string(i) + " (" +
+              isa::opcodeName(inst.opcode) + "): " + problem;
       return false;
-
-    switch (op) {
-    case Opcode::Loop:
-      if (depth == isa::kMaxLoopDepth)
-        return fail("loops nested deeper than " +
-                    std::to_string(isa::kMaxLoopDepth));
-      ++depth;
-      continue;
-    case Opcode::EndLoop:
-      if (depth == 0)
-        return fail("end of loop without a matching loop");
-      --depth;
-      continue;
-    case Opcode::Nop:
-      continue;
-    case Opcode::SfpUnary:
-      if (inst.op > uint16_t(isa::UnaryOp::LastUnaryOp))
-        return fail("invalid unary op " + std::to_string(inst.op));
-      break;
-    case Opcode::SfpBinary:
-      if (inst.op > uint16_t(isa::BinaryOp::LastBinaryOp))
-        return fail("invalid binary op " + std::to_string(inst.op));
-      break;
-    case Opcode::SfpReduce:
-      if (inst.op > uint16_t(isa::ReduceOp::LastReduceOp))
-        return fail("invalid reduce op " + std::to_string(inst.op));
-      break;
-    case Opcode::DmaGather:
-      if (inst.dtype[1] != uint8_t(isa::DType::I32) &&
-          inst.dtype[1] != uint8_t(isa::DType::I64))
-        return fail("gather indices must be i32 or i64");
-      break;
-    case Opcode::DmaScatter:
-      if (inst.dtype[2] != uint8_t(isa::DType::I32) &&
-          inst.dtype[2] != uint8_t(isa::DType::I64))
-        return fail("scatter indices must be i32 or i64");
-      break;
-    case Opcode::RingSend:
-    case Opcode::RingRecv:
-      // The peer is arg[0] + P(memParam); with a parameter it is checked
-      // when the instruction runs.
-      if (inst.memParam == isa::kNone && inst.arg[0] >= numCores)
-        return fail("ring peer core " + std::to_string(inst.arg[0]) +
-                    " out of range (the program runs on " +
-                    std::to_string(numCores) + " cores)");
-      break;
-    default:
-      break;
-    }
-    if (op == Opcode::PtMatmul || op == Opcode::SfpReduce) {
-      uint32_t level = inst.arg[3];
-      if (level >= isa::kMaxLoopDepth && level != isa::kNone)
-        return fail("accumulate loop level arg[3] = " + std::to_string(level) +
-                    " must be 0.." + std::to_string(isa::kMaxLoopDepth - 1) +
-                    " or none (255)");
-    }
-    if (op == Opcode::PtMatmul && !isFloat(inst.dtype[0]))
-      return fail("matmul accumulator (dtype[0]) must be a float type");
-    if (inst.clampLevel != isa::kNone) {
-      unsigned level = inst.clampLevel & 0xf;
-      unsigned argIndex = inst.clampLevel >> 4;
-      if (level >= isa::kMaxLoopDepth && level != 0xf)
-        return fail("clamp loop level " + std::to_string(level) +
-                    " out of range");
-      if (argIndex > 3 || !(clampableArgs(op) & (1u << argIndex)))
-        return fail("arg[" + std::to_string(argIndex) +
-                    "] of this opcode cannot be clamped");
-    }
-    bool lxOp = op >= Opcode::PtMatmul && op <= Opcode::SfpTranspose &&
-                op != Opcode::RingSend && op != Opcode::RingRecv;
-    // No operand has more (logical) elements than the scratchpad has bytes:
-    // true of every real tile, and it bounds the work and memory of one
-    // instruction even when row pitches of 0 or overlapping rows make its
-    // footprint small.
-    auto checkElements = [&](uint64_t a, uint64_t b, const char *what) {
-      if (a * b > lxBytes) // a, b < 2^32: no overflow
-        return fail(std::string(what) + " of " + std::to_string(a) + " x " +
-                    std::to_string(b) + " elements exceeds the " +
-                    std::to_string(lxBytes) + "-byte scratchpad");
-      return true;
-    };
-    if (op == Opcode::PtMatmul &&
-        (!checkElements(inst.arg[0], inst.arg[1], "operand A") ||
-         !checkElements(inst.arg[1], inst.arg[2], "operand B") ||
-         !checkElements(inst.arg[0], inst.arg[2], "result C")))
-      return false;
-    if (lxOp && op != Opcode::PtMatmul &&
-        !checkElements(inst.arg[0], inst.arg[1], "an operand"))
-      return false;
-    if (lxOp)
-      for (unsigned o = 0; o < 3; ++o)
-        if (inst.pitch[o] < 0)
-          return fail("negative LX row pitch[" + std::to_string(o) + "]");
-    // Static LX footprint: loop counters 0, unclamped sizes.
-    unsigned used = detail::lxOperandsUsed(inst);
-    for (unsigned o = 0; o < 3; ++o)
-      if ((used & (1u << o)) && inst.lx[o] > lxBytes)
-        return fail("LX offset lx[" + std::to_string(o) + "] = " +
-                    std::to_string(inst.lx[o]) + " outside the " +
-                    std::to_string(lxBytes) + "-byte scratchpad");
-    int64_t lx[3] = {inst.lx[0], inst.lx[1], inst.lx[2]};
-    detail::LxAccess access;
-    detail::computeLxAccess(inst, inst.arg, lx, access);
-    for (unsigned r = 0; r < access.numReads + access.numWrites; ++r) {
-      const detail::LxRegion &reg = r < access.numReads
-                                        ? access.reads[r]
-                                        : access.writes[r - access.numReads];
-      if (!detail::regionInside(reg, lxBytes)) {
-        Int128 end = reg.end();
-        std::string endText =
-            end > Int128(UINT64_MAX) ? "beyond 2^64"
-                                       : std::to_string(uint64_t(end));
-        return fail("LX access [" + std::to_string(reg.base) + ", " +
-                    endText + ") outside the " + std::to_string(lxBytes) +
-                    "-byte scratchpad");
-      }
     }
   }
   if (depth != 0) {

@@ -13,6 +13,7 @@
 #include "spyre/Support/Json.h"
 
 #include <cmath>
+#include <set>
 #include <sstream>
 
 using namespace spyre;
@@ -259,14 +260,22 @@ TEST(Timing, StatisticsAndTraceFiles) {
 
   nlohmann::json trace = nlohmann::json::parse(traces[0]);
   int instructionEvents = 0, stepEvents = 0;
+  std::set<std::string> names;
   for (const auto &e : trace["traceEvents"]) {
     if (e["ph"] != "X")
       continue;
     EXPECT_TRUE(e.contains("ts") && e.contains("dur"));
     (e["pid"] == 0 ? stepEvents : instructionEvents)++;
+    if (e["pid"] == 0)
+      continue;
+    // Named by mnemonic and operation, with the disassembly in the args.
+    std::string name = e["name"], text = e["args"]["inst"];
+    names.insert(name);
+    EXPECT_EQ(text.rfind(name + " ", 0), 0u) << text;
   }
   EXPECT_EQ(stepEvents, 1);
   EXPECT_EQ(instructionEvents, 2 * 3 * 2);
+  EXPECT_EQ(names, (std::set<std::string>{"dma_load", "sfp_unary exp"}));
 }
 
 } // namespace

@@ -133,7 +133,7 @@ TEST_F(Tools, SpyreRunErrors) {
        "got '<f2' [4, 32]"},
       {model + " --output-dir " + dir, 1, "the model takes 1 input(s), 0 given"},
       {model + " --input " + dir + "/x.npy", 2, "--output-dir is required"},
-      {model + " --input", 2, "--input needs a value"},
+      {model + " --input", 2, "--input: 1 required FILE missing"},
       {model + " --frobnicate", 2, "unknown option '--frobnicate'"},
       {dir + "/missing.spy --output-dir " + dir, 1, "cannot open"},
       {dir + "/x.npy --output-dir " + dir, 1, "bad magic"},

@@ -146,13 +146,26 @@ public:
   bool write(const std::string &path, std::string &error);
   /// Writes the file into `out`.
   bool writeToBuffer(std::vector<uint8_t> &out, std::string &error);
-  /// Writes the file through `sink`, called with consecutive pieces.
-  bool writeTo(const std::function<bool(const void *data, uint64_t size,
-                                        std::string &error)> &sink,
-               std::string &error);
+  /// Receives consecutive pieces of the file; false (with `error`) stops.
+  using Sink =
+      std::function<bool(const void *data, uint64_t size, std::string &error)>;
+  /// Writes the file through `sink`.
+  bool writeTo(const Sink &sink, std::string &error);
 
 private:
   struct TensorData;
+  struct SegmentPlan;
+  struct DataLayout;
+  class Emitter;
+
+  /// Places code segments, then tensor data, in the data area.
+  bool layOutData(DataLayout &layout, std::string &error) const;
+  /// The FlatBuffer of the model, with the segments of `layout`.
+  void buildTables(flatbuffers::FlatBufferBuilder &fbb,
+                   const DataLayout &layout) const;
+  /// Emits the bytes of one segment (`chunk` buffers streamed data).
+  static bool emitSegment(const SegmentPlan &s, Emitter &out,
+                          std::vector<uint8_t> &chunk, std::string &error);
   struct Relocation {
     uint32_t program;
     uint64_t offset;

@@ -1,6 +1,7 @@
 //===- SpyDump.cpp - .spy binaries as text --------------------------------===//
 
 #include "spyre/Target/Spy/SpyDump.h"
+#include "spyre/ISA/Disassembler.h"
 #include "spyre/ISA/ISA.h"
 #include "spyre/Runtime/Model.h"
 
@@ -23,133 +24,6 @@ void printList(llvm::raw_ostream &os, const Range &values) {
     first = false;
   }
   os << ']';
-}
-
-void printLx(llvm::raw_ostream &os, const isa::Inst &inst, unsigned slot,
-             const char *name) {
-  os << ' ' << name << "=lx:" << inst.lx[slot];
-  const int32_t *s = inst.lxLoopStride[slot];
-  if (s[0] || s[1] || s[2])
-    os << "+iv*[" << s[0] << ", " << s[1] << ", " << s[2] << ']';
-  if (inst.lxWrap[slot])
-    os << "%" << inst.lxWrap[slot];
-}
-
-void printClamp(llvm::raw_ostream &os, const isa::Inst &inst) {
-  if (inst.clampLevel == isa::kNone)
-    return;
-  os << " clamp(arg" << (inst.clampLevel >> 4) << ", level "
-     << (inst.clampLevel & 0xf) << ", step " << inst.clampStep << ", total "
-     << inst.clampTotal;
-  if (inst.clampParam != isa::kNone)
-    os << ", start=p" << unsigned(inst.clampParam);
-  os << ')';
-}
-
-void printTypes(llvm::raw_ostream &os, const isa::Inst &inst, unsigned n) {
-  os << " types=";
-  for (unsigned i = 0; i < n; ++i)
-    os << (i ? "," : "") << isa::dtypeName(inst.dtype[i]);
-}
-
-void printInst(llvm::raw_ostream &os, const isa::Inst &inst,
-               const std::string &reloc) {
-  auto op = isa::Opcode(inst.opcode);
-  os << isa::opcodeName(inst.opcode);
-  switch (op) {
-  case isa::Opcode::Loop:
-    if (inst.countParam != isa::kNone)
-      os << " count=p" << unsigned(inst.countParam);
-    else
-      os << " count=" << inst.arg[0];
-    break;
-  case isa::Opcode::DmaGather:
-  case isa::Opcode::DmaScatter: {
-    bool gather = op == isa::Opcode::DmaGather;
-    os << " mem=" << reloc;
-    if (inst.memParam != isa::kNone)
-      os << "+p" << unsigned(inst.memParam);
-    printLx(os, inst, gather ? 0 : 1, "lx");
-    printLx(os, inst, gather ? 1 : 2, "indices");
-    os << " index_type=" << isa::dtypeName(inst.dtype[gather ? 1 : 2])
-       << " rows=" << inst.arg[0] << " table_rows=" << inst.arg[1]
-       << " row_pitch=" << inst.pitch[0] << " run=" << inst.arg[3];
-    break;
-  }
-  case isa::Opcode::DmaLoad:
-  case isa::Opcode::DmaStore: {
-    os << " mem=" << reloc;
-    if (inst.memAddr)
-      os << "+" << inst.memAddr;
-    if (inst.memParam != isa::kNone)
-      os << "+p" << unsigned(inst.memParam);
-    const int32_t *s = inst.memLoopStride;
-    if (s[0] || s[1] || s[2])
-      os << "+iv*[" << s[0] << ", " << s[1] << ", " << s[2] << ']';
-    printLx(os, inst, op == isa::Opcode::DmaStore ? 1 : 0, "lx");
-    os << " box=[" << inst.arg[0] << ", " << inst.arg[1] << ", "
-       << inst.arg[2] << "] pitch=[" << inst.pitch[0] << ", " << inst.pitch[1]
-       << ", " << inst.pitch[2] << "] run=" << inst.arg[3];
-    if (inst.lx[2])
-      os << " lx_pitch=" << inst.lx[2];
-    if (inst.flags & isa::kFlagMulticast)
-      os << " multicast";
-    break;
-  }
-  case isa::Opcode::PtMatmul:
-    printLx(os, inst, 0, "dst");
-    printLx(os, inst, 1, "lhs");
-    printLx(os, inst, 2, "rhs");
-    os << " m=" << inst.arg[0] << " k=" << inst.arg[1] << " n=" << inst.arg[2]
-       << " pitch=[" << inst.pitch[0] << ", " << inst.pitch[1] << ", "
-       << inst.pitch[2] << ']';
-    printTypes(os, inst, 3);
-    if (inst.flags & isa::kFlagAccumulate) {
-      os << " accumulate";
-      if (inst.arg[3] != isa::kNone)
-        os << "(init level " << inst.arg[3] << ')';
-    }
-    break;
-  case isa::Opcode::SfpUnary:
-  case isa::Opcode::SfpBinary:
-  case isa::Opcode::SfpSelect:
-  case isa::Opcode::SfpReduce:
-  case isa::Opcode::SfpTranspose: {
-    if (op == isa::Opcode::SfpUnary)
-      os << ' ' << isa::unaryOpName(inst.op);
-    else if (op == isa::Opcode::SfpBinary)
-      os << ' ' << isa::binaryOpName(inst.op);
-    else if (op == isa::Opcode::SfpReduce)
-      os << ' ' << isa::reduceOpName(inst.op);
-    bool two = op == isa::Opcode::SfpBinary || op == isa::Opcode::SfpSelect;
-    printLx(os, inst, 0, "dst");
-    printLx(os, inst, 1, "src0");
-    if (two)
-      printLx(os, inst, 2, "src1");
-    os << " rows=" << inst.arg[0] << " cols=" << inst.arg[1] << " pitch=["
-       << inst.pitch[0] << ", " << inst.pitch[1] << ", " << inst.pitch[2]
-       << ']';
-    printTypes(os, inst, two ? 3 : 2);
-    if (inst.flags & isa::kFlagBcastCol0)
-      os << " bcast_col0";
-    if (inst.flags & isa::kFlagBcastCol1)
-      os << " bcast_col1";
-    if (inst.flags & isa::kFlagReduceRows)
-      os << " rows_reduction";
-    if (inst.flags & isa::kFlagAccumulate)
-      os << " accumulate";
-    break;
-  }
-  case isa::Opcode::RingSend:
-  case isa::Opcode::RingRecv:
-    printLx(os, inst, op == isa::Opcode::RingSend ? 1 : 0, "lx");
-    os << " peer=" << inst.arg[0] << " tag=" << inst.arg[1]
-       << " bytes=" << inst.arg[2];
-    break;
-  default:
-    break;
-  }
-  printClamp(os, inst);
 }
 
 } // namespace
@@ -246,8 +120,7 @@ void printModel(const rt::Model &m, llvm::raw_ostream &os) {
         --depth;
       os << "  " << llvm::format_decimal(n, 3) << ": "
          << std::string(2 * depth, ' ');
-      printInst(os, inst, reloc);
-      os << "\n";
+      os << isa::disassemble(inst, reloc) << "\n";
       if (inst.opcode == uint16_t(isa::Opcode::Loop))
         ++depth;
     }

@@ -335,57 +335,13 @@ private:
   bool prepare(Core &c, Slot &s) {
     const DecodedInst &d = prog_.insts[s.pc];
     const isa::Inst &inst = d.inst;
-    std::copy(inst.arg, inst.arg + 4, s.args);
-    if (inst.clampLevel != isa::kNone) {
-      unsigned level = inst.clampLevel & 0xf;
-      unsigned a = inst.clampLevel >> 4;
-      Int128 iv = level < isa::kMaxLoopDepth ? Int128(s.iv[level]) : 0;
-      Int128 start =
-          Int128(param(c.id, inst.clampParam)) + iv * inst.clampStep;
-      Int128 v = Int128(inst.clampTotal) - start;
-      s.args[a] = v < 0 ? 0 : v > inst.arg[a] ? inst.arg[a] : uint32_t(v);
-    }
-    for (unsigned o = 0; o < 3; ++o) {
-      Int128 offset = 0;
-      for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
-        offset += Int128(s.iv[l]) * inst.lxLoopStride[o][l];
-      if (uint32_t wrap = inst.lxWrap[o]) {
-        offset %= wrap;
-        if (offset < 0)
-          offset += wrap;
-      }
-      Int128 address = Int128(inst.lx[o]) + offset;
-      // Far outside LX either way: keep the value representable.
-      if (address > Int128(INT64_MAX / 4) || address < -Int128(INT64_MAX / 4))
-        address = INT64_MAX / 4;
-      s.lx[o] = int64_t(address);
-    }
-    s.init = true;
-    s.indexBase = 0;
-    if ((inst.flags & isa::kFlagAccumulate) &&
-        (Opcode(inst.opcode) == Opcode::PtMatmul ||
-         Opcode(inst.opcode) == Opcode::SfpReduce)) {
-      uint32_t level = inst.arg[3];
-      s.init = level < isa::kMaxLoopDepth ? s.iv[level] == 0 : false;
-      if (level < isa::kMaxLoopDepth)
-        s.indexBase = int64_t(uint64_t(inst.arg[2]) * s.iv[level]);
-    }
+    clampArgs(c, s, inst);
+    for (unsigned o = 0; o < 3; ++o)
+      s.lx[o] = lxAddress(s, inst, o);
+    setAccumulation(s, inst);
     detail::computeLxAccess(inst, s.args, s.lx, s.access);
-    for (unsigned r = 0; r < s.access.numReads + s.access.numWrites; ++r) {
-      const detail::LxRegion &reg =
-          r < s.access.numReads ? s.access.reads[r]
-                                : s.access.writes[r - s.access.numReads];
-      if (!detail::regionInside(reg, lxBytes_)) {
-        Int128 end = reg.end();
-        return fail(c, s.pc, s.iv, s.depth,
-                    "LX access [" + std::to_string(reg.base) + ", " +
-                        (end > Int128(INT64_MAX)
-                             ? std::string("overflow")
-                             : std::to_string(int64_t(end))) +
-                        ") outside the " + std::to_string(lxBytes_) +
-                        "-byte scratchpad");
-      }
-    }
+    if (!checkLxAccess(c, s))
+      return false;
     if (prog_.hasMulticast)
       s.execIndex = c.execCount[s.pc]++;
     if (d.unit == kUnitDma)
@@ -393,6 +349,74 @@ private:
     return true;
   }
 
+  /// The effective args: the clamped one cut to what is left of its
+  /// dimension at this iteration.
+  void clampArgs(const Core &c, Slot &s, const isa::Inst &inst) const {
+    std::copy(inst.arg, inst.arg + 4, s.args);
+    if (inst.clampLevel == isa::kNone)
+      return;
+    unsigned level = inst.clampLevel & 0xf;
+    unsigned a = inst.clampLevel >> 4;
+    Int128 iv = level < isa::kMaxLoopDepth ? Int128(s.iv[level]) : 0;
+    Int128 start = Int128(param(c.id, inst.clampParam)) + iv * inst.clampStep;
+    Int128 v = Int128(inst.clampTotal) - start;
+    s.args[a] = v < 0 ? 0 : v > inst.arg[a] ? inst.arg[a] : uint32_t(v);
+  }
+
+  /// The LX address of operand `o` at this iteration.
+  static int64_t lxAddress(const Slot &s, const isa::Inst &inst, unsigned o) {
+    Int128 offset = 0;
+    for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
+      offset += Int128(s.iv[l]) * inst.lxLoopStride[o][l];
+    if (uint32_t wrap = inst.lxWrap[o]) {
+      offset %= wrap;
+      if (offset < 0)
+        offset += wrap;
+    }
+    Int128 address = Int128(inst.lx[o]) + offset;
+    // Far outside LX either way: keep the value representable.
+    if (address > Int128(INT64_MAX / 4) || address < -Int128(INT64_MAX / 4))
+      address = INT64_MAX / 4;
+    return int64_t(address);
+  }
+
+  /// Accumulating matmuls and reductions: whether this iteration
+  /// initializes the destination, and the arg index base of the tile.
+  static void setAccumulation(Slot &s, const isa::Inst &inst) {
+    s.init = true;
+    s.indexBase = 0;
+    Opcode op = Opcode(inst.opcode);
+    if (!(inst.flags & isa::kFlagAccumulate) ||
+        (op != Opcode::PtMatmul && op != Opcode::SfpReduce))
+      return;
+    uint32_t level = inst.arg[3];
+    s.init = level < isa::kMaxLoopDepth ? s.iv[level] == 0 : false;
+    if (level < isa::kMaxLoopDepth)
+      s.indexBase = int64_t(uint64_t(inst.arg[2]) * s.iv[level]);
+  }
+
+  /// Every LX region of the slot lies inside the scratchpad.
+  bool checkLxAccess(const Core &c, const Slot &s) {
+    const detail::LxAccess &access = s.access;
+    for (unsigned r = 0; r < access.numReads + access.numWrites; ++r) {
+      const detail::LxRegion &reg = r < access.numReads
+                                        ? access.reads[r]
+                                        : access.writes[r - access.numReads];
+      if (detail::regionInside(reg, lxBytes_))
+        continue;
+      Int128 end = reg.end();
+      return fail(c, s.pc, s.iv, s.depth,
+                  "LX access [" + std::to_string(reg.base) + ", " +
+                      (end > Int128(INT64_MAX) ? std::string("overflow")
+                                               : std::to_string(int64_t(end))) +
+                      ") outside the " + std::to_string(lxBytes_) +
+                      "-byte scratchpad");
+    }
+    return true;
+  }
+
+  /// The device address of a DMA at this iteration; checks that the bytes
+  /// it touches lie inside one allocation.
   bool prepareDeviceAccess(Core &c, Slot &s, const isa::Inst &inst) {
     Int128 base = Int128(inst.memAddr) + param(c.id, inst.memParam);
     for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
@@ -401,37 +425,41 @@ private:
       return fail(c, s.pc, s.iv, s.depth, "device address out of range");
     s.mem = uint64_t(base);
     Int128 lo = base, hi = base;
-    bool touches = true;
+    if (!deviceSpan(s, inst, lo, hi))
+      return true;
+    bool representable = lo >= 0 && hi <= Int128(UINT64_MAX);
+    if (representable && dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo)))
+      return true;
+    std::string range =
+        representable ? "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")"
+                      : std::string("beyond the address space");
+    return fail(c, s.pc, s.iv, s.depth,
+                "device memory access " + range +
+                    " is not inside one allocation");
+  }
+
+  /// Widens [lo, hi) (the DMA's base address) to the device bytes it
+  /// touches; false when it touches none.
+  static bool deviceSpan(const Slot &s, const isa::Inst &inst, Int128 &lo,
+                         Int128 &hi) {
     auto extend = [&](uint64_t count, int32_t pitch) {
       Int128 span = Int128(count - 1) * pitch;
       (span < 0 ? lo : hi) += span;
     };
-    if (Opcode(inst.opcode) == Opcode::DmaGather ||
-        Opcode(inst.opcode) == Opcode::DmaScatter) {
+    Opcode op = Opcode(inst.opcode);
+    bool touches;
+    if (op == Opcode::DmaGather || op == Opcode::DmaScatter) {
+      // Rows of the table: arg[1] rows pitch[0] apart.
       touches = s.args[0] && s.args[3] && inst.arg[1];
       if (touches)
         extend(inst.arg[1], inst.pitch[0]);
-      hi += s.args[3];
     } else {
       touches = s.args[0] && s.args[1] && s.args[2] && s.args[3];
-      if (touches)
-        for (unsigned dim = 0; dim < 3; ++dim)
-          extend(s.args[dim], inst.pitch[dim]);
-      hi += s.args[3];
+      for (unsigned dim = 0; touches && dim < 3; ++dim)
+        extend(s.args[dim], inst.pitch[dim]);
     }
-    if (!touches)
-      return true;
-    if (lo < 0 || hi > Int128(UINT64_MAX) ||
-        !dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo))) {
-      std::string range =
-          lo < 0 || hi > Int128(UINT64_MAX)
-              ? std::string("beyond the address space")
-              : "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")";
-      return fail(c, s.pc, s.iv, s.depth,
-                  "device memory access " + range +
-                      " is not inside one allocation");
-    }
-    return true;
+    hi += s.args[3];
+    return touches;
   }
 
   /// The memory node: FIFO service at sustained bandwidth, plus latency; a
@@ -444,94 +472,124 @@ private:
            dev_.timing.memoryLatencyPs();
   }
 
+  /// Starts the instruction in `seq` on its unit at `now`: accounts its time
+  /// and, in functional mode, computes it.
   bool start(Core &c, uint64_t seq, uint64_t now) {
     Slot &s = slot(c, seq);
     const DecodedInst &d = prog_.insts[s.pc];
-    const isa::Inst &inst = d.inst;
     s.state = SlotState::Running;
     s.startPs = now;
     c.unitBusy[d.unit] = true;
     c.running[d.unit] = seq;
-    SimStats &stats = dev_.stats;
+    uint64_t end = now;
+    switch (d.unit) {
+    case kUnitDma:
+      if (!startDma(c, s, now, end))
+        return false;
+      break;
+    case kUnitPt:
+      end = startMatmul(c, s, now);
+      break;
+    case kUnitSfp:
+      end = startSfp(c, s, now);
+      break;
+    default:
+      if (Opcode(d.inst.opcode) == Opcode::RingSend)
+        return startSend(c, s, seq, now);
+      return startRecv(c, s, seq, now);
+    }
+    s.endPs = end;
+    schedule(c, seq, end);
+    return true;
+  }
+
+  /// What the kernels see of a slot.
+  ExecView view(const Slot &s) const {
+    const DecodedInst &d = prog_.insts[s.pc];
     ExecView v;
-    v.inst = &inst;
+    v.inst = &d.inst;
     v.args = s.args;
     v.lx = s.lx;
     std::copy(d.storage, d.storage + 3, v.storage);
     v.init = s.init;
     v.indexBase = s.indexBase;
     v.mem = s.mem;
-    uint64_t end = now;
-    switch (Opcode(inst.opcode)) {
+    return v;
+  }
+
+  bool startDma(Core &c, Slot &s, uint64_t now, uint64_t &end) {
+    Opcode op = Opcode(prog_.insts[s.pc].inst.opcode);
+    bool rows = op == Opcode::DmaGather || op == Opcode::DmaScatter;
+    uint64_t bytes = rows
+                         ? uint64_t(s.args[0]) * s.args[3]
+                         : saturate((UInt128)(uint64_t(s.args[0]) * s.args[1]) *
+                                    (uint64_t(s.args[2]) * s.args[3]));
+    end = dmaTransfer(s, now, bytes);
+    if (!functional_)
+      return true;
+    ExecView v = view(s);
+    std::string error;
+    switch (op) {
     case Opcode::DmaLoad:
+      execDmaLoad(v, dev_.memory, c.lx);
+      return true;
     case Opcode::DmaStore:
+      execDmaStore(v, dev_.memory, c.lx);
+      return true;
     case Opcode::DmaGather:
-    case Opcode::DmaScatter: {
-      bool gather = Opcode(inst.opcode) == Opcode::DmaGather;
-      bool scatter = Opcode(inst.opcode) == Opcode::DmaScatter;
-      uint64_t bytes =
-          gather || scatter ? uint64_t(s.args[0]) * s.args[3]
-                 : saturate((UInt128)(uint64_t(s.args[0]) *
-                                                s.args[1]) *
-                            (uint64_t(s.args[2]) * s.args[3]));
-      bool store = Opcode(inst.opcode) == Opcode::DmaStore || scatter;
-      if (inst.flags & isa::kFlagMulticast) {
-        MulticastKey key{s.pc, s.execIndex, s.mem, bytes};
-        auto it = multicast_.find(key);
-        if (it != multicast_.end()) {
-          // Delivered by the first issuer's read.
-          end = std::max(it->second.endPs, now + dev_.timing.linkPs(bytes));
-          if (++it->second.cores == step_.numCores)
-            multicast_.erase(it); // everyone has it
-        } else {
-          end = memoryRequest(now, bytes);
-          // Bound the bookkeeping of loads some cores never join.
-          if (multicast_.size() >= kMaxPendingMulticasts)
-            multicast_.clear();
-          if (step_.numCores > 1)
-            multicast_[key] = Multicast{end, 1};
-          stats.bytesRead += bytes;
-        }
-      } else {
-        end = memoryRequest(now, bytes);
-        (store ? stats.bytesWritten : stats.bytesRead) += bytes;
-      }
-      if (functional_) {
-        if (scatter) {
-          std::string error;
-          if (!execDmaScatter(v, dev_.memory, c.lx, error))
-            return fail(c, s.pc, s.iv, s.depth, error);
-        } else if (store) {
-          execDmaStore(v, dev_.memory, c.lx);
-        } else if (!gather) {
-          execDmaLoad(v, dev_.memory, c.lx);
-        } else {
-          std::string error;
-          if (!execDmaGather(v, dev_.memory, c.lx, error))
-            return fail(c, s.pc, s.iv, s.depth, error);
-        }
-      }
-      break;
+      return execDmaGather(v, dev_.memory, c.lx, error) ||
+             fail(c, s.pc, s.iv, s.depth, error);
+    default:
+      return execDmaScatter(v, dev_.memory, c.lx, error) ||
+             fail(c, s.pc, s.iv, s.depth, error);
     }
-    case Opcode::PtMatmul: {
-      uint64_t m = s.args[0], k = s.args[1], n = s.args[2];
-      end = now + dev_.timing.ptPs(m, k, n);
-      stats.macs += m * k * n;
-      stats.paddedMacs += dev_.timing.paddedMacs(m, k, n);
-      if (functional_)
-        execPtMatmul(v, c.lx, dev_.scratch);
-      break;
+  }
+
+  /// The end time of a DMA of `bytes` started at `now`; counts the bytes.
+  uint64_t dmaTransfer(const Slot &s, uint64_t now, uint64_t bytes) {
+    const isa::Inst &inst = prog_.insts[s.pc].inst;
+    SimStats &stats = dev_.stats;
+    if (!(inst.flags & isa::kFlagMulticast)) {
+      Opcode op = Opcode(inst.opcode);
+      bool store = op == Opcode::DmaStore || op == Opcode::DmaScatter;
+      (store ? stats.bytesWritten : stats.bytesRead) += bytes;
+      return memoryRequest(now, bytes);
     }
-    case Opcode::SfpUnary:
-    case Opcode::SfpBinary:
-    case Opcode::SfpSelect:
-    case Opcode::SfpReduce:
-    case Opcode::SfpTranspose: {
-      end = now + dev_.timing.sfpPs(s.args[0], s.args[1], d.sfpElemsPerStick,
-                                    d.complexOp);
-      if (!functional_)
-        break;
-      switch (Opcode(inst.opcode)) {
+    MulticastKey key{s.pc, s.execIndex, s.mem, bytes};
+    auto it = multicast_.find(key);
+    if (it != multicast_.end()) {
+      // Delivered by the first issuer's read.
+      uint64_t end =
+          std::max(it->second.endPs, now + dev_.timing.linkPs(bytes));
+      if (++it->second.cores == step_.numCores)
+        multicast_.erase(it); // everyone has it
+      return end;
+    }
+    uint64_t end = memoryRequest(now, bytes);
+    // Bound the bookkeeping of loads some cores never join.
+    if (multicast_.size() >= kMaxPendingMulticasts)
+      multicast_.clear();
+    if (step_.numCores > 1)
+      multicast_[key] = Multicast{end, 1};
+    stats.bytesRead += bytes;
+    return end;
+  }
+
+  uint64_t startMatmul(Core &c, const Slot &s, uint64_t now) {
+    SimStats &stats = dev_.stats;
+    uint64_t m = s.args[0], k = s.args[1], n = s.args[2];
+    stats.macs += m * k * n;
+    stats.paddedMacs += dev_.timing.paddedMacs(m, k, n);
+    if (functional_)
+      execPtMatmul(view(s), c.lx, dev_.scratch);
+    return now + dev_.timing.ptPs(m, k, n);
+  }
+
+  uint64_t startSfp(Core &c, const Slot &s, uint64_t now) {
+    const DecodedInst &d = prog_.insts[s.pc];
+    if (functional_) {
+      ExecView v = view(s);
+      switch (Opcode(d.inst.opcode)) {
       case Opcode::SfpUnary:
         execSfpUnary(v, c.lx, dev_.scratch);
         break;
@@ -548,18 +606,9 @@ private:
         execSfpTranspose(v, c.lx);
         break;
       }
-      break;
     }
-    case Opcode::RingSend:
-      return startSend(c, s, seq, now);
-    case Opcode::RingRecv:
-      return startRecv(c, s, seq, now);
-    default:
-      break;
-    }
-    s.endPs = end;
-    schedule(c, seq, end);
-    return true;
+    return now + dev_.timing.sfpPs(s.args[0], s.args[1], d.sfpElemsPerStick,
+                                   d.complexOp);
   }
 
   /// The peer of a ring instruction: arg[0] + P(memParam), a core of the
@@ -689,8 +738,7 @@ private:
     ++instructions_;
     if (dev_.options.trace)
       dev_.trace.addInst(TraceRecorder::InstEvent{
-          s.startPs, now, traceStep_, s.pc, uint16_t(c.id), d.inst.opcode,
-          uint8_t(d.unit)});
+          s.startPs, now, traceStep_, s.pc, uint16_t(c.id), uint8_t(d.unit)});
     for (uint64_t dep : s.dependents)
       --slot(c, dep).pendingDeps;
     s.dependents.clear();

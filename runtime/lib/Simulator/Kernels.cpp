@@ -310,20 +310,38 @@ void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   }
 }
 
-void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+namespace {
+
+/// Steps the running state of each column (`rowsMode`: one line per
+/// column, at row `r`) or of row `r` (one line per row) over one loaded row.
+void reduceRow(ReduceOp op, bool intDomain, bool rowsMode, size_t r,
+               size_t cols, const float *f, const int64_t *iv,
+               std::vector<isa::ReduceState> &state) {
+  if (!rowsMode && op == ReduceOp::Sum && !intDomain) {
+    state[r].f = isa::sumRowF(f, cols);
+    return;
+  }
+  for (size_t c = 0; c < cols; ++c) {
+    isa::ReduceState &s = rowsMode ? state[c] : state[r];
+    int64_t index = int64_t(rowsMode ? r : c);
+    if (intDomain)
+      isa::reduceStepI(op, s, iv[c], index);
+    else
+      isa::reduceStepF(op, s, f[c], index);
+  }
+}
+
+/// The running states of a reduction tile: one per row, or per column with
+/// kFlagReduceRows.
+std::vector<isa::ReduceState> reduceTile(const ExecView &v, const uint8_t *lx,
+                                         Scratch &scratch) {
   const isa::Inst &inst = *v.inst;
   size_t rows = v.args[0], cols = v.args[1];
-  if (!rows || !cols)
-    return;
   auto op = ReduceOp(inst.op);
   bool rowsMode = inst.flags & isa::kFlagReduceRows;
-  bool isArg = op == ReduceOp::ArgMax || op == ReduceOp::ArgMin;
-  bool accumulate = inst.flags & isa::kFlagAccumulate;
   bool intDomain = isIntegerStorage(v.storage[1]);
-  uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
-           p2 = uint64_t(inst.pitch[2]);
-  size_t lines = rowsMode ? cols : rows;
-  std::vector<isa::ReduceState> state(lines);
+  uint64_t p1 = uint64_t(inst.pitch[1]);
+  std::vector<isa::ReduceState> state(rowsMode ? cols : rows);
   float *f = grow(scratch.f[0], cols);
   int64_t *iv = grow(scratch.i[0], cols);
   for (size_t r = 0; r < rows; ++r) {
@@ -332,66 +350,86 @@ void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       loadI64(v.storage[1], row, cols, iv);
     else
       loadF32(v.storage[1], row, cols, f);
-    if (rowsMode) {
-      for (size_t c = 0; c < cols; ++c)
-        intDomain ? isa::reduceStepI(op, state[c], iv[c], int64_t(r))
-                  : isa::reduceStepF(op, state[c], f[c], int64_t(r));
-    } else if (op == ReduceOp::Sum && !intDomain) {
-      state[r].f = isa::sumRowF(f, cols);
-    } else {
-      isa::ReduceState &s = state[r];
-      for (size_t c = 0; c < cols; ++c)
-        intDomain ? isa::reduceStepI(op, s, iv[c], int64_t(c))
-                  : isa::reduceStepF(op, s, f[c], int64_t(c));
-    }
+    reduceRow(op, intDomain, rowsMode, r, cols, f, iv, state);
   }
+  return state;
+}
+
+/// ArgMax/ArgMin: stores the index of line `s` at `dst`. When accumulating,
+/// the best value so far is kept at `value` and the index is stored only
+/// when this tile's is better (or on the initializing iteration).
+void storeArgResult(const ExecView &v, const isa::ReduceState &s, uint8_t *dst,
+                    uint8_t *value) {
+  auto op = ReduceOp(v.inst->op);
+  bool intDomain = isIntegerStorage(v.storage[1]);
+  int64_t index = s.index + v.indexBase;
+  if (value) {
+    bool replace = v.init;
+    if (!replace && intDomain) {
+      int64_t stored;
+      loadI64(v.storage[2], value, 1, &stored);
+      replace = isa::isBetterI(op, s.i, stored);
+    } else if (!replace) {
+      float stored;
+      loadF32(v.storage[2], value, 1, &stored);
+      replace = isa::isBetterF(op, s.f, stored);
+    }
+    if (!replace)
+      return;
+    if (intDomain)
+      storeI64(v.storage[2], &s.i, 1, value);
+    else
+      storeF32(v.storage[2], &s.f, 1, value);
+  }
+  storeI64(v.storage[0], &index, 1, dst);
+}
+
+/// Stores the reduced value of line `s` at `dst`, combined with what is
+/// there unless this iteration initializes it.
+void storeValueResult(const ExecView &v, const isa::ReduceState &s,
+                      uint8_t *dst) {
+  auto op = ReduceOp(v.inst->op);
+  if (isIntegerStorage(v.storage[1])) {
+    int64_t result = s.i;
+    if (!v.init) {
+      int64_t old;
+      loadI64(v.storage[0], dst, 1, &old);
+      result = isa::combineI(op, old, result);
+    }
+    storeI64(v.storage[0], &result, 1, dst);
+    return;
+  }
+  float result = s.f;
+  if (!v.init) {
+    float old;
+    loadF32(v.storage[0], dst, 1, &old);
+    result = isa::combineF(op, old, result);
+  }
+  storeF32(v.storage[0], &result, 1, dst);
+}
+
+} // namespace
+
+void execSfpReduce(const ExecView &v, uint8_t *lx, Scratch &scratch) {
+  const isa::Inst &inst = *v.inst;
+  if (!v.args[0] || !v.args[1])
+    return;
+  auto op = ReduceOp(inst.op);
+  bool rowsMode = inst.flags & isa::kFlagReduceRows;
+  bool isArg = op == ReduceOp::ArgMax || op == ReduceOp::ArgMin;
+  bool accumulate = inst.flags & isa::kFlagAccumulate;
+  uint64_t p0 = uint64_t(inst.pitch[0]), p2 = uint64_t(inst.pitch[2]);
+  std::vector<isa::ReduceState> state = reduceTile(v, lx, scratch);
   uint32_t e0 = storageBytes(v.storage[0]), e2 = storageBytes(v.storage[2]);
-  for (size_t l = 0; l < lines; ++l) {
+  for (size_t l = 0; l < state.size(); ++l) {
     uint8_t *dst = lx + v.lx[0] + (rowsMode ? l * e0 : l * p0);
-    isa::ReduceState &s = state[l];
-    if (isArg) {
-      int64_t index = s.index + v.indexBase;
-      if (accumulate) {
-        uint8_t *value = lx + v.lx[2] + (rowsMode ? l * e2 : l * p2);
-        bool replace = v.init;
-        if (!replace) {
-          if (intDomain) {
-            int64_t stored;
-            loadI64(v.storage[2], value, 1, &stored);
-            replace = isa::isBetterI(op, s.i, stored);
-          } else {
-            float stored;
-            loadF32(v.storage[2], value, 1, &stored);
-            replace = isa::isBetterF(op, s.f, stored);
-          }
-        }
-        if (!replace)
-          continue;
-        if (intDomain)
-          storeI64(v.storage[2], &s.i, 1, value);
-        else
-          storeF32(v.storage[2], &s.f, 1, value);
-      }
-      storeI64(v.storage[0], &index, 1, dst);
+    if (!isArg) {
+      storeValueResult(v, state[l], dst);
       continue;
     }
-    if (intDomain) {
-      int64_t result = s.i;
-      if (!v.init) {
-        int64_t old;
-        loadI64(v.storage[0], dst, 1, &old);
-        result = isa::combineI(op, old, result);
-      }
-      storeI64(v.storage[0], &result, 1, dst);
-    } else {
-      float result = s.f;
-      if (!v.init) {
-        float old;
-        loadF32(v.storage[0], dst, 1, &old);
-        result = isa::combineF(op, old, result);
-      }
-      storeF32(v.storage[0], &result, 1, dst);
-    }
+    uint8_t *value =
+        accumulate ? lx + v.lx[2] + (rowsMode ? l * e2 : l * p2) : nullptr;
+    storeArgResult(v, state[l], dst, value);
   }
 }
 

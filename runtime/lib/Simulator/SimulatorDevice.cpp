@@ -178,7 +178,8 @@ Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
       named.name = name.c_str();
       uint32_t traceStep = 0;
       if (d.options.trace)
-        traceStep = d.trace.addStep(name, d.nowPs, d.nowPs);
+        traceStep = d.trace.addStep(name, image.data(), step.numInsts, d.nowPs,
+                                    d.nowPs);
       uint64_t instructionsBefore = d.stats.instructions;
       uint64_t end = d.nowPs;
       Status s = sim::runStep(d, named, program, traceStep, d.nowPs, end);

@@ -8,6 +8,7 @@
 #define SPYRE_RUNTIME_SIMULATOR_TIMING_H
 
 #include "spyre/Arch/Arch.h"
+#include "spyre/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstdint>
@@ -69,8 +70,9 @@ public:
   uint64_t barrierPs() const { return barrierPs_; }
 
 private:
+  /// A zero `m` (an Arch that was never validated) leaves `v` as it is.
   static uint64_t roundUp(uint64_t v, uint64_t m) {
-    return m ? (v + m - 1) / m * m : v;
+    return m ? alignTo(v, m) : v;
   }
   static uint64_t ceilPs(double ps) {
     return ps <= 0 ? 0 : ps >= 1.8e19 ? UINT64_MAX / 4 : uint64_t(std::ceil(ps));

@@ -3,10 +3,12 @@
 #include "Trace.h"
 
 #include "DecodedProgram.h"
+#include "spyre/ISA/Disassembler.h"
 #include "spyre/ISA/ISA.h"
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 
 namespace spyre::rt::sim {
@@ -39,7 +41,42 @@ std::string quoted(const std::string &s) {
   return out + "\"";
 }
 
+/// The name and the disassembly of each instruction of a program image.
+struct InstTexts {
+  std::vector<std::string> names, texts;
+};
+
+InstTexts disassembleImage(const std::string &image) {
+  InstTexts out;
+  for (size_t off = 0; off + isa::kInstBytes <= image.size();
+       off += isa::kInstBytes) {
+    isa::Inst inst;
+    std::memcpy(&inst, image.data() + off, sizeof(inst));
+    out.names.push_back(isa::instName(inst));
+    // The image is patched: memAddr is the device address a DMA starts
+    // from, printed as its base.
+    char base[24];
+    std::snprintf(base, sizeof(base), "0x%" PRIx64, inst.memAddr);
+    inst.memAddr = 0;
+    out.texts.push_back(quoted(isa::disassemble(inst, base)));
+  }
+  return out;
+}
+
 } // namespace
+
+uint32_t TraceRecorder::addStep(std::string name, const uint8_t *image,
+                                uint32_t numInsts, uint64_t startPs,
+                                uint64_t endPs) {
+  std::string bytes(reinterpret_cast<const char *>(image),
+                    size_t(numInsts) * isa::kInstBytes);
+  auto [it, added] =
+      programIndex_.try_emplace(std::move(bytes), uint32_t(programs_.size()));
+  if (added)
+    programs_.push_back(&it->first);
+  steps_.push_back({std::move(name), startPs, endPs, it->second});
+  return uint32_t(steps_.size() - 1);
+}
 
 void TraceRecorder::write(std::ostream &os, uint32_t numCores) const {
   os << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
@@ -70,13 +107,20 @@ void TraceRecorder::write(std::ostream &os, uint32_t numCores) const {
     sep() << "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"name\":" << quoted(s.name)
           << ",\"ts\":" << micros(s.startPs)
           << ",\"dur\":" << micros(s.endPs - s.startPs) << "}";
-  for (const InstEvent &e : insts_)
-    sep() << "{\"ph\":\"X\",\"pid\":" << e.core + 1 << ",\"tid\":"
-          << unsigned(e.unit) << ",\"name\":\"" << isa::opcodeName(e.opcode)
-          << "\",\"ts\":" << micros(e.startPs)
+  std::vector<InstTexts> programs;
+  for (const std::string *image : programs_)
+    programs.push_back(disassembleImage(*image));
+  for (const InstEvent &e : insts_) {
+    const StepSpan &step = steps_[e.step];
+    const InstTexts &texts = programs[step.program];
+    sep() << "{\"ph\":\"X\",\"pid\":" << e.core + 1
+          << ",\"tid\":" << unsigned(e.unit)
+          << ",\"name\":" << quoted(texts.names[e.pc])
+          << ",\"ts\":" << micros(e.startPs)
           << ",\"dur\":" << micros(e.endPs - e.startPs)
-          << ",\"args\":{\"pc\":" << e.pc << ",\"step\":"
-          << quoted(e.step < steps_.size() ? steps_[e.step].name : "") << "}}";
+          << ",\"args\":{\"pc\":" << e.pc << ",\"step\":" << quoted(step.name)
+          << ",\"inst\":" << texts.texts[e.pc] << "}}";
+  }
   os << "\n],\"otherData\":{\"dropped_events\":" << dropped_ << "}}\n";
 }
 

@@ -3,7 +3,9 @@
 // Records one event per executed instruction and one per step, and writes
 // them in the Chrome trace event format (JSON object with "traceEvents"),
 // which Perfetto and chrome://tracing load: process 0 is the device (one
-// span per step), process c + 1 is core c, with one thread per unit.
+// span per step), process c + 1 is core c, with one thread per unit. An
+// instruction event is named by its mnemonic and operation and carries the
+// disassembled instruction (spyre/ISA/Disassembler.h) in its args.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,12 +27,13 @@ public:
     uint32_t step;
     uint32_t pc;
     uint16_t core;
-    uint16_t opcode;
     uint8_t unit;
   };
   struct StepSpan {
     std::string name;
     uint64_t startPs, endPs;
+    /// The program the step ran (an index into programs_).
+    uint32_t program;
   };
 
   explicit TraceRecorder(uint64_t maxEvents = 0) : maxEvents_(maxEvents) {}
@@ -41,16 +45,17 @@ public:
     else
       ++dropped_;
   }
-  /// Starts a step; returns its index.
-  uint32_t addStep(std::string name, uint64_t startPs, uint64_t endPs) {
-    steps_.push_back({std::move(name), startPs, endPs});
-    return uint32_t(steps_.size() - 1);
-  }
+  /// Starts a step running the `numInsts` instructions at `image` (as
+  /// patched for the step); returns its index.
+  uint32_t addStep(std::string name, const uint8_t *image, uint32_t numInsts,
+                   uint64_t startPs, uint64_t endPs);
   void setStepEnd(uint32_t step, uint64_t endPs) { steps_[step].endPs = endPs; }
   uint64_t dropped() const { return dropped_; }
   void clear() {
     insts_.clear();
     steps_.clear();
+    programs_.clear();
+    programIndex_.clear();
     dropped_ = 0;
   }
   /// Writes the JSON trace for a device of `numCores` cores.
@@ -61,6 +66,10 @@ private:
   uint64_t dropped_ = 0;
   std::vector<InstEvent> insts_;
   std::vector<StepSpan> steps_;
+  /// The distinct program images the steps ran (keys of programIndex_), so
+  /// that repeated launches of a kernel keep one copy.
+  std::vector<const std::string *> programs_;
+  std::map<std::string, uint32_t> programIndex_;
 };
 
 } // namespace spyre::rt::sim

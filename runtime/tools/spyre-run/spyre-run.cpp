@@ -2,11 +2,12 @@
 //
 //   spyre-run OUT.spy --input IN0.npy [--input IN1.npy ...] --output-dir DIR
 //             [--stats STATS.json] [--arch FILE] [--trace TRACE.json]
-//             [--timing-only]
+//             [--timing-only] [--runs N]
 //
-// Loads and validates the model, runs it once on the simulator (the three
-// phases of docs/runtime.md) and writes DIR/output_<i>.npy in output order,
-// plus statistics and a Chrome trace on request. Errors print
+// Loads and validates the model, runs it on the simulator (the three phases
+// of docs/runtime.md) and writes DIR/output_<i>.npy in output order, plus
+// statistics and a Chrome trace on request. Options parse with CLI11
+// (`--opt value` or `--opt=value`, in any order). Errors print
 // "spyre-run: error: ..." and exit non-zero (2 for usage errors).
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +18,12 @@
 #include "spyre/Runtime/Stats.h"
 #include "spyre/Spy/SpyFormat.h"
 
+#include "../CommandLine.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,41 +41,11 @@ const char *const kUsage =
     "                 --output-dir DIR [--stats STATS.json] [--arch FILE]\n"
     "                 [--trace TRACE.json] [--timing-only] [--runs N]\n";
 
-const char *const kHelp =
-    "Runs a compiled Spyre model (.spy) on the built-in Spyre simulator.\n"
-    "\n"
-    "Options:\n"
-    "  --input FILE        an input as a .npy array, in the model's input\n"
-    "                      order (repeat for each input); dtypes: f16 '<f2',\n"
-    "                      f32 and bf16 '<f4', i8 '|i1', i32 '<i4', i64 '<i8',\n"
-    "                      bool '|b1'\n"
-    "  --output-dir DIR    where to write output_0.npy, output_1.npy, ...\n"
-    "                      (created if missing)\n"
-    "  --stats FILE        write simulated time, per-kernel time, per-core\n"
-    "                      utilization, bytes moved and the roofline as JSON\n"
-    "  --arch FILE         machine description (JSON) of the simulated device;\n"
-    "                      default: the built-in arch/spyre.json\n"
-    "  --trace FILE        write a Chrome trace (open in ui.perfetto.dev)\n"
-    "  --timing-only       simulate timing only: no data is computed and no\n"
-    "                      outputs are written (for models too large to run)\n"
-    "  --runs N            run the model N times in one session (default 1):\n"
-    "                      mutated buffers keep their state on the device and\n"
-    "                      mutated inputs feed the next run, as repeated calls\n"
-    "                      of the PyTorch module would; the outputs written are\n"
-    "                      the last run's, the stats cover all runs\n"
-    "  --help              show this help\n"
-    "  --version           show the version\n";
+constexpr int64_t kMaxRuns = 1000000;
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "spyre-run: error: %s\n", message.c_str());
   return 1;
-}
-
-int usage(const std::string &message) {
-  std::fprintf(stderr, "spyre-run: error: %s\n%sRun 'spyre-run --help' for "
-                       "more information.\n",
-               message.c_str(), kUsage);
-  return 2;
 }
 
 struct Options {
@@ -79,187 +56,275 @@ struct Options {
   std::string arch;
   std::string trace;
   bool timingOnly = false;
+  std::string runsText;
   int64_t runs = 1;
 };
 
-/// Returns -1 to continue, else the exit code.
-int parseArgs(int argc, char **argv, Options &opts) {
-  bool haveOutputDir = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool hasInlineValue = false;
-    if (arg.rfind("--", 0) == 0) {
-      size_t eq = arg.find('=');
-      if (eq != std::string::npos) {
-        value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-        hasInlineValue = true;
-      }
-    }
-    auto takeValue = [&](std::string &dst) {
-      if (hasInlineValue) {
-        dst = value;
-        return true;
-      }
-      if (i + 1 >= argc)
-        return false;
-      dst = argv[++i];
-      return true;
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s\n%s", kUsage, kHelp);
-      return 0;
-    }
-    if (arg == "--version") {
-      std::printf("spyre-run version %s (.spy format %u.%u)\n",
-                  SPYRE_VERSION_STRING, spy::kFormatMajor, spy::kFormatMinor);
-      return 0;
-    }
-    if (arg == "--timing-only") {
-      if (hasInlineValue)
-        return usage("--timing-only takes no value");
-      opts.timingOnly = true;
-      continue;
-    }
-    if (arg == "--runs") {
-      std::string text;
-      char *end = nullptr;
-      if (!takeValue(text) || text.empty())
-        return usage("--runs needs a value");
-      opts.runs = std::strtoll(text.c_str(), &end, 10);
-      if (*end || opts.runs < 1 || opts.runs > 1000000)
-        return usage("--runs must be an integer in 1..1000000, got '" + text +
-                     "'");
-      continue;
-    }
-    std::string *dst = nullptr;
-    std::string input;
-    if (arg == "--input")
-      dst = &input;
-    else if (arg == "--output-dir")
-      dst = &opts.outputDir;
-    else if (arg == "--stats")
-      dst = &opts.stats;
-    else if (arg == "--arch")
-      dst = &opts.arch;
-    else if (arg == "--trace")
-      dst = &opts.trace;
-    if (dst) {
-      if (!takeValue(*dst) || dst->empty())
-        return usage(arg + " needs a value");
-      if (dst == &input)
-        opts.inputs.push_back(input);
-      if (dst == &opts.outputDir)
-        haveOutputDir = true;
-      continue;
-    }
-    if (arg.size() > 1 && arg[0] == '-')
-      return usage("unknown option '" + arg + "'");
-    if (!opts.model.empty())
-      return usage("more than one model given ('" + opts.model + "' and '" +
-                   arg + "')");
-    opts.model = arg;
-  }
-  if (opts.model.empty())
-    return usage("no model given");
-  if (!haveOutputDir)
-    return usage("--output-dir is required");
-  return -1;
+void addOptions(CLI::App &app, Options &opts) {
+  app.set_version_flag("--version",
+                       std::string("spyre-run version ") +
+                           SPYRE_VERSION_STRING + " (.spy format " +
+                           std::to_string(spy::kFormatMajor) + "." +
+                           std::to_string(spy::kFormatMinor) + ")",
+                       "show the version");
+  app.add_option("model", opts.model, "the compiled model (.spy)")
+      ->type_name("MODEL.spy");
+  app.add_option("--input", opts.inputs,
+                 "an input as a .npy array, in the model's input order "
+                 "(repeat for each input); dtypes: f16 '<f2', f32 and bf16 "
+                 "'<f4', i8 '|i1', i32 '<i4', i64 '<i8', bool '|b1'")
+      ->type_name("FILE")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  app.add_option("--output-dir", opts.outputDir,
+                 "where to write output_0.npy, output_1.npy, ... (created if "
+                 "missing); required unless --timing-only")
+      ->type_name("DIR");
+  app.add_option("--stats", opts.stats,
+                 "write simulated time, per-kernel time, per-core "
+                 "utilization, bytes moved and the roofline as JSON")
+      ->type_name("FILE");
+  app.add_option("--arch", opts.arch,
+                 "machine description (JSON) of the simulated device; "
+                 "default: the built-in arch/spyre.json")
+      ->type_name("FILE");
+  app.add_option("--trace", opts.trace,
+                 "write a Chrome trace (open in ui.perfetto.dev)")
+      ->type_name("FILE");
+  app.add_flag("--timing-only", opts.timingOnly,
+               "simulate timing only: no data is computed and no outputs are "
+               "written; inputs are optional (checked when given), so models "
+               "too large to run need no data");
+  app.add_option("--runs", opts.runsText,
+                 "run the model N times in one session (default 1): mutated "
+                 "buffers keep their state on the device and mutated inputs "
+                 "feed the next run, as repeated calls of the PyTorch module "
+                 "would; the outputs written are the last run's, the stats "
+                 "cover all runs")
+      ->type_name("N");
 }
 
-int run(const Options &opts) {
-  Arch arch = Arch::builtinDefault();
-  if (!opts.arch.empty()) {
-    std::string error;
-    if (!Arch::load(opts.arch, arch, error))
-      return fail(error);
+/// The checks CLI11 cannot make; "" when the options are usable.
+std::string checkArgs(const tools::CommandLine &cl, Options &opts) {
+  std::string error = cl.unknownOption();
+  if (!error.empty())
+    return error;
+  std::string extra = cl.extraArgument();
+  if (!extra.empty())
+    return "more than one model given ('" + opts.model + "' and '" + extra +
+           "')";
+  if (opts.model.empty())
+    return "no model given";
+  if (!opts.runsText.empty()) {
+    char *end = nullptr;
+    opts.runs = std::strtoll(opts.runsText.c_str(), &end, 10);
+    if (*end || opts.runs < 1 || opts.runs > kMaxRuns)
+      return "--runs must be an integer in 1.." + std::to_string(kMaxRuns) +
+             ", got '" + opts.runsText + "'";
   }
+  if (opts.outputDir.empty() && !opts.timingOnly)
+    return "--output-dir is required (except with --timing-only)";
+  return {};
+}
+
+/// Returns -1 to continue, else the exit code.
+int parseArgs(int argc, char **argv, Options &opts) {
+  tools::CommandLine cl(
+      "spyre-run",
+      "Runs a compiled Spyre model (.spy) on the built-in Spyre simulator.",
+      kUsage);
+  addOptions(cl.app(), opts);
+  int code = cl.parse(argc, argv);
+  if (code >= 0)
+    return code;
+  std::string error = checkArgs(cl, opts);
+  return error.empty() ? -1 : cl.usageError(error);
+}
+
+std::string errnoText(int error) { return std::strerror(error); }
+
+/// Why a file cannot be written at `path` ("" when it can): the OS's reason.
+std::string fileUnwritable(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return errnoText(EISDIR);
+    return ::access(path.c_str(), W_OK) == 0 ? "" : errnoText(errno);
+  }
+  if (errno != ENOENT)
+    return errnoText(errno);
+  std::string parent = std::filesystem::path(path).parent_path().string();
+  if (parent.empty())
+    parent = ".";
+  if (::stat(parent.c_str(), &st) != 0)
+    return errnoText(errno);
+  if (!S_ISDIR(st.st_mode))
+    return errnoText(ENOTDIR);
+  return ::access(parent.c_str(), W_OK | X_OK) == 0 ? "" : errnoText(errno);
+}
+
+/// Why files cannot be written in directory `path`, created if missing (""
+/// when they can): the OS's reason.
+std::string directoryUnwritable(const std::string &path) {
+  std::filesystem::path p(path);
+  for (;;) {
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return errnoText(ENOTDIR);
+      return ::access(p.c_str(), W_OK | X_OK) == 0 ? "" : errnoText(errno);
+    }
+    if (errno != ENOENT)
+      return errnoText(errno);
+    // Missing: it is created in its nearest existing ancestor.
+    std::filesystem::path parent = p.parent_path();
+    if (parent.empty())
+      parent = ".";
+    if (parent == p)
+      return errnoText(ENOENT);
+    p = parent;
+  }
+}
+
+/// The output paths can be written: checked before the run, which may be
+/// long.
+Status checkOutputPaths(const Options &opts) {
+  auto check = [](const std::string &path, const char *option) {
+    std::string why = fileUnwritable(path);
+    if (why.empty())
+      return Status::success();
+    return Status::error(StatusCode::IoError, std::string("cannot write ") +
+                                                  option + " file '" + path +
+                                                  "': " + why);
+  };
+  if (!opts.stats.empty())
+    SPYRE_RETURN_IF_ERROR(check(opts.stats, "--stats"));
+  if (!opts.trace.empty())
+    SPYRE_RETURN_IF_ERROR(check(opts.trace, "--trace"));
+  if (opts.timingOnly)
+    return Status::success();
+  std::string why = directoryUnwritable(opts.outputDir);
+  if (!why.empty())
+    return Status::error(StatusCode::IoError,
+                         "cannot write output directory '" + opts.outputDir +
+                             "': " + why);
+  return Status::success();
+}
+
+/// Reads --input i and checks it against the model's input i.
+Status readInput(const Model &m, const Options &opts, size_t i,
+                 HostTensor &out) {
+  const TensorInfo &t = m.tensors()[m.inputs()[i]];
+  NpyArray array;
+  Status s = readNpy(opts.inputs[i], array);
+  if (!s.ok())
+    return s.withContext("input " + std::to_string(i));
+  std::string expected = describeTensor(t.dtype, t.shape) + " ('" +
+                         npyDescr(npyDTypeFor(t.dtype)) + "')";
+  std::string got = std::string("'") + npyDescr(array.dtype) + "' [";
+  for (size_t d = 0; d < array.shape.size(); ++d)
+    got += (d ? ", " : "") + std::to_string(array.shape[d]);
+  got += "]";
+  out.dtype = t.dtype;
+  out.shape = array.shape;
+  std::string error;
+  if (array.shape != t.shape || !npyToHost(array, t.dtype, out.data, error))
+    return invalidArgument("input " + std::to_string(i) + " ('" + t.name +
+                           "', " + opts.inputs[i] + "): expected " + expected +
+                           ", got " + got);
+  return Status::success();
+}
+
+Status readInputs(const Model &m, const Options &opts,
+                  std::vector<HostTensor> &inputs) {
+  if (opts.inputs.size() != m.inputs().size())
+    return invalidArgument(
+        "the model takes " + std::to_string(m.inputs().size()) + " input(s), " +
+        std::to_string(opts.inputs.size()) + " given with --input");
+  inputs.resize(opts.inputs.size());
+  for (size_t i = 0; i < opts.inputs.size(); ++i)
+    SPYRE_RETURN_IF_ERROR(readInput(m, opts, i, inputs[i]));
+  return Status::success();
+}
+
+/// Runs the model opts.runs times on `inputs`. Timing-only without inputs
+/// launches on the session's buffers directly: the device holds no data,
+/// so there is nothing to copy (and no host buffers to allocate).
+Status runModel(Session &session, const Options &opts,
+                std::vector<HostTensor> &inputs,
+                std::vector<HostTensor> &outputs) {
+  bool noData = opts.timingOnly && opts.inputs.empty();
+  for (int64_t r = 0; r < opts.runs; ++r) {
+    if (noData) {
+      const auto &in = session.inputBuffers();
+      const auto &out = session.outputBuffers();
+      SPYRE_RETURN_IF_ERROR(session.loaded().launch(
+          session.workspace(), in.data(), in.size(), out.data(), out.size()));
+      continue;
+    }
+    if (r > 0)
+      session.applyInputMutations(inputs, outputs);
+    SPYRE_RETURN_IF_ERROR(session.run(inputs, outputs));
+  }
+  return Status::success();
+}
+
+Status writeOutputs(const Options &opts,
+                    const std::vector<HostTensor> &outputs) {
+  std::error_code ec;
+  std::filesystem::create_directories(opts.outputDir, ec);
+  if (ec)
+    return Status::error(StatusCode::IoError,
+                         "cannot create output directory '" + opts.outputDir +
+                             "': " + ec.message());
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    std::string path = (std::filesystem::path(opts.outputDir) /
+                        ("output_" + std::to_string(o) + ".npy"))
+                           .string();
+    SPYRE_RETURN_IF_ERROR(writeNpy(
+        path, hostToNpy(outputs[o].dtype, outputs[o].shape, outputs[o].data)));
+  }
+  return Status::success();
+}
+
+Status loadModel(const Options &opts, const Arch &arch,
+                 std::shared_ptr<const Model> &out) {
+  std::unique_ptr<Model> model;
+  SPYRE_RETURN_IF_ERROR(Model::open(opts.model, &arch, model));
+  for (const std::string &w : model->warnings())
+    std::fprintf(stderr, "spyre-run: warning: %s: %s\n", opts.model.c_str(),
+                 w.c_str());
+  out = std::move(model);
+  return Status::success();
+}
+
+Status run(const Options &opts) {
+  SPYRE_RETURN_IF_ERROR(checkOutputPaths(opts));
+  Arch arch = Arch::builtinDefault();
+  std::string error;
+  if (!opts.arch.empty() && !Arch::load(opts.arch, arch, error))
+    return invalidArgument(error);
   SimOptions simOptions;
   simOptions.timingOnly = opts.timingOnly;
   simOptions.trace = !opts.trace.empty();
   SimulatorDevice device(arch, simOptions);
-
-  std::unique_ptr<Model> model;
-  Status s = Model::open(opts.model, &arch, model);
-  if (!s.ok())
-    return fail(s.message());
-  for (const std::string &w : model->warnings())
-    std::fprintf(stderr, "spyre-run: warning: %s: %s\n", opts.model.c_str(),
-                 w.c_str());
-  std::shared_ptr<const Model> shared(std::move(model));
-  const Model &m = *shared;
-
-  if (opts.inputs.size() != m.inputs().size())
-    return fail("the model takes " + std::to_string(m.inputs().size()) +
-                " input(s), " + std::to_string(opts.inputs.size()) +
-                " given with --input");
-  std::vector<HostTensor> inputs;
-  for (size_t i = 0; i < opts.inputs.size(); ++i) {
-    const TensorInfo &t = m.tensors()[m.inputs()[i]];
-    NpyArray array;
-    s = readNpy(opts.inputs[i], array);
-    if (!s.ok())
-      return fail("input " + std::to_string(i) + ": " + s.message());
-    std::string expected = describeTensor(t.dtype, t.shape) + " ('" +
-                           npyDescr(npyDTypeFor(t.dtype)) + "')";
-    std::string got = std::string("'") + npyDescr(array.dtype) + "' [";
-    for (size_t d = 0; d < array.shape.size(); ++d)
-      got += (d ? ", " : "") + std::to_string(array.shape[d]);
-    got += "]";
-    HostTensor h;
-    h.dtype = t.dtype;
-    h.shape = array.shape;
-    std::string error;
-    if (array.shape != t.shape || !npyToHost(array, t.dtype, h.data, error))
-      return fail("input " + std::to_string(i) + " ('" + t.name + "', " +
-                  opts.inputs[i] + "): expected " + expected + ", got " + got);
-    inputs.push_back(std::move(h));
-  }
-
+  std::shared_ptr<const Model> model;
+  SPYRE_RETURN_IF_ERROR(loadModel(opts, arch, model));
+  std::vector<HostTensor> inputs, outputs;
+  if (!opts.timingOnly || !opts.inputs.empty())
+    SPYRE_RETURN_IF_ERROR(readInputs(*model, opts, inputs));
   std::unique_ptr<Session> session;
-  s = Session::create(device, shared, session);
-  if (!s.ok())
-    return fail(s.message());
-  std::vector<HostTensor> outputs;
-  for (int64_t r = 0; r < opts.runs; ++r) {
-    if (r > 0)
-      session->applyInputMutations(inputs, outputs);
-    s = session->run(inputs, outputs);
-    if (!s.ok())
-      return fail(s.message());
-  }
-
-  if (opts.timingOnly) {
+  SPYRE_RETURN_IF_ERROR(Session::create(device, model, session));
+  SPYRE_RETURN_IF_ERROR(runModel(*session, opts, inputs, outputs));
+  if (opts.timingOnly)
     std::fprintf(stderr, "spyre-run: note: --timing-only: no outputs written\n");
-  } else {
-    std::error_code ec;
-    std::filesystem::create_directories(opts.outputDir, ec);
-    if (ec)
-      return fail("cannot create output directory '" + opts.outputDir +
-                  "': " + ec.message());
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      std::string path =
-          (std::filesystem::path(opts.outputDir) /
-           ("output_" + std::to_string(o) + ".npy"))
-              .string();
-      s = writeNpy(path, hostToNpy(outputs[o].dtype, outputs[o].shape,
-                                   outputs[o].data));
-      if (!s.ok())
-        return fail(s.message());
-    }
-  }
-  if (!opts.stats.empty()) {
-    s = writeStatsJson(device.stats(), arch, opts.stats);
-    if (!s.ok())
-      return fail(s.message());
-  }
-  if (!opts.trace.empty()) {
-    s = device.writeTrace(opts.trace);
-    if (!s.ok())
-      return fail(s.message());
-  }
-  return 0;
+  else
+    SPYRE_RETURN_IF_ERROR(writeOutputs(opts, outputs));
+  if (!opts.stats.empty())
+    SPYRE_RETURN_IF_ERROR(writeStatsJson(device.stats(), arch, opts.stats));
+  if (!opts.trace.empty())
+    SPYRE_RETURN_IF_ERROR(device.writeTrace(opts.trace));
+  return Status::success();
 }
 
 } // namespace
@@ -270,7 +335,8 @@ int main(int argc, char **argv) {
   if (code >= 0)
     return code;
   try {
-    return run(opts);
+    Status s = run(opts);
+    return s.ok() ? 0 : fail(s.message());
   } catch (const std::bad_alloc &) {
     return fail("out of host memory");
   } catch (const std::exception &e) {

@@ -142,6 +142,7 @@ public:
 
 private:
   class Mapping;
+  class Validator;
   Model();
   Status validate(const Arch *deviceArch);
 
