@@ -74,6 +74,8 @@ void printLoop(Line &out, const Inst &inst, const std::string &) {
     out << " count=p" << unsigned(inst.countParam);
   else
     out << " count=" << inst.arg[0];
+  if (int32_t step = int32_t(inst.arg[1]))
+    out << '+' << step << "*iv" << inst.arg[2];
 }
 
 void printDmaBox(Line &out, const Inst &inst, const std::string &memBase) {

@@ -213,6 +213,8 @@ double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
 double KernelPlan::estimateNs() const {
   if (isDataMovement())
     return estimateDataMovementNs();
+  if (kind == KernelKind::Attention)
+    return estimateAttentionNs();
   CoreShare s = busiestShare(*this);
   int64_t accTiles = accLoop >= 0 ? s.tiles[accLoop] : 1;
   int64_t tiles = 1; // the core's tiles, the accumulation loop aside

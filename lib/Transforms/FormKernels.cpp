@@ -183,6 +183,13 @@ struct FormKernelsPass
       }
       operandToInput.push_back(idx);
     }
+    // An attention kernel's SFP ops read their constants from an input.
+    if (auto attention = dyn_cast<AttentionOp>(raw)) {
+      inputs.push_back(createAttentionConstants(b, attention));
+      maps.push_back(AffineMap::get(space.sizes.size(), 0,
+                                    {b.getAffineConstantExpr(0)},
+                                    raw->getContext()));
+    }
     llvm::append_range(maps, space.resultMaps);
     auto kernel = KernelOp::create(b, raw->getLoc(), raw->getResultTypes(),
                                    kernelName(raw, counter++), inputs);

@@ -477,6 +477,8 @@ LogicalResult lowerKernel(const KernelPlan &plan, OpBuilder &b, StringRef name,
                           ArrayRef<FlatSymbolRefAttr> tensorSymbols) {
   if (plan.isDataMovement())
     return lowerDataMovement(plan, b, name, tensorSymbols);
+  if (plan.kind == KernelKind::Attention)
+    return lowerAttention(plan, b, name, tensorSymbols);
   KernelLowering lowering(plan, b, tensorSymbols);
   return lowering.lower(name);
 }

@@ -33,6 +33,8 @@ StringRef kernelKindName(KernelKind kind) {
     return "gather";
   case KernelKind::Scatter:
     return "scatter";
+  case KernelKind::Attention:
+    return "attention";
   }
   return "?";
 }
@@ -180,6 +182,10 @@ FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
     if (single && !keepsStick(ops.front()))
       return KernelKind::Transpose;
     break;
+  case KernelRole::Attention:
+    if (!single)
+      return unsupported(ops[1]);
+    return KernelKind::Attention;
   default:
     break;
   }
@@ -264,6 +270,14 @@ FailureOr<KernelPlan::Roles> KernelPlan::roles(KernelOp kernel,
     if (n >= 2)
       r.rowLoop = n - 2;
     r.singleCore = *kind == KernelKind::Scatter;
+    break;
+  case KernelKind::Attention:
+    // (batch..., m, ev, s, e): query rows, whole value columns, key
+    // positions streamed, the whole head dim.
+    r.rowLoop = n - 4;
+    r.stickLoop = n - 3;
+    r.accLoop = n - 2;
+    r.wholeLoops = {n - 3, n - 1};
     break;
   default:
     if (n >= 1)
@@ -638,6 +652,11 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
   plan.rowLoop = roleInfo->rowLoop;
   plan.stickLoop = roleInfo->stickLoop;
   plan.accLoop = roleInfo->accLoop;
+  if (plan.kind == KernelKind::Attention) {
+    if (failed(plan.buildAttention(emitErrors)))
+      return failure();
+    return plan;
+  }
   if (failed(PlanBuilder(plan, emitErrors).build(*roleInfo)))
     return failure();
   return plan;
@@ -802,6 +821,17 @@ KernelPlan::tileChoices(KernelOp kernel, const Roles &roles, const Arch &arch) {
       choices[l] = powersUpTo(space[l]);
     else
       choices[l] = {1};
+  }
+  // A causal attention's query tiles are its key tiles (square), or one.
+  if (roles.kind == KernelKind::Attention &&
+      cast<AttentionOp>(kernel.getBodyBlock().front()).getCausal()) {
+    int64_t m = roles.rowLoop, s = roles.accLoop;
+    SmallVector<int64_t> square;
+    for (int64_t t : choices[s])
+      if (t < space[m])
+        square.push_back(t);
+    square.push_back(space[m]);
+    choices[m] = square;
   }
   return choices;
 }

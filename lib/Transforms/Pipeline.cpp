@@ -15,6 +15,9 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   arch.file = options.archFile;
   pm.addPass(createSpyreAttachArch(arch));
   pm.addPass(createSpyreDecompose());
+  SpyreExpandAttentionOptions expand;
+  expand.all = !options.fusion;
+  pm.addPass(createSpyreExpandAttention(expand));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createSpyreCollapseDims());

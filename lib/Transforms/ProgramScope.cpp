@@ -43,13 +43,24 @@ void ProgramScope::finish() {
 }
 
 void ProgramScope::openLoop(ArrayRef<int64_t> counts, int64_t tag) {
-  auto loop = LoopOp::create(b, loc, counts.front(), nullptr);
+  auto loop = LoopOp::create(b, loc, counts.front(), nullptr, nullptr, nullptr);
   if (!llvm::all_equal(counts))
     loop.setCountParam(params.slot(counts));
   loop.getBody().push_back(new Block());
   saved.push_back(b.saveInsertionPoint());
   b.setInsertionPointToStart(&loop.getBody().front());
   open.push_back(tag);
+}
+
+void ProgramScope::openGrowingLoop(ArrayRef<int64_t> counts, int64_t tag,
+                                   int64_t growsWith, int64_t step) {
+  int64_t level = levelOf(growsWith);
+  openLoop(counts, tag);
+  if (level < 0)
+    return;
+  auto loop = cast<LoopOp>(b.getInsertionBlock()->getParentOp());
+  loop.setCountStep(step);
+  loop.setCountLevel(level);
 }
 
 void ProgramScope::closeLoop() {

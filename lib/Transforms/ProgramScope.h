@@ -45,6 +45,11 @@ public:
   /// Opens a hardware loop running `counts[c]` times on core c; `tag`
   /// identifies it for levelOf().
   void openLoop(llvm::ArrayRef<int64_t> counts, int64_t tag);
+  /// The same, running `counts[c] + step * iv` times, `iv` counting the
+  /// open loop tagged `growsWith` (a triangular nest; `counts` alone when
+  /// that loop is not open).
+  void openGrowingLoop(llvm::ArrayRef<int64_t> counts, int64_t tag,
+                       int64_t growsWith, int64_t step);
   /// Opens a loop running once on the cores where `runs[c]` is 1 and not
   /// at all where it is 0: code for some cores only (a count of 0 skips
   /// the body at no cost). No address advances along it.

@@ -271,11 +271,16 @@ constexpr Check kInstructionChecks[] = {checkOperation,    checkRingPeer,
                                         checkAccumulator,  checkClamp,
                                         checkOperandSizes, checkLxFootprint};
 
-/// Loop structure: balanced, at most kMaxLoopDepth deep.
-std::string checkNesting(Opcode op, unsigned &depth) {
+/// Loop structure: balanced, at most kMaxLoopDepth deep; a count growing
+/// with a loop (arg[1] != 0) grows with an enclosing one (arg[2]).
+std::string checkNesting(const isa::Inst &inst, unsigned &depth) {
+  Opcode op = Opcode(inst.opcode);
   if (op == Opcode::Loop) {
     if (depth == isa::kMaxLoopDepth)
       return "loops nested deeper than " + std::to_string(isa::kMaxLoopDepth);
+    if (inst.arg[1] != 0 && inst.arg[2] >= depth)
+      return "loop count grows with loop level " + std::to_string(inst.arg[2]) +
+             ", which does not enclose it";
     ++depth;
   } else if (op == Opcode::EndLoop) {
     if (depth == 0)
@@ -294,7 +299,7 @@ std::string checkInstruction(const isa::Inst &inst, const Limits &limits,
     return problem;
   Opcode op = Opcode(inst.opcode);
   if (op == Opcode::Loop || op == Opcode::EndLoop || op == Opcode::Nop)
-    return checkNesting(op, depth);
+    return checkNesting(inst, depth);
   for (Check check : kInstructionChecks) {
     problem = check(inst, limits);
     if (!problem.empty())

@@ -134,3 +134,68 @@ func.func @alias_keeps_input_live(%x: tensor<1x25x100xf16, #in>) -> tensor<100x1
   }
   return %0 : tensor<100x1x1xf16, #h>
 }
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// A causal attention kernel's query tiles must be its key tiles (or one
+// query tile): two query tiles of 8 against one key tile of 16 would put
+// the diagonal in different places of one key tile.
+func.func @causal_attention_tiles(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  // expected-error @+1 {{a causal attention needs square tiles (query tile 8, key tile 16)}}
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %c) {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [1, 1, 1, 1], tile = [8, 64, 16, 64], depth = 2, cost_ns = 0>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// The value columns (loop 1) and the head dim (loop 3) are whole in a tile.
+func.func @attention_value_columns_tiled(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  // expected-error @+1 {{attention loop 1 cannot have tile 32}}
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %c) {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [1, 1, 1, 1], tile = [16, 32, 16, 64], depth = 2, cost_ns = 0>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// The key positions (loop 2) are one stream per query tile: never split.
+func.func @attention_keys_split(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  // expected-error @+1 {{attention loop 2 cannot be split 2 ways}}
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %c) {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [1, 1, 2, 1], tile = [16, 64, 8, 64], depth = 2, cost_ns = 0>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}

@@ -1,23 +1,13 @@
 // RUN: spyre-opt %s --spyre-decompose --split-input-file | FileCheck %s
 
 // scaled_dot_product_attention (lib/Transforms/Decompositions/
-// Attention.cpp): the math form softmax(q @ k^T * scale + mask) @ v.
+// Attention.cpp): every form becomes one spyre.attention, with what the op
+// does not take made around it (boolean masks, grouped heads). The math
+// form is spyre-expand-attention's (spyre-expand-attention.mlir).
 
-// No mask: scores = (q @ k^T) in f32 (the transpose a flag) times the
-// default scale 1/sqrt(40), softmax along the keys (max-shifted), the
-// probabilities rounded to f16 for p @ v.
+// No mask: the default scale 1/sqrt(40).
 // CHECK-LABEL: func.func @sdpa_plain
-// CHECK: %[[SCALE:.*]] = spyre.constant dense<0.158113882> : tensor<f32>
-// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<2x2x9x40xf16>, tensor<2x2x9x40xf16> -> tensor<2x2x9x9xf32>
-// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
-// CHECK: %[[MAX:.*]] = spyre.reduce max %[[S]] dim 3 : tensor<2x2x9x9xf32> -> tensor<2x2x9x1xf32>
-// CHECK: %[[SH:.*]] = spyre.binary sub %[[S]], %[[MAX]]
-// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
-// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 3
-// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]]
-// CHECK-NOT: spyre.select
-// CHECK: %[[PH:.*]] = spyre.cast %[[P]] : tensor<2x2x9x9xf32> -> tensor<2x2x9x9xf16>
-// CHECK: %[[O:.*]] = spyre.matmul %[[PH]], %arg2 : tensor<2x2x9x9xf16>, tensor<2x2x9x40xf16> -> tensor<2x2x9x40xf16>
+// CHECK: %[[O:.*]] = spyre.attention %arg0, %arg1, %arg2 {scale = 0.15811388300841897 : f64} : tensor<2x2x9x40xf16>, tensor<2x2x9x40xf16>, tensor<2x2x9x40xf16> -> tensor<2x2x9x40xf16>
 // CHECK: return %[[O]]
 func.func @sdpa_plain(%q: tensor<2x2x9x40xf16>, %k: tensor<2x2x9x40xf16>, %v: tensor<2x2x9x40xf16>) -> tensor<2x2x9x40xf16> {
   %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = false, is_causal = false, scale}, tensor_args = ["query", "key", "value"]} : (tensor<2x2x9x40xf16>, tensor<2x2x9x40xf16>, tensor<2x2x9x40xf16>) -> tensor<2x2x9x40xf16>
@@ -26,27 +16,11 @@ func.func @sdpa_plain(%q: tensor<2x2x9x40xf16>, %k: tensor<2x2x9x40xf16>, %v: te
 
 // -----
 
-// is_causal (L = 8 queries, S = 12 keys, top-left aligned): the mask is a
-// compare of two iota constants, col > row, selecting -inf; no L x S
-// constant is built, but the compare of constants folds into one (an
-// [L, S] i1 constant, within the folding limits). A causal row always
-// keeps key 0: no safe-softmax select.
+// is_causal with L <= S (8 queries, 12 keys): the op's `causal` (the
+// kernel skips the key tiles past the diagonal); no mask is built.
 // CHECK-LABEL: func.func @sdpa_causal
-// CHECK-DAG: %[[ABOVE:.*]] = spyre.constant dense<{{\[\[}}false, true, true, true, true, true, true, true, true, true, true, true], [false, false, true, {{.*}}, [false, false, false, false, false, false, false, false, true, true, true, true]]> : tensor<8x12xi1>
-// CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
-// CHECK-DAG: %[[SCALE:.*]] = spyre.constant dense<2.500000e-01> : tensor<f32>
-// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x2x8x16xf16>, tensor<1x2x12x16xf16> -> tensor<1x2x8x12xf32>
-// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
-// CHECK-NOT: spyre.compare
-// CHECK: %[[M:.*]] = spyre.select %[[ABOVE]], %[[NINF]], %[[S]] : tensor<8x12xi1>, tensor<f32>, tensor<1x2x8x12xf32> -> tensor<1x2x8x12xf32>
-// CHECK: %[[MAX:.*]] = spyre.reduce max %[[M]] dim 3
-// CHECK: %[[SH:.*]] = spyre.binary sub %[[M]], %[[MAX]]
-// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
-// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 3
-// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]]
 // CHECK-NOT: spyre.select
-// CHECK: %[[PH:.*]] = spyre.cast %[[P]]
-// CHECK: spyre.matmul %[[PH]], %arg2 : tensor<1x2x8x12xf16>, tensor<1x2x12x16xf16> -> tensor<1x2x8x16xf16>
+// CHECK: spyre.attention %arg0, %arg1, %arg2 {causal, scale = 2.500000e-01 : f64}
 func.func @sdpa_causal(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x12x16xf16>, %v: tensor<1x2x12x16xf16>) -> tensor<1x2x8x16xf16> {
   %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = false, is_causal = true, scale}, tensor_args = ["query", "key", "value"]} : (tensor<1x2x8x16xf16>, tensor<1x2x12x16xf16>, tensor<1x2x12x16xf16>) -> tensor<1x2x8x16xf16>
   return %0 : tensor<1x2x8x16xf16>
@@ -54,26 +28,28 @@ func.func @sdpa_causal(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x12x16xf16>, %v: 
 
 // -----
 
-// A boolean mask (true = attend) selects the scores or -inf; f32 inputs
-// need no casts. A row can be masked entirely: the softmax is the safe one
-// (a row whose max is -inf gives 0, not NaN).
+// is_causal with more queries than keys (rows past S see every key): an
+// explicit additive [L, S] mask from two iotas, in the query's type (here
+// small enough to fold into a constant: -inf = 0xFC00 above the diagonal).
+// CHECK-LABEL: func.func @sdpa_causal_more_queries
+// CHECK: %[[M4:.*]] = spyre.constant dense<{{\[\[\[\[}}0.000000e+00, 0xFC00, 0xFC00, 0xFC00, 0xFC00, 0xFC00], [0.000000e+00, 0.000000e+00, 0xFC00, {{.*}} : tensor<1x1x10x6xf16>
+// CHECK: spyre.attention %arg0, %arg1, %arg2 mask %[[M4]] {scale
+// CHECK-NOT: causal
+func.func @sdpa_causal_more_queries(%q: tensor<1x2x10x16xf16>, %k: tensor<1x2x6x16xf16>, %v: tensor<1x2x6x16xf16>) -> tensor<1x2x10x16xf16> {
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = false, is_causal = true, scale}, tensor_args = ["query", "key", "value"]} : (tensor<1x2x10x16xf16>, tensor<1x2x6x16xf16>, tensor<1x2x6x16xf16>) -> tensor<1x2x10x16xf16>
+  return %0 : tensor<1x2x10x16xf16>
+}
+
+// -----
+
+// A boolean mask (true = attend) becomes additive: 0 or -inf, in the
+// query's type, at the query's rank.
 // CHECK-LABEL: func.func @sdpa_bool_mask
-// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
-// CHECK-DAG: %[[SCALE:.*]] = spyre.constant dense<2.500000e-01> : tensor<f32>
-// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<2x9x16xf32>, tensor<2x9x16xf32> -> tensor<2x9x9xf32>
-// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
-// CHECK: %[[M:.*]] = spyre.select %arg3, %[[S]], %[[NINF]] : tensor<9x9xi1>, tensor<2x9x9xf32>, tensor<f32> -> tensor<2x9x9xf32>
-// CHECK: %[[MAX:.*]] = spyre.reduce max %[[M]] dim 2
-// CHECK: %[[SH:.*]] = spyre.binary sub %[[M]], %[[MAX]]
-// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
-// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 2
-// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]]
-// CHECK: %[[DEAD:.*]] = spyre.compare eq %[[MAX]], %[[NINF]] : tensor<2x9x1xf32>, tensor<f32> -> tensor<2x9x1xi1>
-// CHECK: %[[SAFE:.*]] = spyre.select %[[DEAD]], %[[ZERO]], %[[P]]
-// CHECK-NOT: spyre.cast
-// CHECK: %[[O:.*]] = spyre.matmul %[[SAFE]], %arg2 : tensor<2x9x9xf32>, tensor<2x9x16xf32> -> tensor<2x9x16xf32>
-// CHECK: return %[[O]]
+// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: %[[ADD:.*]] = spyre.select %arg3, %[[ZERO]], %[[NINF]] : tensor<9x9xi1>, tensor<f32>, tensor<f32> -> tensor<9x9xf32>
+// CHECK: %[[M:.*]] = spyre.reshape %[[ADD]] : tensor<9x9xf32> -> tensor<1x9x9xf32>
+// CHECK: spyre.attention %arg0, %arg1, %arg2 mask %[[M]] {scale = 2.500000e-01 : f64} : tensor<2x9x16xf32>, tensor<2x9x16xf32>, tensor<2x9x16xf32>, tensor<1x9x9xf32> -> tensor<2x9x16xf32>
 func.func @sdpa_bool_mask(%q: tensor<2x9x16xf32>, %k: tensor<2x9x16xf32>, %v: tensor<2x9x16xf32>, %m: tensor<9x9xi1>) -> tensor<2x9x16xf32> {
   %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v, %m) {args = {dropout_p = 0.000000e+00 : f64, is_causal = false}, tensor_args = ["query", "key", "value", "attn_mask"]} : (tensor<2x9x16xf32>, tensor<2x9x16xf32>, tensor<2x9x16xf32>, tensor<9x9xi1>) -> tensor<2x9x16xf32>
   return %0 : tensor<2x9x16xf32>
@@ -81,22 +57,10 @@ func.func @sdpa_bool_mask(%q: tensor<2x9x16xf32>, %k: tensor<2x9x16xf32>, %v: te
 
 // -----
 
-// An additive float mask is added to the scaled scores (in f32); an
-// explicit scale replaces 1/sqrt(E).
+// An additive float mask is the op's mask as it is; an explicit scale
+// replaces 1/sqrt(E).
 // CHECK-LABEL: func.func @sdpa_additive_mask_scale
-// CHECK-DAG: %[[ZERO:.*]] = spyre.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
-// CHECK-DAG: %[[SCALE:.*]] = spyre.constant dense<5.000000e-01> : tensor<f32>
-// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs}
-// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
-// CHECK: %[[MASK:.*]] = spyre.cast %arg3 : tensor<1x1x9x9xf16> -> tensor<1x1x9x9xf32>
-// CHECK: %[[M:.*]] = spyre.binary add %[[S]], %[[MASK]] : tensor<1x2x9x9xf32>, tensor<1x1x9x9xf32> -> tensor<1x2x9x9xf32>
-// CHECK: %[[MAX:.*]] = spyre.reduce max %[[M]] dim 3
-// CHECK: %[[P:.*]] = spyre.binary div
-// CHECK: %[[DEAD:.*]] = spyre.compare eq %[[MAX]], %[[NINF]]
-// CHECK: %[[SAFE:.*]] = spyre.select %[[DEAD]], %[[ZERO]], %[[P]]
-// CHECK: %[[PH:.*]] = spyre.cast %[[SAFE]] : tensor<1x2x9x9xf32> -> tensor<1x2x9x9xf16>
-// CHECK: spyre.matmul %[[PH]], %arg2
+// CHECK: spyre.attention %arg0, %arg1, %arg2 mask %arg3 {scale = 5.000000e-01 : f64} : tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x1x9x9xf16> -> tensor<1x2x9x16xf16>
 func.func @sdpa_additive_mask_scale(%q: tensor<1x2x9x16xf16>, %k: tensor<1x2x9x16xf16>, %v: tensor<1x2x9x16xf16>, %m: tensor<1x1x9x9xf16>) -> tensor<1x2x9x16xf16> {
   %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v, %m) {args = {dropout_p = 0.000000e+00 : f64, is_causal = false, scale = 5.000000e-01 : f64}, tensor_args = ["query", "key", "value", "attn_mask"]} : (tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x1x9x9xf16>) -> tensor<1x2x9x16xf16>
   return %0 : tensor<1x2x9x16xf16>
@@ -104,28 +68,30 @@ func.func @sdpa_additive_mask_scale(%q: tensor<1x2x9x16xf16>, %k: tensor<1x2x9x1
 
 // -----
 
-// Grouped-query attention (4 query heads, 2 KV heads; Llama's decoder):
-// q is viewed as [1, 2, 2 * 16, 32] so each KV head serves its two query
-// heads as extra rows of one batched matmul (no copy of K or V); the
-// scores go back to per-head [1, 4, 16, 16] for the causal mask and the
-// softmax, then (cast to f16 first, so the cast stays in the softmax's
-// kernel) to [1, 2, 32, 16] for p @ v.
-// CHECK-LABEL: func.func @sdpa_gqa_causal
-// CHECK-DAG: %[[ABOVE:.*]] = spyre.constant dense<"0x{{.*}}"> : tensor<16x16xi1>
-// CHECK-DAG: %[[NINF:.*]] = spyre.constant dense<0xFF800000> : tensor<f32>
-// CHECK-DAG: %[[SCALE:.*]] = spyre.constant dense<0.176776692> : tensor<f32>
+// Grouped-query attention without a mask (4 query heads, 2 KV heads): q
+// is viewed as [1, 2, 2 * 16, 32], so each KV head's two query heads are
+// rows of one tile; K and V are read as they are (no copy).
+// CHECK-LABEL: func.func @sdpa_gqa
 // CHECK: %[[Q:.*]] = spyre.reshape %arg0 : tensor<1x4x16x32xf16> -> tensor<1x2x32x32xf16>
-// CHECK: %[[QK:.*]] = spyre.matmul %[[Q]], %arg1 {transpose_rhs} : tensor<1x2x32x32xf16>, tensor<1x2x16x32xf16> -> tensor<1x2x32x16xf32>
-// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
-// CHECK: %[[SH:.*]] = spyre.reshape %[[S]] : tensor<1x2x32x16xf32> -> tensor<1x4x16x16xf32>
-// CHECK: %[[M:.*]] = spyre.select %[[ABOVE]], %[[NINF]], %[[SH]] : tensor<16x16xi1>
-// CHECK: spyre.reduce max %[[M]] dim 3 : tensor<1x4x16x16xf32> -> tensor<1x4x16x1xf32>
-// CHECK: %[[P:.*]] = spyre.binary div
-// CHECK: %[[PH:.*]] = spyre.cast %[[P]] : tensor<1x4x16x16xf32> -> tensor<1x4x16x16xf16>
-// CHECK: %[[PG:.*]] = spyre.reshape %[[PH]] : tensor<1x4x16x16xf16> -> tensor<1x2x32x16xf16>
-// CHECK: %[[O:.*]] = spyre.matmul %[[PG]], %arg2 : tensor<1x2x32x16xf16>, tensor<1x2x16x32xf16> -> tensor<1x2x32x32xf16>
+// CHECK: %[[O:.*]] = spyre.attention %[[Q]], %arg1, %arg2 {scale = 0.17677669529663689 : f64} : tensor<1x2x32x32xf16>, tensor<1x2x16x32xf16>, tensor<1x2x16x32xf16> -> tensor<1x2x32x32xf16>
 // CHECK: %[[OUT:.*]] = spyre.reshape %[[O]] : tensor<1x2x32x32xf16> -> tensor<1x4x16x32xf16>
 // CHECK: return %[[OUT]]
+func.func @sdpa_gqa(%q: tensor<1x4x16x32xf16>, %k: tensor<1x2x16x32xf16>, %v: tensor<1x2x16x32xf16>) -> tensor<1x4x16x32xf16> {
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = true, is_causal = false, scale = 0.17677669529663689 : f64}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x16x32xf16>, tensor<1x2x16x32xf16>, tensor<1x2x16x32xf16>) -> tensor<1x4x16x32xf16>
+  return %0 : tensor<1x4x16x32xf16>
+}
+
+// -----
+
+// Grouped-query and causal: a row's query position must stay its index, so
+// the heads are a batch dim [1, 2, 2, 16, 32] and K, V [1, 2, 1, 16, 32]
+// broadcast over it (one K/V stream serves both query heads).
+// CHECK-LABEL: func.func @sdpa_gqa_causal
+// CHECK: %[[Q:.*]] = spyre.reshape %arg0 : tensor<1x4x16x32xf16> -> tensor<1x2x2x16x32xf16>
+// CHECK: %[[K:.*]] = spyre.reshape %arg1 : tensor<1x2x16x32xf16> -> tensor<1x2x1x16x32xf16>
+// CHECK: %[[V:.*]] = spyre.reshape %arg2 : tensor<1x2x16x32xf16> -> tensor<1x2x1x16x32xf16>
+// CHECK: %[[O:.*]] = spyre.attention %[[Q]], %[[K]], %[[V]] {causal, scale = 0.17677669529663689 : f64}
+// CHECK: spyre.reshape %[[O]] : tensor<1x2x2x16x32xf16> -> tensor<1x4x16x32xf16>
 func.func @sdpa_gqa_causal(%q: tensor<1x4x16x32xf16>, %k: tensor<1x2x16x32xf16>, %v: tensor<1x2x16x32xf16>) -> tensor<1x4x16x32xf16> {
   %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = true, is_causal = true, scale = 0.17677669529663689 : f64}, tensor_args = ["query", "key", "value"]} : (tensor<1x4x16x32xf16>, tensor<1x2x16x32xf16>, tensor<1x2x16x32xf16>) -> tensor<1x4x16x32xf16>
   return %0 : tensor<1x4x16x32xf16>
@@ -133,12 +99,35 @@ func.func @sdpa_gqa_causal(%q: tensor<1x4x16x32xf16>, %k: tensor<1x2x16x32xf16>,
 
 // -----
 
-// The CPU flash kernel ep.run_decompositions() leaves: the same math; its
+// Grouped-query with a per-head padding mask that does not vary along the
+// queries ([1, 4, 1, 16]): the heads stay a batch dim, the mask split alike.
+// CHECK-LABEL: func.func @sdpa_gqa_head_mask
+// CHECK: %[[M:.*]] = spyre.reshape %arg3 : tensor<1x4x1x16xf16> -> tensor<1x2x2x1x16xf16>
+// CHECK: spyre.attention %{{.*}}, %{{.*}}, %{{.*}} mask %[[M]] {scale
+// CHECK-SAME: tensor<1x2x2x8x32xf16>, tensor<1x2x1x16x32xf16>, tensor<1x2x1x16x32xf16>, tensor<1x2x2x1x16xf16> -> tensor<1x2x2x8x32xf16>
+func.func @sdpa_gqa_head_mask(%q: tensor<1x4x8x32xf16>, %k: tensor<1x2x16x32xf16>, %v: tensor<1x2x16x32xf16>, %m: tensor<1x4x1x16xf16>) -> tensor<1x4x8x32xf16> {
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v, %m) {args = {dropout_p = 0.000000e+00 : f64, enable_gqa = true, is_causal = false}, tensor_args = ["query", "key", "value", "attn_mask"]} : (tensor<1x4x8x32xf16>, tensor<1x2x16x32xf16>, tensor<1x2x16x32xf16>, tensor<1x4x1x16xf16>) -> tensor<1x4x8x32xf16>
+  return %0 : tensor<1x4x8x32xf16>
+}
+
+// -----
+
+// A key with one head for every query head (multi-query attention): a
+// broadcast batch dim, no enable_gqa needed (matmul broadcasting).
+// CHECK-LABEL: func.func @sdpa_mqa
+// CHECK: spyre.attention %arg0, %arg1, %arg2 {scale
+// CHECK-SAME: tensor<2x4x8x32xf16>, tensor<2x1x16x32xf16>, tensor<2x1x16x32xf16> -> tensor<2x4x8x32xf16>
+func.func @sdpa_mqa(%q: tensor<2x4x8x32xf16>, %k: tensor<2x1x16x32xf16>, %v: tensor<2x1x16x32xf16>) -> tensor<2x4x8x32xf16> {
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {attn_mask, dropout_p = 0.000000e+00 : f64, enable_gqa = false, is_causal = false, scale}, tensor_args = ["query", "key", "value"]} : (tensor<2x4x8x32xf16>, tensor<2x1x16x32xf16>, tensor<2x1x16x32xf16>) -> tensor<2x4x8x32xf16>
+  return %0 : tensor<2x4x8x32xf16>
+}
+
+// -----
+
+// The CPU flash kernel ep.run_decompositions() leaves: the same op; its
 // logsumexp result is unused and the node goes away.
 // CHECK-LABEL: func.func @flash_for_cpu
-// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16> -> tensor<1x4x8x8xf32>
-// CHECK: spyre.select
-// CHECK: %[[O:.*]] = spyre.matmul %{{.*}}, %arg2 : tensor<1x4x8x8xf16>, tensor<1x4x8x16xf16> -> tensor<1x4x8x16xf16>
+// CHECK: %[[O:.*]] = spyre.attention %arg0, %arg1, %arg2 {causal, scale = 2.500000e-01 : f64}
 // CHECK: return %[[O]]
 // CHECK-NOT: spyre.aten
 func.func @flash_for_cpu(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v: tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf16> {
@@ -150,9 +139,7 @@ func.func @flash_for_cpu(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v:
 
 // CUDA's memory-efficient kernel: attn_bias is the additive mask.
 // CHECK-LABEL: func.func @efficient_with_bias
-// CHECK: %[[S:.*]] = spyre.binary mul
-// CHECK: %[[B:.*]] = spyre.cast %arg3 : tensor<1x1x8x8xf16> -> tensor<1x1x8x8xf32>
-// CHECK: spyre.binary add %[[S]], %[[B]] : tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32> -> tensor<1x4x8x8xf32>
+// CHECK: spyre.attention %arg0, %arg1, %arg2 mask %arg3 {scale = 2.500000e-01 : f64}
 // CHECK-NOT: spyre.aten
 func.func @efficient_with_bias(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v: tensor<1x4x8x16xf16>, %bias: tensor<1x1x8x8xf16>) -> tensor<1x4x8x16xf16> {
   %0:4 = spyre.aten "aten._scaled_dot_product_efficient_attention.default"(%q, %k, %v, %bias) {args = {compute_log_sumexp = false}, tensor_args = ["query", "key", "value", "attn_bias"]} : (tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x1x8x8xf16>) -> (tensor<1x4x8x16xf16>, tensor<1x4x0xf32>, tensor<i64>, tensor<i64>)
@@ -163,8 +150,7 @@ func.func @efficient_with_bias(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16
 
 // CUDA's flash kernel: no mask argument; its SymInt outputs import as none.
 // CHECK-LABEL: func.func @cuda_flash
-// CHECK: spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16> -> tensor<1x4x8x8xf32>
-// CHECK: %[[O:.*]] = spyre.matmul %{{.*}}, %arg2 : tensor<1x4x8x8xbf16>, tensor<1x4x8x16xbf16> -> tensor<1x4x8x16xbf16>
+// CHECK: %[[O:.*]] = spyre.attention %arg0, %arg1, %arg2 {causal, scale = 2.500000e-01 : f64} : tensor<1x4x8x16xbf16>
 // CHECK: return %[[O]]
 // CHECK-NOT: spyre.aten
 func.func @cuda_flash(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x4x8x16xbf16>, %v: tensor<1x4x8x16xbf16>) -> tensor<1x4x8x16xbf16> {
@@ -176,8 +162,7 @@ func.func @cuda_flash(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x4x8x16xbf16>, %v: 
 
 // cuDNN's kernel: attn_bias is the additive mask, as for the efficient one.
 // CHECK-LABEL: func.func @cudnn_with_bias
-// CHECK: %[[B:.*]] = spyre.cast %arg3 : tensor<1x1x8x8xbf16> -> tensor<1x1x8x8xf32>
-// CHECK: spyre.binary add %{{.*}}, %[[B]]
+// CHECK: spyre.attention %arg0, %arg1, %arg2 mask %arg3
 // CHECK-NOT: spyre.aten
 func.func @cudnn_with_bias(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x4x8x16xbf16>, %v: tensor<1x4x8x16xbf16>, %bias: tensor<1x1x8x8xbf16>) -> tensor<1x4x8x16xbf16> {
   %0:9 = spyre.aten "aten._scaled_dot_product_cudnn_attention.default"(%q, %k, %v, %bias) {args = {compute_log_sumexp = false}, tensor_args = ["query", "key", "value", "attn_bias"]} : (tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x1x8x8xbf16>) -> (tensor<1x4x8x16xbf16>, tensor<1x4x8xf32>, tensor<0xi64>, tensor<0xi64>, none, none, tensor<i64>, tensor<i64>, tensor<0xbf16>)

@@ -218,6 +218,22 @@ func.func @sdpa_heads_not_a_multiple(%q: tensor<1x5x9x16xf16>, %k: tensor<1x2x9x
 
 // -----
 
+func.func @sdpa_mask_shape(%q: tensor<1x2x9x16xf16>, %m: tensor<1x1x9x8xf16>) -> tensor<1x2x9x16xf16> {
+  // expected-error @+1 {{attention mask of shape [1, 1, 9, 8] does not broadcast to the scores' [1, 2, 9, 9]}}
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %q, %q, %m) {args = {dropout_p = 0.000000e+00 : f64, is_causal = false}, tensor_args = ["query", "key", "value", "attn_mask"]} : (tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x2x9x16xf16>, tensor<1x1x9x8xf16>) -> tensor<1x2x9x16xf16>
+  return %0 : tensor<1x2x9x16xf16>
+}
+
+// -----
+
+func.func @sdpa_value_length(%q: tensor<1x2x9x16xf16>, %k: tensor<1x2x7x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x2x9x16xf16> {
+  // expected-error @+1 {{key must be [..., 7, 16] and value [..., 7, Ev] for a query of head dim 16}}
+  %0 = spyre.aten "aten.scaled_dot_product_attention.default"(%q, %k, %v) {args = {dropout_p = 0.000000e+00 : f64, is_causal = false}, tensor_args = ["query", "key", "value"]} : (tensor<1x2x9x16xf16>, tensor<1x2x7x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x9x16xf16>
+  return %0 : tensor<1x2x9x16xf16>
+}
+
+// -----
+
 //===--- Shape ------------------------------------------------------------===//
 
 func.func @permute_wrong_length(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {

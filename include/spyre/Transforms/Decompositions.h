@@ -148,6 +148,12 @@ mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc,
 /// takes of LX.
 mlir::Value createIota(mlir::OpBuilder &b, mlir::Location loc, int64_t n,
                        int64_t dim, int64_t rank);
+/// PyTorch's is_causal mask (top-left aligned: column j is kept for row i
+/// when j <= i) as an additive [rows, cols] tensor of `type` (0 kept, -inf
+/// masked), built on the device from two iotas (no rows x cols constant in
+/// the binary, unless folding makes one within its limits).
+mlir::Value createCausalMask(mlir::OpBuilder &b, mlir::Location loc,
+                             int64_t rows, int64_t cols, mlir::Type type);
 /// The longest dim createPrefixSum scans (its n x n triangle is built on
 /// the device).
 constexpr int64_t kMaxPrefixSumLength = 8192;

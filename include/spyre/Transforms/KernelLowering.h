@@ -37,6 +37,12 @@ mlir::LogicalResult lowerDataMovement(const KernelPlan &plan,
                                       llvm::ArrayRef<mlir::FlatSymbolRefAttr>
                                           tensorSymbols);
 
+/// The same for attention kernels: lib/Transforms/AttentionKernel.cpp.
+mlir::LogicalResult lowerAttention(const KernelPlan &plan, mlir::OpBuilder &b,
+                                   llvm::StringRef name,
+                                   llvm::ArrayRef<mlir::FlatSymbolRefAttr>
+                                       tensorSymbols);
+
 } // namespace spyre
 
 #endif // SPYRE_TRANSFORMS_KERNELLOWERING_H

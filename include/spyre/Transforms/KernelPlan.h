@@ -23,7 +23,10 @@
 //   * Gather: rows of a table picked by an index tensor (embedding);
 //   * Scatter: a copy of a tensor with slices replaced at runtime indices
 //     (index_copy into a KV cache), on one core so that the copy precedes
-//     the scatter.
+//     the scatter;
+//   * Attention: a flash-attention kernel (one `spyre.attention`): loops
+//     (batch..., m, ev, s, e), the key positions s streamed with an online
+//     softmax (lib/Transforms/AttentionKernel.cpp).
 // In every kind one loop is the *stick loop* (the innermost dim of the
 // results), one the *row loop* (tiles of several rows), and the other
 // parallel loops are *outer* loops with tiles of 1.
@@ -35,6 +38,7 @@
 
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace spyre {
@@ -46,7 +50,8 @@ enum class KernelKind {
   Transpose,
   Copy,
   Gather,
-  Scatter
+  Scatter,
+  Attention
 };
 
 /// Name of a kernel kind for messages.
@@ -248,6 +253,11 @@ public:
   mlir::LogicalResult buildDataMovement(bool emitErrors);
   /// Estimated nanoseconds of a data-movement kernel.
   double estimateDataMovementNs() const;
+  /// The tensors and buffers of an attention kernel
+  /// (lib/Transforms/AttentionKernel.cpp).
+  mlir::LogicalResult buildAttention(bool emitErrors);
+  /// Estimated nanoseconds of an attention kernel.
+  double estimateAttentionNs() const;
 
   /// Elements of the tile along the stick loop (1 without one).
   int64_t stickTile() const {
@@ -259,6 +269,21 @@ public:
 
 /// Elements per stick of `type`'s element type on `arch`.
 int64_t elementsPerStick(mlir::Type elementType, const Arch &arch);
+
+/// The f32 constants an attention kernel's SFP ops read (the SFP has no
+/// immediates), in its last input, at these indices; a causal kernel's
+/// positions 0, 1, ... follow from kIota (its diagonal tile's mask).
+enum AttentionConstant {
+  kScale,
+  kLowest,
+  kSmallest,
+  kZero,
+  kNegInf,
+  kIota = 8, // a 32-byte header
+};
+
+/// The constants tensor of `op`'s kernel (FormKernels appends it).
+mlir::Value createAttentionConstants(mlir::OpBuilder &b, AttentionOp op);
 
 } // namespace spyre
 

@@ -55,6 +55,38 @@ def SpyreDecompose : Pass<"spyre-decompose", "::mlir::ModuleOp"> {
 // Compute level
 //===----------------------------------------------------------------------===//
 
+def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
+  let summary = "Rewrite spyre.attention into the math form where asked";
+  let description = [{
+    `spyre.attention` runs as one flash kernel (the scores stay in LX). This
+    pass rewrites it into the math form, three kernels through device
+    memory: `matmul(q, k^T)` (f32), times the scale, plus the mask, a
+    softmax (PyTorch's `_safe_softmax` when there is a mask), the
+    probabilities rounded to the value's type, `matmul(p, v)`.
+
+    Input: compute-level IR. Lowering: with `all` (the unfused baseline,
+    `--fusion=false`) every attention op is expanded; otherwise only those
+    whose head dims leave no room in LX for the flash kernel's smallest
+    tiles (one query row, one stick of keys). Output: the same values.
+
+    ```mlir
+    // before
+    %o = spyre.attention %q, %k, %v {scale = 0.125 : f64}
+        : tensor<64x32xf16>, tensor<80x32xf16>, tensor<80x32xf16>
+          -> tensor<64x32xf16>
+    // after (abridged)
+    %s = spyre.matmul %q, %k {transpose_rhs} : ... -> tensor<64x80xf32>
+    ... softmax of %s * 0.125 ...
+    %o = spyre.matmul %p, %v : ... -> tensor<64x32xf16>
+    ```
+  }];
+  let options = [
+    Option<"all", "all", "bool", "false",
+           "Expand every attention op (the unfused baseline)">,
+  ];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
 def SpyreCollapseDims : Pass<"spyre-collapse-dims", "::mlir::ModuleOp"> {
   let summary = "Walk high-rank ops over fewer, merged dimensions";
   let description = [{

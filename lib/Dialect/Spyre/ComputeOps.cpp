@@ -366,6 +366,78 @@ IterationSpace ScatterOp::getIterationSpace() {
 OpWork ScatterOp::getWork() { return {}; }
 
 //===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+/// Loops (batch..., m, ev, s, e): the output's rows and columns, then the
+/// key positions (the online softmax's reduction) and the head dim (the
+/// scores' contraction).
+IterationSpace AttentionOp::getIterationSpace() {
+  MLIRContext *ctx = getContext();
+  auto q = cast<RankedTensorType>(getQuery().getType());
+  auto v = cast<RankedTensorType>(getValue().getType());
+  int64_t nb = q.getRank() - 2;
+  ArrayRef<int64_t> batch = q.getShape().drop_back(2);
+  int64_t m = q.getShape()[nb], e = q.getShape()[nb + 1];
+  int64_t s = v.getShape()[nb], ev = v.getShape()[nb + 1];
+  IterationSpace space;
+  space.sizes = SmallVector<int64_t>(batch);
+  space.sizes.append({m, ev, s, e});
+  space.iterators.assign(nb + 2, IteratorKind::parallel);
+  space.iterators.append(2, IteratorKind::reduction);
+  int64_t loops = nb + 4;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  auto over = [&](int64_t rows, int64_t cols) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < nb; ++i)
+      exprs.push_back(dim(i));
+    exprs.append({dim(rows), dim(cols)});
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  // Key and value batch dims of size 1 serve every query head.
+  auto kv = [&](Value operand, int64_t cols) {
+    auto t = cast<RankedTensorType>(operand.getType());
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < nb; ++i)
+      exprs.push_back(t.getDimSize(i) == 1 && batch[i] != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : dim(i));
+    exprs.append({dim(nb + 2), dim(cols)});
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  space.operandMaps = {over(nb, nb + 3), kv(getKey(), nb + 3),
+                       kv(getValue(), nb + 1)};
+  if (Value mask = getMask()) {
+    // The mask broadcasts over (batch..., m, s): its map sends the loops
+    // (batch..., m, s) to its dims, then the (ev, e) loops are dropped.
+    SmallVector<int64_t> scores(batch);
+    scores.append({m, s});
+    AffineMap onScores = broadcastMap(
+        cast<RankedTensorType>(mask.getType()).getShape(), scores, ctx);
+    SmallVector<AffineExpr> toLoops;
+    for (int64_t i = 0; i <= nb; ++i)
+      toLoops.push_back(dim(i));
+    toLoops.push_back(dim(nb + 2));
+    space.operandMaps.push_back(onScores.compose(
+        AffineMap::get(loops, 0, toLoops, ctx)));
+  }
+  space.resultMaps.push_back(over(nb, nb + 1));
+  return space;
+}
+
+OpWork AttentionOp::getWork() {
+  IterationSpace space = getIterationSpace();
+  int64_t nb = space.sizes.size() - 4;
+  int64_t outer = 1;
+  for (int64_t i = 0; i < nb; ++i)
+    outer *= space.sizes[i];
+  int64_t m = space.sizes[nb], ev = space.sizes[nb + 1],
+          s = space.sizes[nb + 2], e = space.sizes[nb + 3];
+  // Per score: scale, mask, max, subtract, exp, sum, convert.
+  return {outer * m * s * (e + ev), outer * m * s * 7, true};
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel roles and tile instructions (TileLowering.h)
 //===----------------------------------------------------------------------===//
 
@@ -433,5 +505,9 @@ TileLowering GatherOp::getTileLowering() { return {}; }
 
 KernelRole ScatterOp::getKernelRole() { return KernelRole::Scatter; }
 TileLowering ScatterOp::getTileLowering() { return {}; }
+
+// A kernel of its own, lowered as a whole (lib/Transforms/AttentionKernel.cpp).
+KernelRole AttentionOp::getKernelRole() { return KernelRole::Attention; }
+TileLowering AttentionOp::getTileLowering() { return {}; }
 
 } // namespace spyre

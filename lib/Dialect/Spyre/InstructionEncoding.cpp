@@ -111,6 +111,10 @@ LogicalResult LoopOp::encode(InstEncoder &e) {
     return failure();
   if (auto p = getCountParam())
     inst.countParam = uint8_t(*p);
+  if (auto step = getCountStep()) {
+    inst.arg[1] = uint32_t(int32_t(*step));
+    inst.arg[2] = uint32_t(*getCountLevel());
+  }
   e.push(inst);
   if (failed(e.encodeBlock(getBody().front())))
     return failure();

@@ -230,6 +230,59 @@ LogicalResult UnaryOp::verify() {
   return verifyOperandsAndResultsSticks(*this);
 }
 
+LogicalResult AttentionOp::verify() {
+  auto q = cast<RankedTensorType>(getQuery().getType());
+  auto k = cast<RankedTensorType>(getKey().getType());
+  auto v = cast<RankedTensorType>(getValue().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
+      out.getRank() != rank)
+    return emitOpError("query, key, value and result must share one rank "
+                       ">= 2");
+  if (!isa<FloatType>(q.getElementType()) ||
+      q.getElementType() != k.getElementType() ||
+      q.getElementType() != v.getElementType() ||
+      !isa<FloatType>(out.getElementType()))
+    return emitOpError("query, key and value must share a float element "
+                       "type, and the result be float");
+  ArrayRef<int64_t> batch = q.getShape().drop_back(2);
+  int64_t m = q.getDimSize(rank - 2), e = q.getDimSize(rank - 1);
+  int64_t s = k.getDimSize(rank - 2), ev = v.getDimSize(rank - 1);
+  // Key and value heads may serve several query heads (grouped queries).
+  auto servesQuery = [&](RankedTensorType t) {
+    for (auto [d, n] : llvm::enumerate(t.getShape().drop_back(2)))
+      if (n != 1 && n != batch[d])
+        return false;
+    return true;
+  };
+  if (!servesQuery(k) || !servesQuery(v))
+    return emitOpError("key and value batch dims must be the query's or 1");
+  if (k.getDimSize(rank - 1) != e || v.getDimSize(rank - 2) != s)
+    return emitOpError("key must be [..., S, ")
+           << e << "] and value [..., " << s << ", Ev] for the query's "
+           << "head dim " << e;
+  if (getCausal() && m > s)
+    return emitOpError("a causal attention needs no more queries (")
+           << m << ") than keys (" << s << ")";
+  SmallVector<int64_t> expected(batch);
+  expected.append({m, ev});
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape must be [") << expected << "]";
+  if (Value mask = getMask()) {
+    auto mt = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> scores(batch);
+    scores.append({m, s});
+    std::optional<SmallVector<int64_t>> joint =
+        broadcastShapes(mt.getShape(), scores);
+    if (!isa<FloatType>(mt.getElementType()) || !joint ||
+        ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(scores))
+      return emitOpError("mask must be a float tensor that broadcasts to [")
+             << scores << "]";
+  }
+  return verifyOperandsAndResultsSticks(*this);
+}
+
 LogicalResult BinaryOp::verify() {
   Type lhs = cast<RankedTensorType>(getLhs().getType()).getElementType();
   Type rhs = cast<RankedTensorType>(getRhs().getType()).getElementType();
@@ -827,6 +880,16 @@ LogicalResult LoopOp::verify() {
     return emitOpError("count must not be negative");
   if (getLevel() >= 3)
     return emitOpError("hardware loops nest at most 3 deep");
+  if (bool(getCountStep()) != bool(getCountLevel()))
+    return emitOpError("count_step and count_level go together");
+  if (auto level = getCountLevel()) {
+    if (*level < 0 || *level >= int64_t(getLevel()))
+      return emitOpError("count_level ")
+             << *level << " is not an enclosing loop";
+    if (*getCountStep() == 0 || *getCountStep() < INT32_MIN ||
+        *getCountStep() > INT32_MAX)
+      return emitOpError("count_step must be a non-zero 32-bit integer");
+  }
   if (auto p = getCountParam()) {
     // Unlike the -1 of address and clamp parameters, absence means none.
     if (*p < 0)
@@ -904,7 +967,8 @@ LogicalResult verifySfp(SfpOp op, bool needsSrc1,
     if (*level < 0 || *level >= loopDepth(op))
       return op.emitOpError("init_level ") << *level
                                            << " is not an enclosing loop";
-  return verifyClamp(op, op.getClamp(), 0);
+  // Rows or columns (a reduction over the valid columns of an edge tile).
+  return verifyClamp(op, op.getClamp(), 1);
 }
 } // namespace
 

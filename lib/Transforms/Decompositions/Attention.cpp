@@ -1,17 +1,21 @@
 //===- Attention.cpp - scaled_dot_product_attention ------------------------===//
 //
-// The math form: softmax(q @ k^T * scale + mask) @ v, in three kernels (the
-// scores matmul with scale and mask as its epilogue, the softmax, the value
-// matmul). Scores and the softmax are f32; the probabilities are rounded
-// to the value dtype as the second matmul's operand (the PT array
-// multiplies f16/bf16 and accumulates in f32).
+// Every SDPA form becomes one `spyre.attention`: softmax(q @ k^T * scale +
+// mask) @ v, lowered as a flash kernel (lib/Transforms/AttentionKernel.cpp)
+// or, with fusion off, expanded into the math form by
+// spyre-expand-attention. What the op does not take is made here:
 //
-// Grouped-query attention (enable_gqa, Hq = G * Hk heads) never copies K or
-// V: q is viewed as [..., Hk, G * L, E], so each KV head serves its G query
-// heads as extra rows of one batched matmul.
-//
-// The causal mask is built from two small iota constants ([L, 1] and
-// [1, S]) compared elementwise, not from an L x S constant.
+//   * a boolean mask becomes additive (0 where kept, -inf where masked), in
+//     the query's element type (f16 and bf16 hold both exactly); a float
+//     mask is added as it is;
+//   * `is_causal` is the op's `causal` (the kernel skips the key tiles past
+//     the diagonal), or, with more queries than keys, an additive [L, S]
+//     mask (createCausalMask) added to the user's;
+//   * grouped-query heads (enable_gqa, Hq = G * Hk) never copy K or V: q is
+//     viewed as [..., Hk, G, L, E] and k, v as [..., Hk, 1, S, E], so one
+//     K/V head serves its G query heads (a broadcast batch dim). When no
+//     mask varies along both G and L apart, q is viewed as [..., Hk, G * L,
+//     E] instead: the G heads are rows of one tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,20 +31,79 @@ using namespace mlir;
 namespace spyre {
 namespace {
 
-/// An [n, 1] (or [1, n] when `row`) i32 constant 0, 1, ..., n-1.
-Value iota(OpBuilder &b, Location loc, int64_t n, bool row) {
-  SmallVector<int64_t> shape = row ? SmallVector<int64_t>{1, n}
-                                   : SmallVector<int64_t>{n, 1};
-  auto type = RankedTensorType::get(shape, b.getI32Type());
-  SmallVector<int32_t> values(n);
-  for (int64_t i = 0; i < n; ++i)
-    values[i] = int32_t(i);
-  return ConstantOp::create(b, loc, type,
-                            DenseElementsAttr::get(type, ArrayRef(values)));
+/// The additive form of a mask: a float mask as it is, a boolean one as
+/// kept 0, masked -inf, in `type`.
+Value additiveMask(OpBuilder &b, Location loc, Value mask, Type type) {
+  if (!elementTypeOf(mask).isInteger(1))
+    return mask;
+  auto maskType = RankedTensorType::get(shapeOf(mask), type);
+  return SelectOp::create(
+      b, loc, maskType, mask, createSplat(b, loc, type, 0),
+      createSplat(b, loc, type, -std::numeric_limits<double>::infinity()));
+}
+
+/// `shape` with dim `d` split into [shape[d] / inner, inner], or [1, 1]
+/// when it is a broadcast dim of size 1.
+SmallVector<int64_t> splitDim(ArrayRef<int64_t> shape, int64_t d,
+                              int64_t inner) {
+  SmallVector<int64_t> out(shape.take_front(d));
+  if (shape[d] == 1)
+    out.append({1, 1});
+  else
+    out.append({shape[d] / inner, inner});
+  llvm::append_range(out, shape.drop_front(d + 1));
+  return out;
+}
+
+/// `shape` with dims d and d + 1 merged.
+SmallVector<int64_t> mergeDims(ArrayRef<int64_t> shape, int64_t d) {
+  SmallVector<int64_t> out(shape);
+  out[d] *= out[d + 1];
+  out.erase(out.begin() + d + 1);
+  return out;
+}
+
+/// The operands of `spyre.attention`.
+struct AttentionOperands {
+  Value q, k, v, mask;
+};
+
+/// Views the operands for G = Hq / Hk query heads per K/V head, the heads
+/// being dim `headDim` of q, k and v (the mask has q's rank).
+AttentionOperands groupHeads(OpBuilder &b, Location loc,
+                             const AttentionOperands &in, int64_t headDim,
+                             int64_t groups, bool causal) {
+  int64_t rank = shapeOf(in.q).size();
+  int64_t L = shapeOf(in.q)[rank - 2];
+  ArrayRef<int64_t> ms = in.mask ? shapeOf(in.mask) : ArrayRef<int64_t>();
+  // G heads x L queries as the rows of one tile, when the mask reads them
+  // alike: it varies along neither, or along both (then a view). Not when
+  // causal: a row's query position would no longer be its index.
+  bool fold = !causal &&
+              (!in.mask || L == 1 || (ms[headDim] == 1) == (ms[rank - 2] == 1));
+  AttentionOperands out;
+  if (fold) {
+    out.q = reshapeTo(
+        b, loc, in.q,
+        mergeDims(splitDim(shapeOf(in.q), headDim, groups), headDim + 1));
+    out.k = in.k;
+    out.v = in.v;
+    if (in.mask)
+      out.mask = reshapeTo(
+          b, loc, in.mask,
+          mergeDims(splitDim(ms, headDim, groups), headDim + 1));
+    return out;
+  }
+  out.q = reshapeTo(b, loc, in.q, splitDim(shapeOf(in.q), headDim, groups));
+  out.k = reshapeTo(b, loc, in.k, splitDim(shapeOf(in.k), headDim, 1));
+  out.v = reshapeTo(b, loc, in.v, splitDim(shapeOf(in.v), headDim, 1));
+  if (in.mask)
+    out.mask = reshapeTo(b, loc, in.mask, splitDim(ms, headDim, groups));
+  return out;
 }
 
 /// The attention output of an SDPA-like op whose mask argument is
-/// `maskName` (null when it has none).
+/// `maskName` (empty when it has none).
 FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
                            StringRef maskName) {
   FailureOr<Value> query = args.tensor("query");
@@ -72,6 +135,12 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
     return failure();
   }
   int64_t L = qs[rank - 2], E = qs[rank - 1], S = ks[rank - 2];
+  if (ks[rank - 1] != E || vs[rank - 2] != S) {
+    op.emitError("key must be [..., ")
+        << S << ", " << E << "] and value [..., " << S
+        << ", Ev] for a query of head dim " << E;
+    return failure();
+  }
   double scale = 1.0 / std::sqrt(double(E));
   if (!args.isNone("scale")) {
     FailureOr<double> sc = args.getDouble("scale");
@@ -80,71 +149,71 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
     scale = *sc;
   }
   Type et = elementTypeOf(*query);
-  Type f32 = rw.getF32Type();
+  AttentionOperands in{*query, castTo(rw, loc, *key, et),
+                       castTo(rw, loc, *value, et), Value()};
+  SmallVector<int64_t> scores(qs.drop_back());
+  scores.push_back(S);
+  if (Value mask =
+          maskName.empty() ? Value() : args.optionalTensor(maskName)) {
+    std::optional<SmallVector<int64_t>> joint =
+        broadcastShapes(shapeOf(mask), scores);
+    if (!joint || ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(scores)) {
+      op.emitError("attention mask of shape [")
+          << shapeOf(mask) << "] does not broadcast to the scores' ["
+          << scores << "]";
+      return failure();
+    }
+    in.mask = additiveMask(rw, loc, mask, et);
+  }
+  // The kernel skips the key tiles past the diagonal; with more queries
+  // than keys (rows past S see every key) the mask is explicit.
+  bool causalOp = *causal && L <= S;
+  if (*causal && !causalOp) {
+    Type maskType = in.mask ? elementTypeOf(in.mask) : et;
+    Value c = createCausalMask(rw, loc, L, S, maskType);
+    if (in.mask)
+      c = BinaryOp::create(
+          rw, loc,
+          RankedTensorType::get(*broadcastShapes(shapeOf(in.mask), {L, S}),
+                                maskType),
+          BinaryKind::add, in.mask, c);
+    in.mask = c;
+  }
+  if (in.mask) {
+    // At the query's rank, for the head views.
+    SmallVector<int64_t> aligned(rank - shapeOf(in.mask).size(), 1);
+    llvm::append_range(aligned, shapeOf(in.mask));
+    in.mask = reshapeTo(rw, loc, in.mask, aligned);
+  }
 
-  // Grouped-query heads: q as [..., Hk, G * L, E].
-  int64_t groups = 1;
-  if (rank >= 3 && qs[rank - 3] != ks[rank - 3]) {
-    int64_t hq = qs[rank - 3], hk = ks[rank - 3];
-    if (!gqa || hk == 0 || hq % hk != 0) {
+  // Batch dims: the key's and value's are the query's or broadcast (1),
+  // except grouped heads.
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    bool served = (ks[d] == qs[d] || ks[d] == 1) &&
+                  (vs[d] == qs[d] || vs[d] == 1);
+    if (served)
+      continue;
+    bool heads = d == rank - 3 && ks[d] == vs[d] && ks[d] != 0 &&
+                 qs[d] % ks[d] == 0;
+    if (!heads || !gqa) {
       op.emitError("query has ")
-          << hq << " heads and key " << hk
+          << qs[d] << " heads and key " << ks[d]
           << "; grouped-query attention needs enable_gqa and a multiple";
       return failure();
     }
-    groups = hq / hk;
+    in = groupHeads(rw, loc, in, d, qs[d] / ks[d], causalOp);
   }
-  SmallVector<int64_t> qShape(qs);
-  Value q = *query;
-  if (groups > 1) {
-    qShape[rank - 3] /= groups;
-    qShape[rank - 2] *= groups;
-    q = reshapeTo(rw, loc, q, qShape);
-  }
-  SmallVector<int64_t> scoreShape(qShape);
-  scoreShape[rank - 1] = S;
-  Value k = castTo(rw, loc, *key, et);
-  Value scores = MatmulOp::create(rw, loc,
-                                  RankedTensorType::get(scoreShape, f32), q, k);
-  cast<MatmulOp>(scores.getDefiningOp()).setTransposeRhs(true);
-  scores = BinaryOp::create(rw, loc, scores.getType(), BinaryKind::mul, scores,
-                            createSplat(rw, loc, f32, scale));
-  // Masks apply per query head: back to [..., Hq, L, S] (a view).
-  SmallVector<int64_t> headShape(qs);
-  headShape[rank - 1] = S;
-  scores = reshapeTo(rw, loc, scores, headShape);
-  auto scoresType = cast<RankedTensorType>(scores.getType());
-  Value ninf = createSplat(rw, loc, f32,
-                           -std::numeric_limits<double>::infinity());
-  if (*causal) {
-    // Keep j <= i (top-left aligned, as PyTorch's is_causal).
-    Value above = CompareOp::create(
-        rw, loc, RankedTensorType::get({L, S}, rw.getI1Type()),
-        ComparePredicate::gt, iota(rw, loc, S, true), iota(rw, loc, L, false));
-    scores = SelectOp::create(rw, loc, scoresType, above, ninf, scores);
-  }
-  Value mask = maskName.empty() ? Value() : args.optionalTensor(maskName);
-  if (mask) {
-    if (elementTypeOf(mask).isInteger(1))
-      scores = SelectOp::create(rw, loc, scoresType, mask, scores, ninf);
-    else
-      scores = BinaryOp::create(rw, loc, scoresType, BinaryKind::add, scores,
-                                castTo(rw, loc, mask, f32));
-  }
-  // With a mask a row can be masked entirely: the math kernel's
-  // _safe_softmax gives it 0 (a causal mask alone always keeps key 0).
-  Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
-                          /*safe=*/bool(mask));
-  // Cast, then view as the grouped shape: the cast stays in the softmax's
-  // kernel (same loops), the reshape is a view.
-  p = reshapeTo(rw, loc, castTo(rw, loc, p, elementTypeOf(*value)), scoreShape);
-  SmallVector<int64_t> outShape(qShape);
-  outShape[rank - 1] = vs[rank - 1];
-  Value out = MatmulOp::create(
-      rw, loc, RankedTensorType::get(outShape, elementTypeOf(*value)), p,
-      *value);
-  return castTo(rw, loc, reshapeTo(rw, loc, out, resultType(op).getShape()),
-                resultType(op).getElementType());
+  auto outType = RankedTensorType::get(
+      [&] {
+        SmallVector<int64_t> shape(shapeOf(in.q));
+        shape.back() = vs[rank - 1];
+        return shape;
+      }(),
+      resultType(op).getElementType());
+  Value out = AttentionOp::create(rw, loc, outType, in.q, in.k, in.v, in.mask,
+                                  rw.getF64FloatAttr(scale),
+                                  causalOp ? rw.getUnitAttr() : UnitAttr());
+  return reshapeTo(rw, loc, out, resultType(op).getShape());
 }
 
 LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
@@ -182,11 +251,12 @@ DecomposeFn decomposeFusedSdpa(StringRef maskName) {
 void registerAttentionDecompositions(DecompositionRegistry &r) {
   r.add({"aten.scaled_dot_product_attention.default", "attention",
          "f16, bf16, f32",
-         "math form in three kernels; `is_causal`, boolean and additive "
-         "masks (a fully masked row gives 0, as the math kernel's "
-         "_safe_softmax), `scale`, grouped-query heads (`enable_gqa`) "
-         "without copying K/V; the probabilities are rounded to the value "
-         "dtype for the second matmul; dropout must be 0",
+         "one flash-attention kernel (the math form in three kernels with "
+         "--fusion=false); `is_causal`, boolean and additive masks (a fully "
+         "masked row gives 0, as the math kernel's _safe_softmax), "
+         "`scale`, grouped-query heads (`enable_gqa`) and broadcast batch "
+         "dims without copying K/V; the probabilities are rounded to the "
+         "value dtype for the second product; dropout must be 0",
          decomposeSdpa});
   // What ep.run_decompositions() makes of it on CPU and on CUDA.
   r.add({"aten._scaled_dot_product_flash_attention_for_cpu.default",

@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace spyre {
@@ -305,6 +307,18 @@ Value createIota(OpBuilder &b, Location loc, int64_t n, int64_t dim,
   auto values = llvm::to_vector(llvm::seq<int32_t>(0, int32_t(n)));
   return ConstantOp::create(b, loc, type,
                             DenseElementsAttr::get(type, ArrayRef(values)));
+}
+
+Value createCausalMask(OpBuilder &b, Location loc, int64_t rows,
+                       int64_t cols, Type type) {
+  Value above = CompareOp::create(
+      b, loc, RankedTensorType::get({rows, cols}, b.getI1Type()),
+      ComparePredicate::gt, createIota(b, loc, cols, 1, 2),
+      createIota(b, loc, rows, 0, 2));
+  return SelectOp::create(
+      b, loc, RankedTensorType::get({rows, cols}, type), above,
+      createSplat(b, loc, type, -std::numeric_limits<double>::infinity()),
+      createSplat(b, loc, type, 0));
 }
 
 Type accumulationType(Type elementType) {

@@ -245,6 +245,9 @@ private:
         int64_t count = d.inst.countParam != isa::kNone
                             ? param(c.id, d.inst.countParam)
                             : int64_t(d.inst.arg[0]);
+        // Triangular nests: the count grows with an enclosing loop.
+        if (int32_t step = int32_t(d.inst.arg[1]))
+          count += int64_t(step) * int64_t(c.loops[d.inst.arg[2]].iv);
         if (count < 0) {
           uint64_t cur[isa::kMaxLoopDepth];
           for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)

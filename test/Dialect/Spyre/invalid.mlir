@@ -1936,8 +1936,8 @@ spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 :
 
 spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
   spyre.loop 4 {
-    // expected-error @+1 {{'spyre.sfp_transpose' op clamp argument 1 cannot be clamped}}
-    spyre.sfp_transpose "transpose" {dst = #spyre.lx<offset = 0>, src0 = #spyre.lx<offset = 8192>, rows = 64 : i64, cols = 64 : i64, pitch = array<i64: 128, 128, 0>, dst_type = f16, src0_type = f16, clamp = #spyre.clamp<level = 0, arg = 1, step = 64, total = 100>}
+    // expected-error @+1 {{'spyre.sfp_transpose' op clamp argument 2 cannot be clamped}}
+    spyre.sfp_transpose "transpose" {dst = #spyre.lx<offset = 0>, src0 = #spyre.lx<offset = 8192>, rows = 64 : i64, cols = 64 : i64, pitch = array<i64: 128, 128, 0>, dst_type = f16, src0_type = f16, clamp = #spyre.clamp<level = 0, arg = 2, step = 64, total = 100>}
   }
 }
 
@@ -1954,3 +1954,87 @@ func.func @sfp_parent() {
 // The identity order has one spelling: none.
 // expected-error @+1 {{dim_order is the identity; omit it}}
 func.func private @identity_order(tensor<4x8xf32, #spyre.layout<stick_dim = 1, stick_elems = 32, dim_order = [0, 1]>>)
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.loop' op count_level 0 is not an enclosing loop}}
+  spyre.loop 4 attributes {count_step = 1 : i64, count_level = 0 : i64} {
+  }
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+  spyre.loop 4 {
+    // expected-error @+1 {{'spyre.loop' op count_step and count_level go together}}
+    spyre.loop 4 attributes {count_step = 1 : i64} {
+    }
+  }
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+  spyre.loop 4 {
+    // expected-error @+1 {{'spyre.loop' op count_step must be a non-zero 32-bit integer}}
+    spyre.loop 4 attributes {count_step = 4294967296 : i64, count_level = 0 : i64} {
+    }
+  }
+}
+
+// -----
+
+func.func @attention_rank(%q: tensor<8xf16>, %k: tensor<8xf16>, %v: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{'spyre.attention' op query, key, value and result must share one rank >= 2}}
+  %0 = spyre.attention %q, %k, %v {scale = 1.0 : f64} : tensor<8xf16>, tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @attention_types(%q: tensor<4x8xf16>, %k: tensor<6x8xf32>, %v: tensor<6x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op query, key and value must share a float element type, and the result be float}}
+  %0 = spyre.attention %q, %k, %v {scale = 1.0 : f64} : tensor<4x8xf16>, tensor<6x8xf32>, tensor<6x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @attention_batch(%q: tensor<4x3x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>) -> tensor<4x3x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op key and value batch dims must be the query's or 1}}
+  %0 = spyre.attention %q, %k, %v {scale = 1.0 : f64} : tensor<4x3x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<4x3x8xf16>
+  return %0 : tensor<4x3x8xf16>
+}
+
+// -----
+
+func.func @attention_head_dim(%q: tensor<4x8xf16>, %k: tensor<6x16xf16>, %v: tensor<6x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op key must be [..., S, 8] and value [..., 6, Ev] for the query's head dim 8}}
+  %0 = spyre.attention %q, %k, %v {scale = 1.0 : f64} : tensor<4x8xf16>, tensor<6x16xf16>, tensor<6x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @attention_causal(%q: tensor<8x8xf16>, %k: tensor<6x8xf16>, %v: tensor<6x8xf16>) -> tensor<8x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op a causal attention needs no more queries (8) than keys (6)}}
+  %0 = spyre.attention %q, %k, %v {causal, scale = 1.0 : f64} : tensor<8x8xf16>, tensor<6x8xf16>, tensor<6x8xf16> -> tensor<8x8xf16>
+  return %0 : tensor<8x8xf16>
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<4x8xf16>, %k: tensor<6x8xf16>, %v: tensor<6x16xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op result shape must be [4, 16]}}
+  %0 = spyre.attention %q, %k, %v {scale = 1.0 : f64} : tensor<4x8xf16>, tensor<6x8xf16>, tensor<6x16xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<4x8xf16>, %k: tensor<6x8xf16>, %v: tensor<6x8xf16>, %m: tensor<4x5xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op mask must be a float tensor that broadcasts to [4, 6]}}
+  %0 = spyre.attention %q, %k, %v mask %m {scale = 1.0 : f64} : tensor<4x8xf16>, tensor<6x8xf16>, tensor<6x8xf16>, tensor<4x5xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}

@@ -39,6 +39,40 @@ def Spyre_MatmulOp : Spyre_ComputeOp<"matmul", [
   let hasCanonicalizer = 1;
 }
 
+def Spyre_AttentionOp : Spyre_ComputeOp<"attention"> {
+  let summary = "softmax(q @ k^T * scale + mask) @ v in one kernel";
+  let description = [{
+    `result[..., m, :] = sum_s p[..., m, s] * value[..., s, :]` with
+    `p[..., m, :] = softmax_s(scale * (query[..., m, :] . key[..., s, :]) +
+    mask[..., m, s])`: scaled dot-product attention. Scores and the softmax
+    are fp32, the probabilities are rounded to the value's element type
+    before they multiply it (as PyTorch's math form), the products
+    accumulate in fp32. `mask` is additive (`-inf` masks) and broadcasts to
+    `[..., M, S]`; a row whose every score is `-inf` gives 0 (PyTorch's
+    `_safe_softmax`). Query, key and value share their element type; a
+    batch dim of key and value is the query's or 1 (one key/value head
+    serving several query heads: grouped-query attention without copies).
+    With `causal`, query row `m` also masks every key position `s > m`
+    (PyTorch's `is_causal`, top-left aligned; needs M <= S).
+
+    Lowered as one flash-style kernel: the key and value stream through LX
+    in tiles of S, the softmax is online (running fp32 max and sum per
+    row), and the scores never leave LX; with `causal` the key tiles past
+    a query tile's diagonal are skipped.
+  }];
+  let arguments = (ins AnyRankedTensor:$query, AnyRankedTensor:$key,
+                       AnyRankedTensor:$value,
+                       Optional<AnyRankedTensor>:$mask, F64Attr:$scale,
+                       UnitAttr:$causal);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` $mask^)? attr-dict `:`
+    type($query) `,` type($key) `,` type($value) (`,` type($mask)^)? `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Spyre_UnaryOp : Spyre_ComputeOp<"unary", [Spyre_Pointwise,
     SameOperandsAndResultShape]> {
   let summary = "elementwise function of one tensor";

@@ -92,9 +92,14 @@ def Spyre_LoopOp : Spyre_InstOp<"loop", [NoTerminator, SingleBlock,
   let summary = "hardware loop";
   let description = [{
     Runs its body `count` times, or `P(count_param)` times when the trip
-    count differs between cores. At most 3 loops nest.
+    count differs between cores, plus `count_step` times the iteration
+    counter of the enclosing loop at `count_level` when both are given (a
+    triangular nest: the key tiles up to a causal diagonal). At most 3
+    loops nest.
   }];
-  let arguments = (ins Spyre_I64Attr:$count, OptionalAttr<Spyre_I64Attr>:$count_param);
+  let arguments = (ins Spyre_I64Attr:$count, OptionalAttr<Spyre_I64Attr>:$count_param,
+                       OptionalAttr<Spyre_I64Attr>:$count_step,
+                       OptionalAttr<Spyre_I64Attr>:$count_level);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$count attr-dict-with-keyword $body";
   let hasVerifier = 1;

@@ -25,6 +25,7 @@ enum class KernelRole {
   Copy,      // moves bytes by DMA (slice, concat)
   Gather,    // rows picked by runtime indices (DMA)
   Scatter,   // rows replaced at runtime indices (DMA)
+  Attention, // a flash-attention kernel of its own
 };
 
 /// The instruction a compute op becomes on a tile.

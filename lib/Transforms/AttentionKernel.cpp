@@ -1,0 +1,645 @@
+//===- AttentionKernel.cpp - Flash attention in one kernel ----------------===//
+//
+// The plan, cost and program of a kernel holding one `spyre.attention`
+// (loops: batch..., m, ev, s, e). Per core, for each tile of query rows:
+//
+//   load Q; m = lowest, l = 0, O = 0
+//   for each tile of key positions (K, V and mask tiles streamed through
+//   rotating buffers):
+//     Kt = transpose(K)                     (SFP: the PT array wants K^T
+//                                            sticked along the positions)
+//     S = Q Kt * scale (+ mask)             (PT, then SFP; fp32)
+//     m' = max(m, rowmax(S), lowest)        (lowest: a fully masked row
+//                                            keeps exp() finite)
+//     a = exp(m - m');  S = exp(S - m')     (S is now P)
+//     l = l * a + rowsum(S);  O = O * a
+//     O += P' V                             (P' = P rounded to V's type)
+//     m = m'
+//   out = O / max(l, smallest)              (a fully masked row gives 0)
+//   store out
+//
+// The scores and probabilities never leave LX. The last kernel input holds
+// the constants the SFP reads (the hardware has no immediates): [scale,
+// lowest f32, smallest normal f32, 0], made by createAttentionConstants.
+// Edges: the last key tile's extra columns are excluded by clamping the
+// reductions' columns and the second product's k; extra query rows are
+// computed and not stored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/CostModel.h"
+#include "spyre/Transforms/KernelLowering.h"
+#include "ProgramScope.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace spyre {
+
+Value createAttentionConstants(OpBuilder &b, AttentionOp op) {
+  // A causal kernel's diagonal mask compares positions up to a key tile.
+  int64_t positions = 0;
+  if (op.getCausal())
+    positions = cast<RankedTensorType>(op.getKey().getType()).getShape().end()[-2];
+  SmallVector<float> values(kIota + positions, 0);
+  values[kScale] = float(op.getScale().convertToDouble());
+  values[kLowest] = std::numeric_limits<float>::lowest();
+  values[kSmallest] = std::numeric_limits<float>::min();
+  values[kNegInf] = -std::numeric_limits<float>::infinity();
+  for (int64_t i = 0; i < positions; ++i)
+    values[kIota + i] = float(i);
+  auto plain = RankedTensorType::get({int64_t(values.size())}, b.getF32Type());
+  auto type = RankedTensorType::get(
+      plain.getShape(), plain.getElementType(),
+      LayoutAttr::getCanonical(plain, getArch(op).stickBytes));
+  return ConstantOp::create(b, op.getLoc(), type,
+                            DenseElementsAttr::get(plain, ArrayRef(values)));
+}
+
+namespace {
+
+/// The loops of an attention kernel: (batch..., m, ev, s, e).
+struct AttentionLoops {
+  int64_t batch, m, ev, s, e;
+  explicit AttentionLoops(int64_t n)
+      : batch(n - 4), m(n - 4), ev(n - 3), s(n - 2), e(n - 1) {}
+};
+
+/// The kernel input of each operand of the attention op (inputs may be
+/// shared: key and value can be one tensor), and of the constants.
+struct AttentionInputs {
+  AttentionOp op;
+  unsigned q, k, v, consts;
+  int64_t mask = -1;
+};
+
+AttentionInputs inputsOf(KernelOp kernel) {
+  AttentionInputs in;
+  in.op = cast<AttentionOp>(&kernel.getBodyBlock().front());
+  auto arg = [](Value v) { return cast<BlockArgument>(v).getArgNumber(); };
+  in.q = arg(in.op.getQuery());
+  in.k = arg(in.op.getKey());
+  in.v = arg(in.op.getValue());
+  if (in.op.getMask())
+    in.mask = arg(in.op.getMask());
+  in.consts = kernel.getInputs().size() - 1;
+  return in;
+}
+
+int64_t bytesOf(Type t) { return getElementBytes(t); }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Plan
+//===----------------------------------------------------------------------===//
+
+/// Describes `value` read through `map`: its bytes per element of each loop
+/// (per stick along its stick loop), its stick and row loops and pitches.
+/// Broadcast dims (constant 0 in the map) move nothing.
+static PlanTensor attentionTensor(const KernelPlan &plan, Value value,
+                                  AffineMap map, bool isResult,
+                                  unsigned index, int64_t rowLoop) {
+  PlanTensor t;
+  t.value = value;
+  t.isResult = isResult;
+  t.index = index;
+  t.type = cast<RankedTensorType>(value.getType());
+  LayoutAttr layout = getLayout(t.type);
+  t.elementBytes = bytesOf(t.type.getElementType());
+  t.elementsPerStick = layout.getStickElems();
+  t.loopBytes.assign(plan.loops.size(), 0);
+  ArrayRef<int64_t> shape = t.type.getShape();
+  if (layout.getStickDim() >= 0)
+    t.stickPitch =
+        layout.getDimStride(shape, layout.getStickDim()) * t.elementBytes;
+  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      continue;
+    int64_t l = dim.getPosition();
+    t.loopBytes[l] = layout.getDimStride(shape, d) * t.elementBytes;
+    if (int64_t(d) == layout.getStickDim())
+      t.stickLoop = l;
+    else if (l == rowLoop) {
+      t.rowLoop = l;
+      t.rowPitch = t.loopBytes[l];
+    }
+  }
+  int64_t cols = t.stickLoop >= 0 ? plan.loops[t.stickLoop].tile : 1;
+  t.sticks = llvm::divideCeil(cols, t.elementsPerStick);
+  t.rows = t.rowLoop >= 0 ? plan.loops[t.rowLoop].tile : 1;
+  return t;
+}
+
+LogicalResult KernelPlan::buildAttention(bool emitErrors) {
+  auto fail = [&](const Twine &msg) -> LogicalResult {
+    if (emitErrors)
+      kernel.emitError(msg);
+    return failure();
+  };
+  ArrayRef<int64_t> space = kernel.getSpace();
+  int64_t n = space.size();
+  AttentionLoops L(n);
+  if (int64_t(schedule.getSplit().size()) != n ||
+      int64_t(schedule.getTile().size()) != n)
+    return fail("schedule does not match the kernel's " + Twine(n) +
+                " loops");
+  for (int64_t l = 0; l < n; ++l) {
+    PlanLoop loop;
+    loop.size = space[l];
+    loop.tile = schedule.getTile()[l];
+    loop.split = schedule.getSplit()[l];
+    loop.reduction = l >= L.s;
+    loop.role = l == L.m    ? LoopRole::Row
+                : l == L.ev ? LoopRole::Stick
+                : l == L.s  ? LoopRole::Reduction
+                            : LoopRole::Outer;
+    loops.push_back(loop);
+    bool whole = l == L.ev || l == L.e;
+    if ((l < L.m && loop.tile != 1) || (whole && loop.tile != loop.size))
+      return fail("attention loop " + Twine(l) + " cannot have tile " +
+                  Twine(loop.tile));
+    if ((l >= L.ev && loop.split != 1) || loop.split > loop.numTiles())
+      return fail("attention loop " + Twine(l) + " cannot be split " +
+                  Twine(loop.split) + " ways");
+  }
+
+  AttentionInputs in = inputsOf(kernel);
+  SmallVector<AffineMap> maps = llvm::to_vector(
+      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+  unsigned numInputs = kernel.getInputs().size();
+  for (auto [i, v] : llvm::enumerate(kernel.getInputs())) {
+    int64_t row = i == in.k || i == in.v ? L.s : L.m;
+    tensors.push_back(attentionTensor(*this, v, maps[i], false, i, row));
+  }
+  tensors.push_back(attentionTensor(*this, kernel.getResult(0),
+                                    maps[numInputs], true, 0, L.m));
+  // Causal: a query tile's diagonal lies in one key tile, the same for
+  // every query tile (square tiles), or there is one query tile.
+  if (in.op.getCausal()) {
+    const PlanLoop &m = loops[L.m], &s = loops[L.s];
+    if (!(m.tile == s.tile || (m.numTiles() == 1 && m.tile <= s.tile)))
+      return fail("a causal attention needs square tiles (query tile " +
+                  Twine(m.tile) + ", key tile " + Twine(s.tile) + ")");
+    // The constants up to the positions of a key tile.
+    tensors[in.consts].sticks =
+        llvm::divideCeil((kIota + s.tile) * 4, arch.stickBytes);
+  }
+  // A mask tile starts on a stick: tiles along s are whole sticks of it.
+  if (in.mask >= 0) {
+    const PlanTensor &mask = tensors[in.mask];
+    const PlanLoop &s = loops[L.s];
+    int64_t e = mask.elementsPerStick;
+    if (mask.stickLoop == L.s && s.tile != s.size && s.tile % e != 0)
+      return fail("key tile " + Twine(s.tile) + " is not a whole number of " +
+                  Twine(e) + "-element mask sticks");
+  }
+
+  // What a core moves once, per query tile, per key tile.
+  int64_t depth = schedule.getDepth();
+  SmallVector<int64_t> maxTiles(n, 0);
+  for (int64_t c = 0; c < numCores(); ++c) {
+    CoreShare share = this->share(c);
+    for (int64_t l = 0; l < n; ++l)
+      maxTiles[l] = std::max(maxTiles[l], share.tiles[l]);
+  }
+  for (PlanTensor &t : tensors) {
+    t.hoisted = llvm::none_of(llvm::seq<int64_t>(0, n), [&](int64_t l) {
+      return t.loopBytes[l] && maxTiles[l] > 1;
+    });
+    t.variesInAccLoop = t.loopBytes[L.s] != 0;
+    t.copies = t.hoisted ? 1 : depth;
+    for (int64_t l = 0; l < n; ++l)
+      if (!t.isResult && !t.loopBytes[l])
+        t.sharers *= loops[l].split;
+  }
+
+  // Buffers: the tensors' tiles, then the kernel's own values.
+  auto addBuffer = [&](StringRef name, int64_t rows, int64_t cols, Type et,
+                       int64_t copies) {
+    int64_t sticks =
+        llvm::divideCeil(cols, arch.stickBytes / bytesOf(et));
+    PlanBuffer buf;
+    buf.name = name.str();
+    buf.bytes = int64_t(
+        llvm::alignTo(rows * sticks * arch.stickBytes, arch.lxAlignment));
+    buf.copies = copies;
+    buffers.push_back(buf);
+    return int64_t(buffers.size() - 1);
+  };
+  for (const PlanTensor &t : tensors)
+    tensorBuffer.push_back(addBuffer(
+        (t.isResult ? "out" : "in" + std::to_string(t.index)), t.rows,
+        t.sticks * t.elementsPerStick, t.type.getElementType(), t.copies));
+  Type f32 = Float32Type::get(kernel.getContext());
+  Type kType = tensors[in.k].type.getElementType();
+  Type vType = tensors[in.v].type.getElementType();
+  int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
+  int64_t e = loops[L.e].size, ev = loops[L.ev].size;
+  // Two copies of the per-key-tile values let the PT array compute the
+  // next tile's scores while the SFP works on this tile's.
+  int64_t perKeyTile = depth > 1 && loops[L.s].numTiles() > 1 ? 2 : 1;
+  addBuffer("kt", e, st, kType, perKeyTile);
+  addBuffer("s", mt, st, f32, perKeyTile);
+  addBuffer("p", mt, st, vType, perKeyTile);
+  addBuffer("o", mt, ev, f32, 1);
+  for (StringRef stat : {"max", "newmax", "scale", "sum", "rowstat"})
+    addBuffer(stat, mt, 1, f32, 1);
+  // The diagonal tile's mask: key position > query position.
+  if (in.op.getCausal())
+    addBuffer("above", mt, st, IntegerType::get(kernel.getContext(), 1), 1);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Cost
+//===----------------------------------------------------------------------===//
+
+double KernelPlan::estimateAttentionNs() const {
+  AttentionLoops L(loops.size());
+  AttentionInputs in = inputsOf(kernel);
+  int64_t cores = numCores();
+  // The busiest core's query tiles, and the key tiles of each.
+  int64_t queryTiles = 0;
+  for (int64_t c = 0; c < cores; ++c) {
+    CoreShare s = share(c);
+    int64_t n = 1;
+    for (int64_t l = 0; l < L.s; ++l)
+      n *= s.tiles[l];
+    queryTiles = std::max(queryTiles, n);
+  }
+  int64_t keyTiles = loops[L.s].numTiles();
+  int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
+  int64_t e = loops[L.e].size, ev = loops[L.ev].size;
+  // Per key tile: the transpose of K, both products, the SFP passes over
+  // the [mt, st] scores (scale, mask, max, subtract, exp, sum, convert)
+  // and over O (rescale), and the [mt, 1] statistics.
+  int64_t kBytes = tensors[in.k].elementBytes;
+  double compute = sfpNs(arch, st, e, kBytes, false) +
+                   ptMatmulNs(arch, mt, e, st) + ptMatmulNs(arch, mt, st, ev) +
+                   5 * sfpNs(arch, mt, st, 4, false) +
+                   sfpNs(arch, mt, st, 4, true) + sfpNs(arch, mt, ev, 4, false) +
+                   8 * sfpNs(arch, mt, 1, 4, false);
+  if (in.mask >= 0)
+    compute += sfpNs(arch, mt, st, 4, false);
+  SmallVector<std::pair<int64_t, int64_t>> streamed, perQuery, stores;
+  for (const PlanTensor &t : tensors) {
+    std::pair<int64_t, int64_t> transfer = {t.tileBytes(arch.stickBytes),
+                                            t.sharers};
+    if (t.isResult)
+      stores.push_back(transfer);
+    else if (t.variesInAccLoop)
+      streamed.push_back(transfer);
+    else if (!t.hoisted)
+      perQuery.push_back(transfer);
+  }
+  double stream = pipelineNs(dmaTime(arch, streamed, cores), compute,
+                             DmaTime(), keyTiles, schedule.getDepth() > 1);
+  // Per query tile: Q, the initial and final passes, the store.
+  double epilogue = sfpNs(arch, mt, ev, 4, false) * 2;
+  return double(queryTiles) *
+         (dmaTime(arch, perQuery, cores).period + stream + epilogue +
+          dmaTime(arch, stores, cores).period) +
+         double(arch.memoryLatencyNs);
+}
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Where a key tile is: the tile of an iteration of the loop over key tiles
+/// (every key tile, or those before the diagonal of a causal kernel), or
+/// the diagonal tile of the current query tile (causal: the key tile with
+/// the query tile's index, square tiles).
+enum class KeyTile { Streamed, Diagonal };
+
+class AttentionLowering {
+public:
+  AttentionLowering(const KernelPlan &plan, OpBuilder &b,
+                    ArrayRef<FlatSymbolRefAttr> symbols)
+      : plan(plan), L(plan.loops.size()), in(inputsOf(plan.kernel)),
+        scope(b, plan.kernel.getLoc(), plan.numCores()), b(b),
+        symbols(symbols), loc(plan.kernel.getLoc()),
+        causal(in.op.getCausal()) {
+    for (int64_t c = 0; c < plan.numCores(); ++c)
+      shares.push_back(plan.share(c));
+    f32 = b.getF32Type();
+  }
+
+  LogicalResult lower(StringRef name) {
+    ProgramOp program = scope.begin(name, plan.kernel.getName());
+    for (unsigned i = 0; i < numInputs(); ++i)
+      if (plan.tensors[i].hoisted)
+        transfer(i, false);
+    if (causal)
+      diagonalMask();
+    SmallVector<int64_t> outer;
+    for (int64_t l = 0; l <= L.m; ++l)
+      if (maxTiles(l) > 1)
+        outer.push_back(l);
+    for (int64_t l : outer)
+      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
+                     l);
+    queryTile();
+    for (size_t i = 0; i < outer.size(); ++i)
+      scope.closeLoop();
+    scope.finish();
+    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
+    program.setMacs(plan.totalMacs());
+    program.setMinBytes(plan.totalBytes());
+    return success();
+  }
+
+private:
+  const KernelPlan &plan;
+  AttentionLoops L;
+  AttentionInputs in;
+  ProgramScope scope;
+  OpBuilder &b;
+  ArrayRef<FlatSymbolRefAttr> symbols;
+  Location loc;
+  bool causal;
+  SmallVector<CoreShare> shares;
+  Type f32;
+  /// Level of the innermost loop over query tiles (-1: none).
+  int64_t queryLevel = -1;
+
+  unsigned numInputs() const { return plan.kernel.getInputs().size(); }
+  int64_t stickBytes() const { return plan.arch.stickBytes; }
+  IntegerAttr i64(int64_t v) { return b.getI64IntegerAttr(v); }
+  UnitAttr flag(bool v) { return v ? b.getUnitAttr() : UnitAttr(); }
+  int64_t mt() const { return plan.loops[L.m].tile; }
+  int64_t st() const { return plan.loops[L.s].tile; }
+  int64_t e() const { return plan.loops[L.e].size; }
+  int64_t ev() const { return plan.loops[L.ev].size; }
+
+  SmallVector<int64_t> perCore(function_ref<int64_t(int64_t)> f) {
+    SmallVector<int64_t> v;
+    for (int64_t c = 0; c < plan.numCores(); ++c)
+      v.push_back(f(c));
+    return v;
+  }
+
+  int64_t maxTiles(int64_t l) const {
+    int64_t most = 0;
+    for (const CoreShare &s : shares)
+      most = std::max(most, s.tiles[l]);
+    return most;
+  }
+
+  const PlanBuffer &buffer(StringRef name) const {
+    for (const PlanBuffer &buf : plan.buffers)
+      if (buf.name == name)
+        return buf;
+    llvm_unreachable("unknown attention buffer");
+  }
+
+  /// LX address of a buffer, rotating with the innermost open loop.
+  LxAddressAttr lx(const PlanBuffer &buf) {
+    return scope.lx(buf.offset, buf.bytes, buf.copies);
+  }
+  LxAddressAttr lx(StringRef name) { return lx(buffer(name)); }
+  /// A tensor's tile: tiles of key positions rotate with the key loop, the
+  /// others with the query loop.
+  LxAddressAttr tensorLx(unsigned ti) {
+    const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[ti]];
+    std::optional<int64_t> level;
+    if (!plan.tensors[ti].variesInAccLoop)
+      level = queryLevel;
+    return scope.lx(buf.offset, buf.bytes, buf.copies, level);
+  }
+
+  /// Bytes of one row of a buffer of `cols` elements of `et`.
+  int64_t pitchOf(int64_t cols, Type et) const {
+    return llvm::divideCeil(cols, stickBytes() / bytesOf(et)) * stickBytes();
+  }
+
+  /// The edge clamp of argument `arg` along loop `l` (the element count of
+  /// the core's current tile).
+  ClampAttr clampAlong(int64_t l, int64_t arg) {
+    const PlanLoop &loop = plan.loops[l];
+    if (!loop.hasEdge())
+      return nullptr;
+    return scope.clamp(l, arg, loop.tile, loop.size,
+                       perCore([&](int64_t c) { return shares[c].start[l]; }));
+  }
+
+  /// The clamp of argument `arg` to the valid key positions of a key tile.
+  ClampAttr keyClamp(KeyTile where, int64_t arg) {
+    if (where == KeyTile::Streamed)
+      return clampAlong(L.s, arg);
+    // The diagonal key tile has the query tile's index.
+    const PlanLoop &s = plan.loops[L.s];
+    return scope.clamp(L.m, arg, s.tile, s.size, perCore([&](int64_t c) {
+                         return shares[c].start[L.m];
+                       }));
+  }
+
+  /// DMA of tensor `ti`'s tile between device memory and LX; a tile of
+  /// key positions is `where`.
+  void transfer(unsigned ti, bool store,
+                KeyTile where = KeyTile::Streamed) {
+    const PlanTensor &t = plan.tensors[ti];
+    bool diagonal = where == KeyTile::Diagonal && t.loopBytes[L.s];
+    int64_t memParam = scope.params.slot(perCore([&](int64_t c) {
+      SmallVector<int64_t> starts(shares[c].start);
+      if (diagonal)
+        starts[L.s] = starts[L.m];
+      return t.offsetOf(starts);
+    }));
+    auto tileBytes = [&](int64_t l) {
+      int64_t tile = plan.loops[l].tile;
+      return l == t.stickLoop ? tile / t.elementsPerStick * t.loopBytes[l]
+                              : tile * t.loopBytes[l];
+    };
+    SmallVector<int64_t> strides = scope.memStrides([&](int64_t l) {
+      // The diagonal key tile advances with the query tiles.
+      return tileBytes(l) + (diagonal && l == L.m ? tileBytes(L.s) : 0);
+    });
+    auto mem = MemAddressAttr::get(b.getContext(), symbols[ti], 0, strides,
+                                   memParam);
+    SmallVector<int64_t> box = {t.rows, 1, 1}, pitch = {t.rowPitch, 0, 0};
+    IntegerAttr run = i64(t.sticks * stickBytes());
+    ClampAttr clamp = t.rowLoop == L.s   ? keyClamp(where, 0)
+                      : t.rowLoop >= 0 ? clampAlong(t.rowLoop, 0)
+                                       : nullptr;
+    if (store)
+      DmaStoreOp::create(b, loc, mem, tensorLx(ti),
+                         b.getDenseI64ArrayAttr(box),
+                         b.getDenseI64ArrayAttr(pitch), run, clamp, UnitAttr(),
+                         IntegerAttr());
+    else
+      DmaLoadOp::create(b, loc, mem, tensorLx(ti), b.getDenseI64ArrayAttr(box),
+                        b.getDenseI64ArrayAttr(pitch), run, clamp,
+                        flag(t.sharers > 1), IntegerAttr());
+  }
+
+  /// An SFP operand: a buffer, its element type, row pitch (0: one row
+  /// for all) and whether its one column serves every column.
+  struct Operand {
+    LxAddressAttr lx;
+    Type type;
+    int64_t pitch;
+    bool bcastCol = false;
+  };
+  Operand stat(StringRef name) { return {lx(name), f32, stickBytes()}; }
+  Operand column(StringRef name) {
+    return {lx(name), f32, stickBytes(), true};
+  }
+  Operand scores() { return {lx("s"), f32, pitchOf(st(), f32)}; }
+  Operand acc() { return {lx("o"), f32, pitchOf(ev(), f32)}; }
+  Operand above() {
+    Type i1 = b.getI1Type();
+    return {lx("above"), i1, pitchOf(st(), i1)};
+  }
+  /// Element `index` of the constants at `pitch` bytes a row.
+  Operand constant(int64_t index, int64_t pitch = 0, bool bcastCol = true) {
+    const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[in.consts]];
+    return {LxAddressAttr::get(b.getContext(), buf.offset + index * 4, {}, 0),
+            f32, pitch, bcastCol};
+  }
+
+  template <typename OpT>
+  void sfp(StringRef fn, Operand dst, int64_t rows, int64_t cols, Operand s0,
+           std::optional<Operand> s1 = std::nullopt, ClampAttr clamp = {}) {
+    OpT::create(b, loc, b.getStringAttr(fn), dst.lx, s0.lx,
+                s1 ? s1->lx : LxAddressAttr(), i64(rows), i64(cols),
+                b.getDenseI64ArrayAttr({dst.pitch, s0.pitch,
+                                        s1 ? s1->pitch : 0}),
+                TypeAttr::get(dst.type), TypeAttr::get(s0.type),
+                s1 ? TypeAttr::get(s1->type) : TypeAttr(), flag(s0.bcastCol),
+                flag(s1 && s1->bcastCol), UnitAttr(), UnitAttr(),
+                IntegerAttr(), clamp);
+  }
+  void unary(StringRef fn, Operand dst, int64_t rows, int64_t cols,
+             Operand src) {
+    sfp<SfpUnaryOp>(fn, dst, rows, cols, src);
+  }
+  void binary(StringRef fn, Operand dst, int64_t rows, int64_t cols,
+              Operand lhs, Operand rhs, ClampAttr clamp = {}) {
+    sfp<SfpBinaryOp>(fn, dst, rows, cols, lhs, rhs, clamp);
+  }
+
+  /// above[r, c] = c > r: the positions a diagonal tile masks (query and
+  /// key tiles start at the same position). Once per kernel.
+  void diagonalMask() {
+    binary("gt", above(), mt(), st(), constant(kIota, 0, false),
+           constant(kIota, 4));
+  }
+
+  void queryTile() {
+    queryLevel = int64_t(scope.depth()) - 1;
+    for (unsigned i = 0; i < numInputs(); ++i)
+      if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop)
+        transfer(i, false);
+    unary("copy", stat("max"), mt(), 1, constant(kLowest));
+    unary("copy", stat("sum"), mt(), 1, constant(kZero));
+    unary("copy", acc(), mt(), ev(), constant(kZero));
+    keyTiles();
+    // out = O / max(l, smallest), in the result's element type.
+    binary("max", stat("sum"), mt(), 1, stat("sum"), constant(kSmallest));
+    unsigned out = numInputs();
+    const PlanTensor &result = plan.tensors[out];
+    Type outType = result.type.getElementType();
+    binary("div",
+           {tensorLx(out), outType, result.sticks * stickBytes()}, mt(), ev(),
+           acc(), column("sum"));
+    transfer(out, true);
+  }
+
+  /// The key tiles of a query tile: all of them, or, causal, the t0 + i
+  /// before the diagonal (t0: the core's first query tile, i: the query
+  /// tile's iteration; a triangular nest) and then the diagonal one.
+  void keyTiles() {
+    if (maxTiles(L.s) > 1) {
+      auto counts = perCore([&](int64_t c) {
+        return causal ? shares[c].start[L.m] / st() : shares[c].tiles[L.s];
+      });
+      if (causal)
+        scope.openGrowingLoop(counts, L.s, L.m, 1);
+      else
+        scope.openLoop(counts, L.s);
+      keyTile(KeyTile::Streamed);
+      scope.closeLoop();
+    } else if (!causal) {
+      keyTile(KeyTile::Streamed);
+    }
+    if (causal)
+      keyTile(KeyTile::Diagonal);
+  }
+
+  void keyTile(KeyTile where) {
+    for (unsigned i = 0; i < numInputs(); ++i)
+      if (!plan.tensors[i].hoisted && plan.tensors[i].variesInAccLoop)
+        transfer(i, false, where);
+    const PlanTensor &q = plan.tensors[in.q];
+    const PlanTensor &k = plan.tensors[in.k];
+    const PlanTensor &v = plan.tensors[in.v];
+    Type kType = k.type.getElementType(), vType = v.type.getElementType();
+    // Kt[e, s] = K[s, e].
+    sfp<SfpTransposeOp>("transpose", {lx("kt"), kType, pitchOf(st(), kType)},
+                        st(), e(),
+                        {tensorLx(in.k), kType, k.sticks * stickBytes()});
+    // S = Q Kt (overwriting), then the scale and the masks.
+    PtMatmulOp::create(
+        b, loc, lx("s"), tensorLx(in.q), lx("kt"), i64(mt()), i64(e()),
+        i64(st()),
+        b.getDenseI64ArrayAttr({pitchOf(st(), f32), q.sticks * stickBytes(),
+                                pitchOf(st(), kType)}),
+        TypeAttr::get(f32), TypeAttr::get(q.type.getElementType()),
+        TypeAttr::get(kType), UnitAttr(), IntegerAttr(), ClampAttr());
+    binary("mul", scores(), mt(), st(), scores(), constant(kScale));
+    if (in.mask >= 0) {
+      const PlanTensor &mask = plan.tensors[in.mask];
+      Operand m = {tensorLx(in.mask), mask.type.getElementType(),
+                   mask.rows > 1 ? mask.sticks * stickBytes() : 0,
+                   mask.stickLoop < 0};
+      binary("add", scores(), mt(), st(), scores(), m);
+    }
+    if (where == KeyTile::Diagonal)
+      sfp<SfpSelectOp>("select", scores(), mt(), st(), above(),
+                       constant(kNegInf));
+    // The running max over the valid columns of this tile.
+    ClampAttr cols = keyClamp(where, 1);
+    sfp<SfpReduceOp>("max", stat("rowstat"), mt(), st(), scores(),
+                     std::nullopt, cols);
+    binary("max", stat("newmax"), mt(), 1, stat("max"), stat("rowstat"));
+    binary("max", stat("newmax"), mt(), 1, stat("newmax"),
+           constant(kLowest));
+    binary("sub", stat("scale"), mt(), 1, stat("max"), stat("newmax"));
+    unary("exp", stat("scale"), mt(), 1, stat("scale"));
+    binary("sub", scores(), mt(), st(), scores(), column("newmax"));
+    unary("exp", scores(), mt(), st(), scores());
+    sfp<SfpReduceOp>("sum", stat("rowstat"), mt(), st(), scores(),
+                     std::nullopt, cols);
+    binary("mul", stat("sum"), mt(), 1, stat("sum"), stat("scale"));
+    binary("add", stat("sum"), mt(), 1, stat("sum"), stat("rowstat"));
+    binary("mul", acc(), mt(), ev(), acc(), column("scale"));
+    // O += P' V over the valid keys.
+    unary("copy", {lx("p"), vType, pitchOf(st(), vType)}, mt(), st(),
+          scores());
+    PtMatmulOp::create(
+        b, loc, lx("o"), lx("p"), tensorLx(in.v), i64(mt()), i64(st()),
+        i64(ev()),
+        b.getDenseI64ArrayAttr({pitchOf(ev(), f32), pitchOf(st(), vType),
+                                v.sticks * stickBytes()}),
+        TypeAttr::get(f32), TypeAttr::get(vType), TypeAttr::get(vType),
+        b.getUnitAttr(), IntegerAttr(), keyClamp(where, 1));
+    unary("copy", stat("max"), mt(), 1, stat("newmax"));
+  }
+};
+
+} // namespace
+
+LogicalResult lowerAttention(const KernelPlan &plan, OpBuilder &b,
+                             StringRef name,
+                             ArrayRef<FlatSymbolRefAttr> tensorSymbols) {
+  return AttentionLowering(plan, b, tensorSymbols).lower(name);
+}
+
+} // namespace spyre

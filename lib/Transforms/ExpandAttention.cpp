@@ -1,0 +1,97 @@
+//===- ExpandAttention.cpp - spyre-expand-attention -----------------------===//
+//
+// The math form of `spyre.attention` (Passes.td has the contract): what the
+// unfused baseline runs, and what attention whose head dims do not fit the
+// flash kernel runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/Decompositions.h"
+#include "spyre/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace spyre {
+#define GEN_PASS_DEF_SPYREEXPANDATTENTION
+#include "spyre/Transforms/Passes.h.inc"
+} // namespace spyre
+
+using namespace mlir;
+using namespace spyre;
+
+namespace {
+
+/// LX bytes of the flash kernel's smallest tiles: one query row and one
+/// stick of key positions (Q, K and V tiles, two of each streamed one,
+/// K^T, the scores and the output row).
+int64_t smallestFlashBytes(AttentionOp op, const Arch &arch) {
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto v = cast<RankedTensorType>(op.getValue().getType());
+  int64_t e = q.getShape().back(), ev = v.getShape().back();
+  int64_t bytes = getElementBytes(q.getElementType());
+  int64_t keys = arch.stickBytes / bytes;
+  auto sticks = [&](int64_t n, int64_t elementBytes) {
+    return llvm::divideCeil(n * elementBytes, arch.stickBytes) *
+           arch.stickBytes;
+  };
+  return sticks(e, bytes) + 3 * keys * sticks(e, bytes) +
+         2 * keys * sticks(ev, bytes) + 2 * sticks(keys, 4) +
+         sticks(ev, 4) + sticks(ev, bytes);
+}
+
+Value expand(RewriterBase &rw, AttentionOp op) {
+  Location loc = op.getLoc();
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  int64_t rank = q.getRank();
+  Type f32 = rw.getF32Type();
+  // Scores [batch..., M, S] in f32; key batch dims of 1 broadcast.
+  SmallVector<int64_t> scoreShape(q.getShape().drop_back());
+  scoreShape.push_back(k.getDimSize(rank - 2));
+  auto scoreType = RankedTensorType::get(scoreShape, f32);
+  auto qk = MatmulOp::create(rw, loc, scoreType, op.getQuery(), op.getKey());
+  qk.setTransposeRhs(true);
+  Value scores =
+      BinaryOp::create(rw, loc, scoreType, BinaryKind::mul, qk,
+                       createSplat(rw, loc, f32,
+                                   op.getScale().convertToDouble()));
+  if (Value mask = op.getMask())
+    scores = BinaryOp::create(rw, loc, scoreType, BinaryKind::add, scores,
+                              castTo(rw, loc, mask, f32));
+  if (op.getCausal())
+    scores = BinaryOp::create(
+        rw, loc, scoreType, BinaryKind::add, scores,
+        createCausalMask(rw, loc, scoreShape[rank - 2], scoreShape[rank - 1],
+                         f32));
+  // With a mask a row can be masked entirely: it gives 0.
+  Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
+                          /*safe=*/bool(op.getMask()));
+  Value value = op.getValue();
+  p = castTo(rw, loc, p, elementTypeOf(value));
+  auto outType = cast<RankedTensorType>(op.getType());
+  Value out = MatmulOp::create(
+      rw, loc, RankedTensorType::get(outType.getShape(), elementTypeOf(value)),
+      p, value);
+  return castTo(rw, loc, out, outType.getElementType());
+}
+
+struct ExpandAttentionPass
+    : public spyre::impl::SpyreExpandAttentionBase<ExpandAttentionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Arch arch = getArch(getOperation());
+    SmallVector<AttentionOp> ops;
+    getOperation().walk([&](AttentionOp op) {
+      if (all || smallestFlashBytes(op, arch) > arch.lxBytes)
+        ops.push_back(op);
+    });
+    IRRewriter rw(&getContext());
+    for (AttentionOp op : ops) {
+      rw.setInsertionPoint(op);
+      rw.replaceOp(op, expand(rw, op));
+    }
+  }
+};
+
+} // namespace

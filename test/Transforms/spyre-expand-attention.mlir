@@ -1,0 +1,71 @@
+// RUN: spyre-opt %s --spyre-expand-attention=all=true --split-input-file | FileCheck %s
+// RUN: spyre-opt %s --spyre-expand-attention --split-input-file | FileCheck %s --check-prefix=FLASH
+
+// spyre-expand-attention: the math form of spyre.attention, for the
+// unfused baseline (all=true) and for head dims the flash kernel's
+// smallest tiles do not fit in LX.
+
+// scores = q @ k^T in f32, times the scale; softmax along the keys; the
+// probabilities rounded to the value's type for p @ v.
+// CHECK-LABEL: func.func @plain
+// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<2x9x40xf16>, tensor<2x12x40xf16> -> tensor<2x9x12xf32>
+// CHECK: %[[SCALE:.*]] = spyre.constant dense<1.250000e-01> : tensor<f32>
+// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]], %[[SCALE]]
+// CHECK: %[[MAX:.*]] = spyre.reduce max %[[S]] dim 2 : tensor<2x9x12xf32> -> tensor<2x9x1xf32>
+// CHECK: %[[SH:.*]] = spyre.binary sub %[[S]], %[[MAX]]
+// CHECK: %[[E:.*]] = spyre.unary exp %[[SH]]
+// CHECK: %[[SUM:.*]] = spyre.reduce sum %[[E]] dim 2
+// CHECK: %[[P:.*]] = spyre.binary div %[[E]], %[[SUM]]
+// CHECK-NOT: spyre.select
+// CHECK: %[[PH:.*]] = spyre.cast %[[P]] : tensor<2x9x12xf32> -> tensor<2x9x12xf16>
+// CHECK: %[[O:.*]] = spyre.matmul %[[PH]], %arg2 : tensor<2x9x12xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
+// CHECK: return %[[O]]
+// FLASH-LABEL: func.func @plain
+// FLASH: spyre.attention
+func.func @plain(%q: tensor<2x9x40xf16>, %k: tensor<2x12x40xf16>, %v: tensor<2x12x24xf16>) -> tensor<2x9x24xf16> {
+  %0 = spyre.attention %q, %k, %v {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x12x40xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
+  return %0 : tensor<2x9x24xf16>
+}
+
+// -----
+
+// A mask is added in f32 and the causal mask after it (col > row: -inf);
+// with a mask a row can be masked entirely, so the softmax is the safe one
+// (a row whose max is -inf gives 0). K and V broadcast over the grouped
+// query heads (dim 2) through the matmuls' batch broadcasting; the result
+// is cast to its own type.
+// CHECK-LABEL: func.func @causal_mask_gqa
+// CHECK: %[[QK:.*]] = spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<1x2x2x8x16xf16>, tensor<1x2x1x12x16xf16> -> tensor<1x2x2x8x12xf32>
+// CHECK: %[[S:.*]] = spyre.binary mul %[[QK]]
+// CHECK: %[[MASK:.*]] = spyre.cast %arg3 : tensor<1x1x1x8x12xf16> -> tensor<1x1x1x8x12xf32>
+// CHECK: %[[SM:.*]] = spyre.binary add %[[S]], %[[MASK]]
+// CHECK: %[[ABOVE:.*]] = spyre.compare gt %{{.*}}, %{{.*}} : tensor<1x12xi32>, tensor<8x1xi32> -> tensor<8x12xi1>
+// CHECK: %[[CAUSAL:.*]] = spyre.select %[[ABOVE]], %{{.*}}, %{{.*}} : tensor<8x12xi1>, tensor<f32>, tensor<f32> -> tensor<8x12xf32>
+// CHECK: %[[SC:.*]] = spyre.binary add %[[SM]], %[[CAUSAL]]
+// CHECK: %[[MAX:.*]] = spyre.reduce max %[[SC]] dim 4
+// CHECK: %[[DEAD:.*]] = spyre.compare eq %[[MAX]]
+// CHECK: %[[SAFE:.*]] = spyre.select %[[DEAD]]
+// CHECK: %[[PH:.*]] = spyre.cast %[[SAFE]] : tensor<1x2x2x8x12xf32> -> tensor<1x2x2x8x12xf16>
+// CHECK: %[[O:.*]] = spyre.matmul %[[PH]], %arg2 : tensor<1x2x2x8x12xf16>, tensor<1x2x1x12x16xf16> -> tensor<1x2x2x8x16xf16>
+// CHECK: spyre.cast %[[O]] : tensor<1x2x2x8x16xf16> -> tensor<1x2x2x8x16xf32>
+// FLASH-LABEL: func.func @causal_mask_gqa
+// FLASH: spyre.attention
+func.func @causal_mask_gqa(%q: tensor<1x2x2x8x16xf16>, %k: tensor<1x2x1x12x16xf16>, %v: tensor<1x2x1x12x16xf16>, %m: tensor<1x1x1x8x12xf16>) -> tensor<1x2x2x8x16xf32> {
+  %0 = spyre.attention %q, %k, %v mask %m {causal, scale = 0.25 : f64} : tensor<1x2x2x8x16xf16>, tensor<1x2x1x12x16xf16>, tensor<1x2x1x12x16xf16>, tensor<1x1x1x8x12xf16> -> tensor<1x2x2x8x16xf32>
+  return %0 : tensor<1x2x2x8x16xf32>
+}
+
+// -----
+
+// Head dims of 8192 f32: one query row, a stick of keys and their values
+// need more than LX, so even without `all` the math form runs.
+// CHECK-LABEL: func.func @huge_head
+// CHECK: spyre.matmul %arg0, %arg1 {transpose_rhs}
+// FLASH-LABEL: func.func @huge_head
+// FLASH-NOT: spyre.attention
+// FLASH: spyre.matmul %arg0, %arg1 {transpose_rhs} : tensor<4x8192xf32>, tensor<8x8192xf32> -> tensor<4x8xf32>
+// FLASH: spyre.matmul %{{.*}}, %arg2 : tensor<4x8xf32>, tensor<8x8192xf32> -> tensor<4x8192xf32>
+func.func @huge_head(%q: tensor<4x8192xf32>, %k: tensor<8x8192xf32>, %v: tensor<8x8192xf32>) -> tensor<4x8192xf32> {
+  %0 = spyre.attention %q, %k, %v {scale = 0.01 : f64} : tensor<4x8192xf32>, tensor<8x8192xf32>, tensor<8x8192xf32> -> tensor<4x8192xf32>
+  return %0 : tensor<4x8192xf32>
+}

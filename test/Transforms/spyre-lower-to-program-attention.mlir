@@ -1,0 +1,64 @@
+// RUN: spyre-opt %s --split-input-file --spyre-assign-layouts --spyre-form-kernels --spyre-schedule-cores=max-cores=1 --spyre-allocate-scratchpad --spyre-lower-to-program | FileCheck %s
+// RUN: spyre-opt %s --split-input-file --spyre-assign-layouts --spyre-form-kernels --spyre-schedule-cores --spyre-allocate-scratchpad --spyre-lower-to-program | FileCheck %s --check-prefix=MULTI
+
+// The flash-attention kernel (lib/Transforms/AttentionKernel.cpp).
+//
+// Causal, 1024 queries and keys on one core: square 256-row tiles. The
+// constants (scale, lowest, smallest, 0, -inf, then positions) are loaded
+// once and give the diagonal tile's mask (key position > query position).
+// Per query tile: Q; the running max, sum and accumulator reset; a loop
+// over the key tiles before the diagonal whose count grows with the query
+// tile (0, 1, 2, 3: the tiles past the diagonal are skipped); then the
+// diagonal tile, masked by a select; O / sum; the store.
+// CHECK-LABEL: spyre.program @k0_attention
+// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @cst, offset = 0>{{.*}}run = 1152
+// CHECK: spyre.sfp_binary "gt" {bcast_col1, cols = 256 : i64, {{.*}}dst_type = i1, pitch = array<i64: 256, 0, 4>, rows = 256
+// CHECK: spyre.loop 4 {
+// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in0
+// CHECK: spyre.sfp_unary "copy"
+// CHECK: spyre.loop 0 attributes {count_level = 0 : i64, count_step = 1 : i64} {
+// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in1, offset = 0, strides = [0, 32768]>
+// CHECK: spyre.sfp_transpose
+// CHECK: spyre.pt_matmul
+// CHECK: spyre.sfp_reduce "max"
+// CHECK: spyre.sfp_unary "exp"
+// CHECK: spyre.sfp_reduce "sum"
+// CHECK: spyre.pt_matmul {accumulate
+// CHECK: }
+// The diagonal key tile advances with the query tiles.
+// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in1, offset = 0, strides = [32768]>
+// CHECK: spyre.sfp_select "select" {bcast_col1, cols = 256 : i64
+// CHECK: spyre.pt_matmul {accumulate
+// CHECK: spyre.sfp_binary "div"
+// CHECK: spyre.dma_store {{.*}}mem = #spyre.mem<tensor = @out0, offset = 0, strides = [32768]>
+// CHECK: spyre.plan
+// Over all cores: one 64-row query tile each (16 cores); the key tiles
+// before the diagonal differ per core (a count parameter: 0 .. 15).
+// MULTI-LABEL: spyre.program @k0_attention
+// MULTI-SAME: num_cores = 16
+// MULTI: spyre.loop 0 attributes {count_param = 1 : i64} {
+// MULTI: spyre.sfp_select "select"
+func.func @causal(%q: tensor<1x1024x64xf16>, %k: tensor<1x1024x64xf16>, %v: tensor<1x1024x64xf16>) -> tensor<1x1024x64xf16> {
+  %0 = spyre.attention %q, %k, %v {causal, scale = 0.125 : f64} : tensor<1x1024x64xf16>, tensor<1x1024x64xf16>, tensor<1x1024x64xf16> -> tensor<1x1024x64xf16>
+  return %0 : tensor<1x1024x64xf16>
+}
+
+// -----
+
+// Grouped heads with a padding mask ([.., 1, 300]: one row for every
+// query): over all cores, the cores of one K/V head read K and V once
+// (multicast); the mask row is added with row pitch 0; the reductions and
+// the second product cover the 300 keys of one whole tile, the 40 query
+// rows are tiles of 16 whose last is clamped.
+// MULTI-LABEL: spyre.program @k0_attention
+// MULTI-SAME: num_cores = 24
+// MULTI: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 16, total = 40, param = 1>{{.*}}tensor = @in0
+// MULTI: spyre.dma_load {box = array<i64: 300, 1, 1>{{.*}}tensor = @in1{{.*}}multicast
+// MULTI: spyre.dma_load {box = array<i64: 300, 1, 1>{{.*}}tensor = @in2{{.*}}multicast
+// MULTI: spyre.sfp_binary "add" {cols = 300 : i64, {{.*}}pitch = array<i64: 1280, 1280, 0>, rows = 16 : i64, {{.*}}src1_type = f16}
+// MULTI-NOT: spyre.sfp_select
+// MULTI: spyre.dma_store {box = array<i64: 16, 1, 1>, clamp
+func.func @masked_gqa(%q: tensor<1x2x4x40x64xf16>, %k: tensor<1x2x1x300x64xf16>, %v: tensor<1x2x1x300x64xf16>, %m: tensor<1x1x1x1x300xf16>) -> tensor<1x2x4x40x64xf16> {
+  %0 = spyre.attention %q, %k, %v mask %m {scale = 0.125 : f64} : tensor<1x2x4x40x64xf16>, tensor<1x2x1x300x64xf16>, tensor<1x2x1x300x64xf16>, tensor<1x1x1x1x300xf16> -> tensor<1x2x4x40x64xf16>
+  return %0 : tensor<1x2x4x40x64xf16>
+}
