@@ -15,6 +15,13 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   arch.file = options.archFile;
   pm.addPass(createSpyreAttachArch(arch));
   pm.addPass(createSpyreDecompose());
+  if (options.fusion) {
+    // Canonicalization first: it makes repeat_kv'd heads grouped rows,
+    // the form spyre-fuse-attention matches.
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    pm.addPass(createSpyreFuseAttention());
+  }
   SpyreExpandAttentionOptions expand;
   expand.all = !options.fusion;
   pm.addPass(createSpyreExpandAttention(expand));

@@ -584,6 +584,29 @@ def register_op_zoo(add, ZooEntry, In):
        H, "eager grouped-query attention with transformers' repeat_kv (expand + reshape "
        "of K and V to 4 heads): the repeated heads become matmul rows, K and V are not "
        "copied", tol="matmul")
+
+    def eager_attention(q, k, v, mask, scaling, groups):  # transformers' eager_attention_forward
+        w = torch.matmul(q, repeat_kv(k, groups).transpose(2, 3)) * scaling
+        w = w + mask
+        w = F.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, repeat_kv(v, groups))
+
+    op("eager_attention_causal",
+       lambda q, k, v, b: eager_attention(
+           q, k, v, torch.zeros((5, 9), dtype=q.dtype).masked_fill(~b, torch.finfo(q.dtype).min),
+           0.158, 2),
+       [I((2, 4, 5, 40), name="q"), I((2, 2, 9, 40), name="k"), I((2, 2, 9, 40), name="v"),
+        I((5, 9), "bool", "causal_bool", "causal")],
+       HS, "transformers' eager attention: repeat_kv'd K/V, scaled scores plus a causal mask "
+       "of finfo.min built in the graph, fp32 softmax: one flash-attention kernel "
+       "(spyre-fuse-attention)", tol="matmul")
+    op("eager_attention_decode",
+       lambda q, k, v, m: eager_attention(q, k, v, m, 64 ** -0.5, 4),
+       [I((1, 8, 1, 64), "bf16", name="q"), I((1, 2, 1100, 64), "bf16", name="k"),
+        I((1, 2, 1100, 64), "bf16", name="v"), I((1, 1, 1, 1100), "bf16", name="mask")],
+       MIXED, "one bf16 decode step of eager attention over 1100 cached keys (streamed "
+       "through LX in tiles, the last one partial), 4 query heads per K/V head, an "
+       "additive float mask: one flash-attention kernel", tol="matmul")
     att("sdpa_gqa", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
         [I((1, 4, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
         "sdpa(q[1,4,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")

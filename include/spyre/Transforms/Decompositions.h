@@ -154,6 +154,19 @@ mlir::Value createIota(mlir::OpBuilder &b, mlir::Location loc, int64_t n,
 /// the binary, unless folding makes one within its limits).
 mlir::Value createCausalMask(mlir::OpBuilder &b, mlir::Location loc,
                              int64_t rows, int64_t cols, mlir::Type type);
+/// The operands of `spyre.attention` (`mask` null when there is none).
+struct AttentionOperands {
+  mlir::Value q, k, v, mask;
+};
+/// Views attention operands for `groups` query heads per key/value head,
+/// the heads being dim `headDim` of q, k and v (the mask has q's rank): the
+/// G heads become rows of one tile when the mask reads them alike (and not
+/// `causal`), else q is [..., Hk, G, L, E] over k, v [..., Hk, 1, S, E].
+/// Neither way copies K or V.
+AttentionOperands groupAttentionHeads(mlir::OpBuilder &b, mlir::Location loc,
+                                      const AttentionOperands &in,
+                                      int64_t headDim, int64_t groups,
+                                      bool causal);
 /// The longest dim createPrefixSum scans (its n x n triangle is built on
 /// the device).
 constexpr int64_t kMaxPrefixSumLength = 8192;

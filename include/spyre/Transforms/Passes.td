@@ -55,6 +55,41 @@ def SpyreDecompose : Pass<"spyre-decompose", "::mlir::ModuleOp"> {
 // Compute level
 //===----------------------------------------------------------------------===//
 
+def SpyreFuseAttention : Pass<"spyre-fuse-attention", "::mlir::ModuleOp"> {
+  let summary = "Make eager attention chains one spyre.attention";
+  let description = [{
+    Eager attention as transformers writes it, `softmax(q @ k^T * scale +
+    mask) @ v`, decomposes into `matmul(q, k) {transpose_rhs}`, casts,
+    splat scale factors (`mul`, `div`), an additive mask, a softmax along
+    the last dim (`reduce max`, `sub`, `exp`, `reduce sum`, `div`, with or
+    without the `_safe_softmax` select) and `matmul(p, v)`. This pass
+    replaces such a chain by one `spyre.attention`, the flash kernel whose
+    scores never leave LX.
+
+    Input: compute-level IR after canonicalization, where transformers'
+    `repeat_kv` has become grouped-query rows (`[.., Hk, G * L, S]` scores
+    reshaped to `[.., Hk * G, L, S]` around the softmax): the attention is
+    then built per query head with each K/V head serving its G query heads
+    (no copies). Not fused: a chain whose intermediates (scores,
+    probabilities, row maxima) are used elsewhere, a second mask, a mask
+    added in the grouped rows' space, a key given untransposed, a scale that
+    is not a splat constant. A scale applied after the mask scales the mask
+    too. Output: the same values, except that a row masked entirely with
+    `-inf` gives 0 where the plain softmax gives NaN (transformers' masks
+    use the dtype's minimum, never `-inf`).
+
+    ```mlir
+    // before (abridged)
+    %s = spyre.matmul %q, %k {transpose_rhs} : ... -> tensor<1x4x5x9xf16>
+    ... softmax(cast(%s) * 0.125 + %mask) along dim 3, cast to f16 -> %p ...
+    %o = spyre.matmul %p, %v : ... -> tensor<1x4x5x40xf16>
+    // after
+    %o = spyre.attention %q, %k, %v mask %mask {scale = 0.125 : f64} : ...
+    ```
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
 def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
   let summary = "Rewrite spyre.attention into the math form where asked";
   let description = [{

@@ -63,16 +63,12 @@ SmallVector<int64_t> mergeDims(ArrayRef<int64_t> shape, int64_t d) {
   return out;
 }
 
-/// The operands of `spyre.attention`.
-struct AttentionOperands {
-  Value q, k, v, mask;
-};
+} // namespace
 
-/// Views the operands for G = Hq / Hk query heads per K/V head, the heads
-/// being dim `headDim` of q, k and v (the mask has q's rank).
-AttentionOperands groupHeads(OpBuilder &b, Location loc,
-                             const AttentionOperands &in, int64_t headDim,
-                             int64_t groups, bool causal) {
+AttentionOperands groupAttentionHeads(OpBuilder &b, Location loc,
+                                      const AttentionOperands &in,
+                                      int64_t headDim, int64_t groups,
+                                      bool causal) {
   int64_t rank = shapeOf(in.q).size();
   int64_t L = shapeOf(in.q)[rank - 2];
   ArrayRef<int64_t> ms = in.mask ? shapeOf(in.mask) : ArrayRef<int64_t>();
@@ -101,6 +97,8 @@ AttentionOperands groupHeads(OpBuilder &b, Location loc,
     out.mask = reshapeTo(b, loc, in.mask, splitDim(ms, headDim, groups));
   return out;
 }
+
+namespace {
 
 /// The attention output of an SDPA-like op whose mask argument is
 /// `maskName` (empty when it has none).
@@ -201,7 +199,7 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
           << "; grouped-query attention needs enable_gqa and a multiple";
       return failure();
     }
-    in = groupHeads(rw, loc, in, d, qs[d] / ks[d], causalOp);
+    in = groupAttentionHeads(rw, loc, in, d, qs[d] / ks[d], causalOp);
   }
   auto outType = RankedTensorType::get(
       [&] {

@@ -1,0 +1,311 @@
+//===- FuseAttention.cpp - spyre-fuse-attention ---------------------------===//
+//
+// Eager attention as transformers writes it, `softmax(q @ k^T * scale +
+// mask) @ v`, decomposes into two matmuls around a softmax whose scores go
+// through device memory. This pass finds that chain in compute-level IR and
+// makes it one `spyre.attention` (the flash kernel), so eager attention
+// runs as the SDPA forms do. Passes.td has the contract.
+//
+// The chain, from the second matmul inwards:
+//
+//   matmul(P', v)                      P' = cast/reshape of P
+//   P  = [select(max == -inf, 0, ...)] div(exp(X - max(X)), sum(exp(...)))
+//   X  = casts, one reshape, splat scale factors and one additive mask
+//        around matmul(q, k) {transpose_rhs}
+//
+// The reshape is the grouped-query form canonicalization makes of
+// repeat_kv: the scores of G query heads are rows of one K/V head
+// ([..., Hk, G * L, S] viewed as [..., Hk * G, L, S]); the attention op is
+// then built in the query-head space with K and V shared by their G heads
+// (groupAttentionHeads), never copied.
+//
+//===----------------------------------------------------------------------===//
+
+#include "spyre/Transforms/Decompositions.h"
+#include "spyre/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
+#include <optional>
+
+namespace spyre {
+#define GEN_PASS_DEF_SPYREFUSEATTENTION
+#include "spyre/Transforms/Passes.h.inc"
+} // namespace spyre
+
+using namespace mlir;
+using namespace spyre;
+
+namespace {
+
+/// The value of a splat float constant, if `v` is one.
+std::optional<double> splatValue(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto splat = dyn_cast<SplatElementsAttr>(c.getValue());
+  if (!splat || !isa<FloatType>(splat.getElementType()))
+    return std::nullopt;
+  return splat.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// A matched eager-attention chain.
+struct EagerAttention {
+  MatmulOp scores;        // q @ k^T
+  MatmulOp output;        // p @ v
+  Value mask;             // additive, in the softmax's space (null: none)
+  double scale = 1.0;     // of the scores
+  double maskScale = 1.0; // of the mask (a scale applied after adding it)
+  ReshapeOp rowsToHeads;  // scores [.., Hk, G*L, S] -> [.., Hq, L, S]
+  ReshapeOp headsToRows;  // probabilities back to the scores' shape
+  llvm::SetVector<Operation *> chain; // every op the attention replaces
+};
+
+/// Matches the score side, from the softmax input `x` down to q @ k^T:
+/// casts, one reshape, splat factors, one additive mask.
+LogicalResult matchScores(Value x, EagerAttention &m) {
+  // Factors outside the mask scale it too; those inside scale the scores
+  // only.
+  double outer = 1.0, inner = 1.0;
+  bool maskSeen = false;
+  Value v = x;
+  while (Operation *op = v.getDefiningOp()) {
+    if (auto mm = dyn_cast<MatmulOp>(op)) {
+      if (!mm.getTransposeRhs() || mm.getTransposeLhs())
+        return failure();
+      m.scores = mm;
+      m.chain.insert(op);
+      m.scale = outer * inner;
+      m.maskScale = outer;
+      return success();
+    }
+    if (auto cast = dyn_cast<CastOp>(op)) {
+      if (!isa<FloatType>(elementTypeOf(cast.getInput())))
+        return failure();
+      m.chain.insert(op);
+      v = cast.getInput();
+      continue;
+    }
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      if (m.rowsToHeads)
+        return failure();
+      m.rowsToHeads = reshape;
+      m.chain.insert(op);
+      v = reshape.getInput();
+      continue;
+    }
+    auto bin = dyn_cast<BinaryOp>(op);
+    if (!bin)
+      return failure();
+    Value lhs = bin.getLhs(), rhs = bin.getRhs();
+    if (bin.getKind() == BinaryKind::mul || bin.getKind() == BinaryKind::div) {
+      bool div = bin.getKind() == BinaryKind::div;
+      std::optional<double> c = splatValue(rhs);
+      Value next = lhs;
+      if (!c && !div) {
+        c = splatValue(lhs);
+        next = rhs;
+      }
+      if (!c || (div && *c == 0))
+        return failure();
+      (maskSeen ? inner : outer) *= div ? 1.0 / *c : *c;
+      m.chain.insert(op);
+      v = next;
+      continue;
+    }
+    // One additive mask, in the softmax's space (not the rows' space of a
+    // grouped-query reshape).
+    if (bin.getKind() != BinaryKind::add || maskSeen || m.rowsToHeads)
+      return failure();
+    // The scores side leads to the matmul through the ops above; the other
+    // side is the mask.
+    auto scoresSide = [](Value s) {
+      Operation *d = s.getDefiningOp();
+      return d && isa<MatmulOp, CastOp, ReshapeOp, BinaryOp>(d);
+    };
+    if (scoresSide(lhs) == scoresSide(rhs))
+      return failure();
+    maskSeen = true;
+    m.mask = scoresSide(lhs) ? rhs : lhs;
+    m.chain.insert(op);
+    v = scoresSide(lhs) ? lhs : rhs;
+  }
+  return failure();
+}
+
+/// Matches `p`, the probabilities: the softmax of X along its last dim
+/// (PyTorch's _safe_softmax form or the plain one). Returns X.
+FailureOr<Value> matchSoftmax(Value p, EagerAttention &m) {
+  CompareOp allMasked;
+  if (auto select = p.getDefiningOp<SelectOp>()) {
+    // _safe_softmax: a row whose max is -inf gives 0.
+    allMasked = select.getCondition().getDefiningOp<CompareOp>();
+    std::optional<double> zero = splatValue(select.getTrueValue());
+    std::optional<double> inf =
+        allMasked ? splatValue(allMasked.getRhs()) : std::nullopt;
+    if (!allMasked || allMasked.getPredicate() != ComparePredicate::eq ||
+        zero != 0.0 || inf != -std::numeric_limits<double>::infinity())
+      return failure();
+    m.chain.insert(select);
+    m.chain.insert(allMasked);
+    p = select.getFalseValue();
+  }
+  auto div = p.getDefiningOp<BinaryOp>();
+  if (!div || div.getKind() != BinaryKind::div)
+    return failure();
+  auto exp = div.getLhs().getDefiningOp<UnaryOp>();
+  auto sum = div.getRhs().getDefiningOp<ReduceOp>();
+  if (!exp || exp.getKind() != UnaryKind::exp || !sum ||
+      sum.getKind() != ReduceKind::sum || sum.getInput() != exp.getResult())
+    return failure();
+  auto sub = exp.getInput().getDefiningOp<BinaryOp>();
+  if (!sub || sub.getKind() != BinaryKind::sub)
+    return failure();
+  auto max = sub.getRhs().getDefiningOp<ReduceOp>();
+  Value x = sub.getLhs();
+  int64_t last = int64_t(shapeOf(x).size()) - 1;
+  if (!max || max.getKind() != ReduceKind::max || max.getInput() != x ||
+      int64_t(max.getDim()) != last || int64_t(sum.getDim()) != last ||
+      shapeOf(p) != shapeOf(x) ||
+      (allMasked && allMasked.getLhs() != max.getResult()))
+    return failure();
+  for (Operation *op : {div.getOperation(), exp.getOperation(),
+                        sum.getOperation(), sub.getOperation(),
+                        max.getOperation()})
+    m.chain.insert(op);
+  return x;
+}
+
+/// Whether batch dim `n` of a key or value serves query batch dim `q`.
+bool serves(int64_t n, int64_t q) { return n == 1 || n == q; }
+
+/// The eager-attention chain that ends in `out` (p @ v), checked: every op
+/// of it feeds only the chain, and the shapes are attention's.
+FailureOr<EagerAttention> matchEagerAttention(MatmulOp out) {
+  if (out.getTransposeLhs() || out.getTransposeRhs())
+    return failure();
+  EagerAttention m;
+  m.output = out;
+  Value p = out.getLhs();
+  while (Operation *op = p.getDefiningOp()) {
+    if (auto cast = dyn_cast<CastOp>(op)) {
+      p = cast.getInput();
+    } else if (auto reshape = dyn_cast<ReshapeOp>(op);
+               reshape && !m.headsToRows) {
+      m.headsToRows = reshape;
+      p = reshape.getInput();
+    } else {
+      break;
+    }
+    m.chain.insert(op);
+  }
+  FailureOr<Value> x = matchSoftmax(p, m);
+  if (failed(x) || failed(matchScores(*x, m)) ||
+      bool(m.rowsToHeads) != bool(m.headsToRows))
+    return failure();
+  for (Operation *op : m.chain)
+    for (Operation *user : op->getUsers())
+      if (user != out && !m.chain.contains(user))
+        return failure();
+
+  Value q = m.scores.getLhs(), k = m.scores.getRhs(), v = out.getRhs();
+  Type et = elementTypeOf(q);
+  if (!isa<FloatType>(et) || elementTypeOf(k) != et || elementTypeOf(v) != et)
+    return failure();
+  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v),
+                    scores = shapeOf(m.scores.getResult()), xs = shapeOf(*x);
+  int64_t rank = qs.size();
+  if (rank < 2 || int64_t(ks.size()) != rank || int64_t(vs.size()) != rank ||
+      int64_t(xs.size()) != rank || vs[rank - 2] != ks[rank - 2])
+    return failure();
+  // Grouped query heads: [.., Hk, G * L, S] scores are [.., Hk * G, L, S].
+  int64_t headDim = -1;
+  if (m.rowsToHeads) {
+    headDim = rank - 3;
+    if (rank < 3 || scores.take_front(headDim) != xs.take_front(headDim) ||
+        scores.back() != xs.back() || xs[headDim] % scores[headDim] != 0 ||
+        scores[rank - 2] * scores[headDim] != xs[rank - 2] * xs[headDim] ||
+        shapeOf(m.headsToRows.getResult()) != scores)
+      return failure();
+  } else if (scores != xs) {
+    return failure();
+  }
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    int64_t heads = d == headDim ? scores[d] : xs[d];
+    if (!serves(ks[d], heads) || !serves(vs[d], heads))
+      return failure();
+  }
+  return m;
+}
+
+/// Replaces the matched chain by one spyre.attention.
+void fuse(RewriterBase &rw, EagerAttention &m) {
+  MatmulOp out = m.output;
+  Location loc = out.getLoc();
+  rw.setInsertionPoint(out);
+  Value q = m.scores.getLhs();
+  ArrayRef<int64_t> xs = shapeOf(m.headsToRows ? m.headsToRows.getInput()
+                                               : m.scores.getResult());
+  int64_t rank = xs.size();
+  AttentionOperands in{q, m.scores.getRhs(), out.getRhs(), m.mask};
+  if (in.mask) {
+    if (m.maskScale != 1.0)
+      in.mask = BinaryOp::create(
+          rw, loc, in.mask.getType(), BinaryKind::mul, in.mask,
+          createSplat(rw, loc, elementTypeOf(in.mask), m.maskScale));
+    SmallVector<int64_t> aligned(rank - shapeOf(in.mask).size(), 1);
+    llvm::append_range(aligned, shapeOf(in.mask));
+    in.mask = reshapeTo(rw, loc, in.mask, aligned);
+  }
+  if (m.rowsToHeads) {
+    // q in the query heads' space, K and V shared by their G heads.
+    int64_t headDim = rank - 3;
+    SmallVector<int64_t> qShape(xs.drop_back());
+    qShape.push_back(shapeOf(q).back());
+    in.q = reshapeTo(rw, loc, q, qShape);
+    int64_t kvHeads = shapeOf(m.scores.getResult())[headDim];
+    if (shapeOf(in.k)[headDim] != 1 || shapeOf(in.v)[headDim] != 1)
+      in = groupAttentionHeads(rw, loc, in, headDim,
+                               xs[headDim] / kvHeads, /*causal=*/false);
+  }
+  SmallVector<int64_t> resultShape(shapeOf(in.q));
+  resultShape.back() = shapeOf(in.v).back();
+  auto outType = cast<RankedTensorType>(out.getType());
+  Value attention = AttentionOp::create(
+      rw, loc, RankedTensorType::get(resultShape, outType.getElementType()),
+      in.q, in.k, in.v, in.mask, rw.getF64FloatAttr(m.scale), UnitAttr());
+  rw.replaceOp(out, reshapeTo(rw, loc, attention, outType.getShape()));
+  // The chain, users first.
+  SmallVector<Operation *> dead(m.chain.begin(), m.chain.end());
+  while (!dead.empty()) {
+    auto unused = llvm::find_if(dead, [](Operation *op) {
+      return op->use_empty();
+    });
+    assert(unused != dead.end() && "the chain feeds only itself");
+    rw.eraseOp(*unused);
+    dead.erase(unused);
+  }
+}
+
+struct FuseAttentionPass
+    : public spyre::impl::SpyreFuseAttentionBase<FuseAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<MatmulOp> candidates;
+    getOperation().walk([&](MatmulOp op) { candidates.push_back(op); });
+    llvm::DenseSet<Operation *> erased;
+    IRRewriter rw(&getContext());
+    for (MatmulOp out : candidates) {
+      if (erased.contains(out))
+        continue;
+      FailureOr<EagerAttention> m = matchEagerAttention(out);
+      if (failed(m))
+        continue;
+      erased.insert(m->chain.begin(), m->chain.end());
+      fuse(rw, *m);
+    }
+  }
+};
+
+} // namespace
