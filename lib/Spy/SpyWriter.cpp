@@ -269,7 +269,8 @@ void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
         fbb, desc.name.c_str(), desc.role, desc.ioIndex, DType(desc.dtype),
         &desc.shape, tensorLayout, desc.size, desc.alignment,
         layout.dataSegment[t], desc.workspaceOffset, desc.aliasesInput,
-        desc.updatesTensor));
+        desc.updatesTensor,
+        desc.sourceName.empty() ? nullptr : desc.sourceName.c_str()));
   }
   std::vector<flatbuffers::Offset<Program>> programOffsets;
   for (size_t p = 0; p < programs_.size(); ++p) {

@@ -105,6 +105,14 @@ private:
     return t;
   }
 
+  /// Position `index` among the inputs or outputs, and the model's name of
+  /// it when the importer recorded one.
+  static void setIo(TensorOp t, unsigned index, StringAttr sourceName) {
+    t.setIoIndex(index);
+    if (sourceName)
+      t.setSourceNameAttr(sourceName);
+  }
+
   /// Outputs first: their storage is the caller's buffer.
   LogicalResult declareOutputs() {
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
@@ -113,7 +121,7 @@ private:
         // Nothing to compute or store: a tensor of 0 bytes, of its own.
         auto t = declare(v, "out" + std::to_string(j), TensorRole::output);
         storage.erase(v);
-        t.setIoIndex(j);
+        setIo(t, j, func.getResultAttrOfType<StringAttr>(j, "spyre.name"));
         outputs.push_back(t);
         continue;
       }
@@ -132,7 +140,7 @@ private:
       // bytes, so the kernel writes them through its own type.
       auto t = declare(store, "out" + std::to_string(j), TensorRole::output);
       t.setType(v.getType());
-      t.setIoIndex(j);
+      setIo(t, j, func.getResultAttrOfType<StringAttr>(j, "spyre.name"));
       outputs.push_back(t);
     }
     return success();
@@ -141,9 +149,7 @@ private:
   void declareInputs() {
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
       auto t = declare(arg, "in" + std::to_string(i), TensorRole::input);
-      t.setIoIndex(i);
-      if (auto n = func.getArgAttrOfType<StringAttr>(i, "spyre.name"))
-        t.setSourceNameAttr(n);
+      setIo(t, i, func.getArgAttrOfType<StringAttr>(i, "spyre.name"));
     }
   }
 

@@ -81,7 +81,7 @@ Status fillInfo(const Model &m, const std::vector<uint32_t> &list,
                            " out of range (the model has " +
                            std::to_string(list.size()) + ")");
   const TensorInfo &t = m.tensors()[list[index]];
-  out->name = t.name.c_str();
+  out->name = t.displayName().c_str();
   out->dtype = spyre_dtype_t(t.dtype);
   out->rank = t.shape.size();
   out->shape = t.shape.data();
@@ -90,7 +90,7 @@ Status fillInfo(const Model &m, const std::vector<uint32_t> &list,
   out->device_alignment = t.alignment;
   out->aliases_input = t.aliasesInput;
   out->updates_buffer = t.updatesTensor >= 0
-                            ? m.tensors()[size_t(t.updatesTensor)].name.c_str()
+                            ? m.tensors()[size_t(t.updatesTensor)].displayName().c_str()
                             : nullptr;
   return Status::success();
 }

@@ -54,7 +54,7 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
     DeviceAddr addr;
     SPYRE_RETURN_IF_ERROR(device.allocate(info.size, info.alignment,
                                           MemoryKind::Data, addr)
-                              .withContext("loading tensor '" + info.name +
+                              .withContext("loading tensor '" + info.displayName() +
                                            "'"));
     loaded->tensorAddress_[t] = addr;
     SPYRE_RETURN_IF_ERROR(

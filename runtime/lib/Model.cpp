@@ -519,6 +519,7 @@ Status Model::Validator::readTensors() {
     const spy::Tensor *t = ts->Get(i);
     TensorInfo info;
     info.name = str(t->name());
+    info.sourceName = str(t->source_name());
     std::string label = tensorLabel(i, info.name);
     SPYRE_RETURN_IF_ERROR(readTensorType(label, *t, info));
     SPYRE_RETURN_IF_ERROR(readTensorLayout(label, *t, info));

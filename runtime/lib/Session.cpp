@@ -28,7 +28,7 @@ Status Session::create(Device &device, std::shared_ptr<const Model> model,
     Status s = device.allocate(t.size, t.alignment, MemoryKind::Data, addr);
     if (s.ok())
       session->owned_.push_back(addr);
-    return s.withContext("allocating '" + t.name + "'");
+    return s.withContext("allocating '" + t.displayName() + "'");
   };
   for (uint32_t t : m.inputs()) {
     DeviceAddr addr;
@@ -60,12 +60,12 @@ Status Session::run(const std::vector<HostTensor> &inputs,
     const TensorInfo &t = m.tensors()[m.inputs()[i]];
     const HostTensor &h = inputs[i];
     if (h.dtype != t.dtype || h.shape != t.shape)
-      return invalidArgument("input " + std::to_string(i) + " ('" + t.name +
+      return invalidArgument("input " + std::to_string(i) + " ('" + t.displayName() +
                              "'): expected " +
                              describeTensor(t.dtype, t.shape) + ", got " +
                              describeTensor(h.dtype, h.shape));
     if (h.data.size() != hostBytes(t))
-      return invalidArgument("input " + std::to_string(i) + " ('" + t.name +
+      return invalidArgument("input " + std::to_string(i) + " ('" + t.displayName() +
                              "'): " + std::to_string(h.data.size()) +
                              " bytes of data, expected " +
                              std::to_string(hostBytes(t)));

@@ -35,6 +35,7 @@ TEST(CApi, RunsAModelThroughTheThreePhases) {
   ASSERT_EQ(spyre_model_input_info(model, 0, &in), SPYRE_OK);
   ASSERT_EQ(spyre_model_output_info(model, 0, &out), SPYRE_OK);
   EXPECT_STREQ(in.name, "x");
+  EXPECT_STREQ(out.name, "logits");
   EXPECT_EQ(in.dtype, SPYRE_DTYPE_F32);
   ASSERT_EQ(in.rank, 2u);
   EXPECT_EQ(in.shape[1], 32);

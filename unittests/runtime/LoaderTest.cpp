@@ -45,6 +45,11 @@ TEST(Loader, AcceptsAValidModel) {
   EXPECT_EQ(m->tensors().size(), 4u);
   EXPECT_EQ(m->inputs(), (std::vector<uint32_t>{0}));
   EXPECT_EQ(m->outputs(), (std::vector<uint32_t>{3}));
+  // Messages name a tensor by the model's name when it has one.
+  EXPECT_EQ(m->tensors()[3].sourceName, "logits");
+  EXPECT_EQ(m->tensors()[3].displayName(), "logits");
+  EXPECT_EQ(m->tensors()[0].sourceName, "");
+  EXPECT_EQ(m->tensors()[0].displayName(), "x");
   EXPECT_EQ(m->programs().size(), 1u);
   EXPECT_EQ(m->programs()[0].numInsts, 6u);
   EXPECT_EQ(m->programs()[0].location, "basic.py:3");

@@ -21,8 +21,11 @@ std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
       makeTensor("t", Role::Workspace, -1, DType::F32, {4, 32});
   tmp.workspaceOffset = 256;
   uint32_t t = w.addTensor(tmp);
-  uint32_t y =
-      w.addTensor(makeTensor("y", Role::Output, 0, DType::F32, {4, 32}));
+  // The output carries the model's name of it (format 2.1), the input not.
+  spy::TensorDesc out =
+      makeTensor("y", Role::Output, 0, DType::F32, {4, 32});
+  out.sourceName = "logits";
+  uint32_t y = w.addTensor(out);
   w.setWorkspaceSize(1024);
   w.setTensorData(wt, toBytes(basicWeight()));
   spy::ProgramDesc p;

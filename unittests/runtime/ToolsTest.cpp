@@ -127,13 +127,13 @@ TEST_F(Tools, SpyreRunErrors) {
   };
   std::vector<Case> cases = {
       {model + " --input " + dir + "/bad.npy --output-dir " + dir, 1,
-       "spyre-run: error: input 0 ('x', " + dir +
-           "/bad.npy): expected f32 [4, 32] ('<f4'), got '<f4' [4, 31]"},
+       "spyre-run: error: input 0 ('x'), " + dir +
+           "/bad.npy: expected f32 [4, 32] ('<f4'), got '<f4' [4, 31]"},
       {model + " --input " + dir + "/f2.npy --output-dir " + dir, 1,
        "got '<f2' [4, 32]"},
-      {model + " --output-dir " + dir, 1, "the model takes 1 input(s), 0 given"},
+      {model + " --output-dir " + dir, 1, "no --input for input 0 ('x')"},
       {model + " --input " + dir + "/x.npy", 2, "--output-dir is required"},
-      {model + " --input", 2, "--input: 1 required FILE missing"},
+      {model + " --input", 2, "--input: 1 required [NAME=]FILE missing"},
       {model + " --frobnicate", 2, "unknown option '--frobnicate'"},
       {dir + "/missing.spy --output-dir " + dir, 1, "cannot open"},
       {dir + "/x.npy --output-dir " + dir, 1, "bad magic"},

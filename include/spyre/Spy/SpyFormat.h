@@ -19,7 +19,7 @@ namespace spyre::spy {
 constexpr char kMagic[8] = {'S', 'P', 'Y', 'R', 'E', 'B', 'I', 'N'};
 /// Format version written by this build and the only major it reads.
 constexpr uint32_t kFormatMajor = 2;
-constexpr uint32_t kFormatMinor = 0;
+constexpr uint32_t kFormatMinor = 1;
 /// Alignment of the FlatBuffer and of the data area within the file.
 constexpr uint64_t kFileAlignment = 4096;
 

@@ -69,6 +69,9 @@ struct TensorDesc {
   /// Outputs holding a mutated buffer's new contents: the buffer's tensor
   /// index, or -1.
   int32_t updatesTensor = -1;
+  /// The model's name (an exported input/output name, a weight's FQN), or
+  /// empty.
+  std::string sourceName;
 };
 
 /// One program (the code of one kernel) with its per-core parameters.

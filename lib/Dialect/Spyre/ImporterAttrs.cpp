@@ -95,6 +95,10 @@ LogicalResult SpyreDialect::verifyRegionResultAttribute(Operation *op,
                                                         unsigned region,
                                                         unsigned result,
                                                         NamedAttribute attr) {
+  if (attr.getName().getValue() == "spyre.name" &&
+      !isa<StringAttr>(attr.getValue()))
+    return op->emitError("'spyre.name' of result ")
+           << result << " must be a string";
   if (attr.getName().getValue() != "spyre.output")
     return success();
   auto kind = dyn_cast<StringAttr>(attr.getValue());

@@ -999,8 +999,10 @@ private:
       if (userInputDims[i])
         func.setArgAttr(i, "spyre.dims", userInputDims[i]);
     }
-    for (auto [j, out] : llvm::enumerate(outputs))
+    for (auto [j, out] : llvm::enumerate(outputs)) {
       func.setResultAttr(j, "spyre.output", b.getStringAttr(out.second));
+      func.setResultAttr(j, "spyre.name", b.getStringAttr(out.first));
+    }
     b.setInsertionPointToStart(entry);
 
     // Parameters, buffers, constants.
@@ -1057,6 +1059,8 @@ private:
       func.setType(b.getFunctionType(argTypes, resultTypes));
       func.setResultAttr(resultTypes.size() - 1, "spyre.output",
                          b.getStringAttr(kind));
+      func.setResultAttr(resultTypes.size() - 1, "spyre.name",
+                         b.getStringAttr(name));
     }
     func::ReturnOp::create(b, fileLoc, results);
     if (failed(verify(*module)))

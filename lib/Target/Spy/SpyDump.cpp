@@ -86,6 +86,8 @@ void printModel(const rt::Model &m, llvm::raw_ostream &os) {
     if (t.updatesTensor >= 0)
       os << " updates=" << t.updatesTensor << " (\""
          << m.tensors()[size_t(t.updatesTensor)].name << "\")";
+    if (!t.sourceName.empty())
+      os << " source=\"" << t.sourceName << "\"";
     os << "\n";
   }
   for (auto [i, s] : llvm::enumerate(m.segments()))

@@ -86,6 +86,8 @@ private:
     LayoutAttr layout = getLayout(type);
     spy::TensorDesc desc;
     desc.name = t.getSymName().str();
+    if (std::optional<StringRef> source = t.getSourceName())
+      desc.sourceName = source->str();
     desc.role = spy::Role(uint8_t(t.getRole()));
     desc.ioIndex = t.getIoIndex() ? int32_t(*t.getIoIndex()) : -1;
     desc.dtype = *dtype;

@@ -123,6 +123,8 @@ const char *spyre_model_warning(const spyre_model_t *model, size_t index);
 
 /** Describes an input or output; pointers stay valid while the model lives. */
 typedef struct spyre_tensor_info {
+  /** The model's name of it (the exported input or output name), or the
+   *  file's symbol (`in0`) when the model recorded none. */
   const char *name;
   spyre_dtype_t dtype;
   size_t rank;

@@ -23,11 +23,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,7 +39,7 @@ using namespace spyre::rt;
 namespace {
 
 const char *const kUsage =
-    "usage: spyre-run MODEL.spy --input IN0.npy [--input IN1.npy ...]\n"
+    "usage: spyre-run MODEL.spy --input [NAME=]IN0.npy [--input ...]\n"
     "                 --output-dir DIR [--stats STATS.json] [--arch FILE]\n"
     "                 [--trace TRACE.json] [--timing-only] [--runs N]\n";
 
@@ -70,15 +72,19 @@ void addOptions(CLI::App &app, Options &opts) {
   app.add_option("model", opts.model, "the compiled model (.spy)")
       ->type_name("MODEL.spy");
   app.add_option("--input", opts.inputs,
-                 "an input as a .npy array, in the model's input order "
-                 "(repeat for each input); dtypes: f16 '<f2', f32 and bf16 "
-                 "'<f4', i8 '|i1', i32 '<i4', i64 '<i8', bool '|b1'")
-      ->type_name("FILE")
+                 "an input as a .npy array (repeat for each input): "
+                 "NAME=FILE binds it to the input of that exported name "
+                 "(spyre-translate --spy-to-text lists them), a bare FILE "
+                 "takes the next unbound input in the model's order; "
+                 "dtypes: f16 '<f2', f32 and bf16 '<f4', i8 '|i1', i32 "
+                 "'<i4', i64 '<i8', bool '|b1'")
+      ->type_name("[NAME=]FILE")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   app.add_option("--output-dir", opts.outputDir,
-                 "where to write output_0.npy, output_1.npy, ... (created if "
-                 "missing); required unless --timing-only")
+                 "where to write output_0.npy, output_1.npy, ... and the same "
+                 "arrays as NAME.npy under the outputs' exported names "
+                 "(created if missing); required unless --timing-only")
       ->type_name("DIR");
   app.add_option("--stats", opts.stats,
                  "write simulated time, per-kernel time, per-core "
@@ -211,14 +217,82 @@ Status checkOutputPaths(const Options &opts) {
   return Status::success();
 }
 
-/// Reads --input i and checks it against the model's input i.
-Status readInput(const Model &m, const Options &opts, size_t i,
+/// "'q' (input 0)": how messages name input `i`.
+std::string inputLabel(const Model &m, size_t i) {
+  return "input " + std::to_string(i) + " ('" +
+         m.tensors()[m.inputs()[i]].displayName() + "')";
+}
+
+/// The model's input names, for messages: "q, k, v".
+std::string inputNames(const Model &m) {
+  std::string names;
+  for (uint32_t t : m.inputs())
+    names += (names.empty() ? "" : ", ") + m.tensors()[t].displayName();
+  return names;
+}
+
+/// The index of the input called `name` (its exported name or its symbol),
+/// or -1.
+int64_t findInput(const Model &m, const std::string &name) {
+  for (size_t i = 0; i < m.inputs().size(); ++i) {
+    const TensorInfo &t = m.tensors()[m.inputs()[i]];
+    if (t.sourceName == name || t.name == name)
+      return int64_t(i);
+  }
+  return -1;
+}
+
+/// The file of each input, from the --input values: NAME=FILE binds by name,
+/// a bare FILE takes the next unbound input in order.
+Status bindInputFiles(const Model &m, const Options &opts,
+                      std::vector<std::string> &files) {
+  size_t n = m.inputs().size();
+  files.assign(n, "");
+  std::vector<std::string> positional;
+  for (const std::string &arg : opts.inputs) {
+    size_t eq = arg.find('=');
+    int64_t i = eq == std::string::npos ? -1 : findInput(m, arg.substr(0, eq));
+    if (i < 0) {
+      // A path may hold '=': only a name that is no input and no file is an
+      // error.
+      if (eq != std::string::npos && !std::filesystem::exists(arg))
+        return invalidArgument("--input " + arg + ": the model has no input '" +
+                               arg.substr(0, eq) + "' (its inputs: " +
+                               inputNames(m) + ")");
+      positional.push_back(arg);
+      continue;
+    }
+    if (!files[size_t(i)].empty())
+      return invalidArgument(inputLabel(m, size_t(i)) +
+                             " is given twice with --input");
+    files[size_t(i)] = arg.substr(eq + 1);
+  }
+  size_t next = 0;
+  for (const std::string &file : positional) {
+    while (next < n && !files[next].empty())
+      ++next;
+    if (next == n)
+      return invalidArgument("the model takes " + std::to_string(n) +
+                             " input(s) (" + inputNames(m) + "), " +
+                             std::to_string(opts.inputs.size()) +
+                             " given with --input");
+    files[next] = file;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (files[i].empty())
+      return invalidArgument("no --input for " + inputLabel(m, i) +
+                             " (the model's inputs: " + inputNames(m) + ")");
+  return Status::success();
+}
+
+/// Reads `file` and checks it against the model's input i.
+Status readInput(const Model &m, const std::string &file, size_t i,
                  HostTensor &out) {
   const TensorInfo &t = m.tensors()[m.inputs()[i]];
   NpyArray array;
-  Status s = readNpy(opts.inputs[i], array);
+  Status s = readNpy(file, array);
   if (!s.ok())
-    return s.withContext("input " + std::to_string(i));
+    return s.withContext(inputLabel(m, i));
   std::string expected = describeTensor(t.dtype, t.shape) + " ('" +
                          npyDescr(npyDTypeFor(t.dtype)) + "')";
   std::string got = std::string("'") + npyDescr(array.dtype) + "' [";
@@ -229,21 +303,18 @@ Status readInput(const Model &m, const Options &opts, size_t i,
   out.shape = array.shape;
   std::string error;
   if (array.shape != t.shape || !npyToHost(array, t.dtype, out.data, error))
-    return invalidArgument("input " + std::to_string(i) + " ('" + t.name +
-                           "', " + opts.inputs[i] + "): expected " + expected +
-                           ", got " + got);
+    return invalidArgument(inputLabel(m, i) + ", " + file + ": expected " +
+                           expected + ", got " + got);
   return Status::success();
 }
 
 Status readInputs(const Model &m, const Options &opts,
                   std::vector<HostTensor> &inputs) {
-  if (opts.inputs.size() != m.inputs().size())
-    return invalidArgument(
-        "the model takes " + std::to_string(m.inputs().size()) + " input(s), " +
-        std::to_string(opts.inputs.size()) + " given with --input");
-  inputs.resize(opts.inputs.size());
-  for (size_t i = 0; i < opts.inputs.size(); ++i)
-    SPYRE_RETURN_IF_ERROR(readInput(m, opts, i, inputs[i]));
+  std::vector<std::string> files;
+  SPYRE_RETURN_IF_ERROR(bindInputFiles(m, opts, files));
+  inputs.resize(files.size());
+  for (size_t i = 0; i < files.size(); ++i)
+    SPYRE_RETURN_IF_ERROR(readInput(m, files[i], i, inputs[i]));
   return Status::success();
 }
 
@@ -269,7 +340,44 @@ Status runModel(Session &session, const Options &opts,
   return Status::success();
 }
 
-Status writeOutputs(const Options &opts,
+/// `name` as a file name: characters other than letters, digits, '.', '_'
+/// and '-' become '_'; empty when nothing is left of it.
+std::string fileNameOf(const std::string &name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+                   c == '_' || c == '-'
+               ? c
+               : '_';
+  if (!out.empty() && out[0] == '.')
+    out[0] = '_';
+  return out;
+}
+
+/// Writes output `o` under its exported name too (a hard link to
+/// output_<o>.npy, a copy where links fail), unless the name is empty or
+/// taken by another file written.
+Status writeNamedOutput(const std::filesystem::path &dir,
+                        const std::filesystem::path &written,
+                        const std::string &name,
+                        std::set<std::string> &taken) {
+  std::string file = fileNameOf(name);
+  if (file.empty() || !taken.insert(file + ".npy").second)
+    return Status::success();
+  std::filesystem::path path = dir / (file + ".npy");
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  std::filesystem::create_hard_link(written, path, ec);
+  if (ec)
+    std::filesystem::copy_file(written, path, ec);
+  if (ec)
+    return Status::error(StatusCode::IoError,
+                         "cannot write '" + path.string() + "': " +
+                             ec.message());
+  return Status::success();
+}
+
+Status writeOutputs(const Model &m, const Options &opts,
                     const std::vector<HostTensor> &outputs) {
   std::error_code ec;
   std::filesystem::create_directories(opts.outputDir, ec);
@@ -277,12 +385,18 @@ Status writeOutputs(const Options &opts,
     return Status::error(StatusCode::IoError,
                          "cannot create output directory '" + opts.outputDir +
                              "': " + ec.message());
+  std::set<std::string> taken;
+  for (size_t o = 0; o < outputs.size(); ++o)
+    taken.insert("output_" + std::to_string(o) + ".npy");
   for (size_t o = 0; o < outputs.size(); ++o) {
-    std::string path = (std::filesystem::path(opts.outputDir) /
-                        ("output_" + std::to_string(o) + ".npy"))
-                           .string();
+    std::filesystem::path path = std::filesystem::path(opts.outputDir) /
+                                 ("output_" + std::to_string(o) + ".npy");
     SPYRE_RETURN_IF_ERROR(writeNpy(
-        path, hostToNpy(outputs[o].dtype, outputs[o].shape, outputs[o].data)));
+        path.string(),
+        hostToNpy(outputs[o].dtype, outputs[o].shape, outputs[o].data)));
+    SPYRE_RETURN_IF_ERROR(
+        writeNamedOutput(opts.outputDir, path,
+                         m.tensors()[m.outputs()[o]].sourceName, taken));
   }
   return Status::success();
 }
@@ -319,7 +433,7 @@ Status run(const Options &opts) {
   if (opts.timingOnly)
     std::fprintf(stderr, "spyre-run: note: --timing-only: no outputs written\n");
   else
-    SPYRE_RETURN_IF_ERROR(writeOutputs(opts, outputs));
+    SPYRE_RETURN_IF_ERROR(writeOutputs(*model, opts, outputs));
   if (!opts.stats.empty())
     SPYRE_RETURN_IF_ERROR(writeStatsJson(device.stats(), arch, opts.stats));
   if (!opts.trace.empty())

@@ -29,7 +29,15 @@ namespace spyre::rt {
 
 /// One tensor of the model.
 struct TensorInfo {
+  /// The unique symbol (`in0`, `cst_3`).
   std::string name;
+  /// The model's name (an exported input/output name, a weight's FQN), or
+  /// empty (files before format 2.1, compiler-made tensors).
+  std::string sourceName;
+  /// The name messages give: the model's when there is one.
+  const std::string &displayName() const {
+    return sourceName.empty() ? name : sourceName;
+  }
   spy::Role role = spy::Role::Workspace;
   /// Position among the inputs (Input) or outputs (Output); -1 otherwise.
   int32_t ioIndex = -1;
