@@ -2,6 +2,7 @@
 //
 //   spyre-compile MODEL.pt2|MODEL.json -o OUT.spy [--arch FILE]
 //
+// `-` is standard input (the model) or standard output (-o).
 // Import + --spyre-pipeline + emission, as IREE's iree-compile or CIRCT's
 // firtool. The MLIR debugging flags (--mlir-print-ir-after-all,
 // --mlir-timing, --mlir-pass-pipeline-crash-reproducer, ...) work.
@@ -14,6 +15,8 @@
 #include "spyre/Target/Spy/SpyEmitter.h"
 #include "spyre/Transforms/InternalErrors.h"
 #include "spyre/Transforms/Passes.h"
+#include "spyre/Dialect/Spyre/SpyreOps.h"
+#include "llvm/Support/FileUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -22,6 +25,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -34,10 +40,10 @@ namespace {
 cl::OptionCategory category("spyre-compile options");
 
 cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                               cl::desc("<model.pt2 | model.json>"),
+                               cl::desc("<model.pt2 | model.json | - (stdin)>"),
                                cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::Required,
-                                cl::desc("Output .spy file"),
+                                cl::desc("Output .spy file (- : stdout)"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> archFile("arch",
                               cl::desc("Machine description JSON (default: "
@@ -49,10 +55,13 @@ cl::opt<std::string> bindDimsOpt("bind-dims",
                               cl::value_desc("sym=value,..."),
                               cl::cat(category));
 cl::opt<int64_t> maxCores("max-cores",
-                          cl::desc("Most cores one kernel may use (0: all)"),
+                          cl::desc("Most cores one kernel may use (0: all; "
+                                   "at most the machine's cores)"),
                           cl::init(0), cl::cat(category));
+/// The most rotating buffers a streamed input may have.
+constexpr int64_t kMaxDepth = 8;
 cl::opt<int64_t> depth("depth",
-                       cl::desc("Rotating buffers per streamed input "
+                       cl::desc("Rotating buffers per streamed input, 1 to 8 "
                                 "(2 = double buffering)"),
                        cl::init(2), cl::cat(category));
 cl::opt<bool> fusion("fusion",
@@ -80,11 +89,67 @@ cl::opt<bool> emitMlir("emit-mlir",
 const char *const kShownMlirOptions[] = {
     "mlir-print-ir-after-all", "mlir-print-ir-before-all",
     "mlir-print-ir-after-failure", "mlir-print-ir-tree-dir", "mlir-timing",
-    "mlir-pass-pipeline-crash-reproducer", "mlir-print-debuginfo"};
+    "mlir-pass-pipeline-crash-reproducer", "mlir-print-debuginfo",
+    "mlir-print-op-on-diagnostic"};
 
 int fail(const Twine &message) {
   errs() << "spyre-compile: error: " << message << "\n";
   return 1;
+}
+
+/// Why `path` cannot be written (empty when it can): checked before any
+/// work, so a typo in -o costs no compile. `-` is standard output.
+std::string unwritableReason(StringRef path) {
+  if (path == "-")
+    return {};
+  if (sys::fs::is_directory(path))
+    return std::make_error_code(std::errc::is_a_directory).message();
+  if (sys::fs::exists(path))
+    return sys::fs::access(path, sys::fs::AccessMode::Write)
+               ? std::make_error_code(std::errc::permission_denied).message()
+               : "";
+  StringRef parent = sys::path::parent_path(path);
+  if (parent.empty())
+    parent = ".";
+  if (!sys::fs::exists(parent))
+    return std::make_error_code(std::errc::no_such_file_or_directory).message();
+  if (!sys::fs::is_directory(parent))
+    return std::make_error_code(std::errc::not_a_directory).message();
+  if (sys::fs::access(parent, sys::fs::AccessMode::Write))
+    return std::make_error_code(std::errc::permission_denied).message();
+  return {};
+}
+
+/// A model given as `-`: standard input copied to a temporary file (the zip
+/// reader needs a file), named by what it holds (a zip is a .pt2, anything
+/// else is read as exported-program JSON). Removed when `remover` goes.
+bool spoolStdin(std::string &path, FileRemover &remover, std::string &error) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> in = MemoryBuffer::getSTDIN();
+  if (!in) {
+    error = "cannot read standard input: " + in.getError().message();
+    return false;
+  }
+  StringRef bytes = (*in)->getBuffer();
+  SmallString<128> tmp;
+  int fd = -1;
+  if (std::error_code ec = sys::fs::createTemporaryFile(
+          "spyre-compile-stdin", bytes.starts_with("PK") ? "pt2" : "json", fd,
+          tmp)) {
+    error = "cannot create a temporary file for standard input: " +
+            ec.message();
+    return false;
+  }
+  remover.setFile(tmp);
+  raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os << bytes;
+  os.close();
+  if (os.has_error()) {
+    error = "cannot write '" + tmp.str().str() +
+            "': " + os.error().message();
+    return false;
+  }
+  path = tmp.str().str();
+  return true;
 }
 } // namespace
 
@@ -107,10 +172,28 @@ int main(int argc, char **argv) {
                               "spyre-compile: compile a torch.export model "
                               "for IBM Spyre\n");
 
+  if (maxCores < 0)
+    return fail("--max-cores must be 0 (all cores) or a positive count, got " +
+                Twine(maxCores));
+  if (depth < 1 || depth > kMaxDepth)
+    return fail("--depth must be 1 to " + Twine(kMaxDepth) + ", got " +
+                Twine(depth));
+  for (auto [path, option] : {std::pair<StringRef, StringRef>(outputFile, "-o"),
+                              {reportFile, "--report"}})
+    if (!path.empty())
+      if (std::string why = unwritableReason(path); !why.empty())
+        return fail("cannot write " + option + " file '" + path + "': " + why);
+
   DialectRegistry registry;
   registry.insert<spyre::SpyreDialect, func::FuncDialect>();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // A user reads the message at their source line; the IR of the failing
+  // op is for compiler engineers (--mlir-print-op-on-diagnostic).
+  if (cl::Option *opt =
+          cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+      !opt || opt->getNumOccurrences() == 0)
+    ctx.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
 
@@ -124,13 +207,23 @@ int main(int argc, char **argv) {
   applyDefaultTimingManagerCLOptions(tm);
   TimingScope timing = tm.getRootScope();
 
+  std::string modelPath = inputFile;
+  FileRemover stdinCopy;
+  if (inputFile == "-") {
+    if (!spoolStdin(modelPath, stdinCopy, error))
+      return fail(error);
+    importOptions.sourceName = "<stdin>";
+  }
   OwningOpRef<ModuleOp> module;
   {
     TimingScope importTiming = timing.nest("Import");
-    module = spyre::importPt2(inputFile, &ctx, importOptions);
+    module = spyre::importPt2(modelPath, &ctx, importOptions);
   }
   if (!module)
     return 1;
+  if (int64_t cores = spyre::getArch(*module).cores; maxCores > cores)
+    return fail("--max-cores=" + Twine(maxCores) + " is more than the " +
+                Twine(cores) + " cores of the machine description");
 
   PassManager pm(&ctx);
   if (failed(applyPassManagerCLOptions(pm)))
@@ -180,6 +273,8 @@ int main(int argc, char **argv) {
   TimingScope emitTiming = timing.nest("Emit .spy");
   spyre::SpyEmitOptions emitOptions;
   emitOptions.weightBufferBytes = weightBuffer;
+  if (outputFile == "-")
+    return failed(spyre::emitSpy(*module, outs(), emitOptions)) ? 1 : 0;
   if (failed(spyre::emitSpyFile(*module, outputFile, emitOptions)))
     return 1;
   return 0;

@@ -2,6 +2,8 @@
 
 #include "spyre/Target/Pt2/Pt2Archive.h"
 
+#include "llvm/Support/xxhash.h"
+
 #include <zip.h>
 
 #include <algorithm>
@@ -112,11 +114,17 @@ std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
   a->impl_->zip = z;
   a->path_ = path;
   zip_int64_t n = zip_get_num_entries(z, 0);
+  std::string directory; // name, size and CRC of every entry, for the digest
   for (zip_int64_t i = 0; i < n; ++i) {
     const char *name = zip_get_name(z, zip_uint64_t(i), ZIP_FL_ENC_RAW);
     if (!name)
       continue;
     std::string s(name);
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(z, zip_uint64_t(i), ZIP_FL_ENC_RAW, &st) == 0)
+      directory += s + '\0' + std::to_string(st.size) + ':' +
+                   std::to_string(st.crc) + '\0';
     size_t slash = s.find('/');
     if (slash == std::string::npos) {
       error = s == "serialized_exported_program.json"
@@ -139,6 +147,7 @@ std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
     error = "'" + path + "' is an empty archive";
     return nullptr;
   }
+  a->digest_ = llvm::xxh3_64bits(llvm::StringRef(directory));
   return a;
 }
 

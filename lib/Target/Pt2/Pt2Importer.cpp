@@ -23,11 +23,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 #include "spyre/Support/Json.h"
 
@@ -161,7 +163,7 @@ class Importer {
 public:
   Importer(MLIRContext *ctx, StringRef path, const Pt2ImportOptions &options)
       : ctx(ctx), b(ctx), path(path.str()), options(options),
-        fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {}
+        fileLoc(FileLineColLoc::get(ctx, displayPath(), 0, 0)) {}
 
   OwningOpRef<ModuleOp> run() {
     std::string error;
@@ -171,10 +173,12 @@ public:
       if (!buf)
         fail(fileLoc, "cannot read '" + path + "': " + buf.getError().message());
       text = (*buf)->getBuffer().str();
+      contentDigest = llvm::xxh3_64bits(StringRef(text));
     } else {
       archive = Pt2Archive::open(path, error);
       if (!archive)
         fail(fileLoc, error);
+      contentDigest = archive->contentDigest();
       text = readModelJson();
       readPayloadConfig("data/weights/model_weights_config.json", weightsConfig);
       readPayloadConfig("data/constants/model_constants_config.json",
@@ -191,12 +195,21 @@ public:
   }
 
 private:
+  /// The input as messages name it.
+  StringRef displayPath() const {
+    return options.sourceName.empty() ? StringRef(path)
+                                      : StringRef(options.sourceName);
+  }
+
   MLIRContext *ctx;
   OpBuilder b;
   std::string path;
   const Pt2ImportOptions &options;
   Location fileLoc;
   std::unique_ptr<Pt2Archive> archive;
+  /// Identifies the input by content (Pt2Archive::contentDigest, or XXH3 of
+  /// a JSON file), so that spyre.source is the same from any directory.
+  uint64_t contentDigest = 0;
   std::string modelEntry;
   json weightsConfig = json::object(), constantsConfig = json::object();
   json tensorValues;
@@ -914,7 +927,13 @@ private:
     const json &outputSpecs = signature["output_specs"];
 
     OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
-    (*module)->setAttr("spyre.source", b.getStringAttr(path));
+    // The file's name and content digest, not the path as typed: the same
+    // model compiles to the same bytes from any directory.
+    (*module)->setAttr(
+        "spyre.source",
+        b.getStringAttr(llvm::sys::path::filename(displayPath()) + " xxh3:" +
+                        llvm::utohexstr(contentDigest, /*LowerCase=*/true,
+                                        /*Width=*/16)));
     Arch arch;
     std::string error;
     if (options.archFile.empty())

@@ -73,9 +73,14 @@ public:
   /// The file offset of a stored (uncompressed) entry's data, for mmap.
   std::optional<uint64_t> storedDataOffset(const std::string &relative,
                                            std::string &error) const;
+  /// A digest of the archive's contents that costs no data read: XXH3 of
+  /// every entry's name, size and CRC-32 from the central directory. Equal
+  /// archives give equal digests wherever they lie.
+  uint64_t contentDigest() const { return digest_; }
 
 private:
   Pt2Archive() = default;
+  uint64_t digest_ = 0;
   std::string path_;
   std::string root_;
   std::vector<std::string> entries_;

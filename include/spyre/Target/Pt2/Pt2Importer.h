@@ -19,6 +19,9 @@ struct Pt2ImportOptions {
   /// Weights up to this many bytes become dense attributes; larger ones
   /// stay in the archive (`#spyre.external`) and are streamed by the emitter.
   int64_t inlineWeightBytes = 16 * 1024;
+  /// How diagnostics and `spyre.source` name the input (default: the path);
+  /// `<stdin>` for a model a tool read from standard input.
+  std::string sourceName;
 };
 
 /// Imports a torch.export `.pt2` archive or a bare exported-program `.json`
