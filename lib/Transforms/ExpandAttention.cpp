@@ -39,6 +39,16 @@ int64_t smallestFlashBytes(AttentionOp op, const Arch &arch) {
          sticks(ev, 4) + sticks(ev, bytes);
 }
 
+/// Whether an operand has a dim of size 0: the math form's ops fold such
+/// tensors to constants (no kernel), where the flash kernel would have an
+/// empty loop.
+bool hasEmptyDim(AttentionOp op) {
+  return llvm::any_of(op->getOperands(), [](Value v) {
+    return llvm::is_contained(cast<RankedTensorType>(v.getType()).getShape(),
+                              0);
+  });
+}
+
 Value expand(RewriterBase &rw, AttentionOp op) {
   Location loc = op.getLoc();
   auto q = cast<RankedTensorType>(op.getQuery().getType());
@@ -83,7 +93,7 @@ struct ExpandAttentionPass
     Arch arch = getArch(getOperation());
     SmallVector<AttentionOp> ops;
     getOperation().walk([&](AttentionOp op) {
-      if (all || smallestFlashBytes(op, arch) > arch.lxBytes)
+      if (all || hasEmptyDim(op) || smallestFlashBytes(op, arch) > arch.lxBytes)
         ops.push_back(op);
     });
     IRRewriter rw(&getContext());

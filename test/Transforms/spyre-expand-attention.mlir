@@ -69,3 +69,16 @@ func.func @huge_head(%q: tensor<4x8192xf32>, %k: tensor<8x8192xf32>, %v: tensor<
   %0 = spyre.attention %q, %k, %v {scale = 0.01 : f64} : tensor<4x8192xf32>, tensor<8x8192xf32>, tensor<8x8192xf32> -> tensor<4x8192xf32>
   return %0 : tensor<4x8192xf32>
 }
+
+// -----
+
+// An operand with a dim of size 0 (no keys): the math form, whose empty
+// tensors fold to constants; no flash kernel with an empty loop.
+// FLASH-LABEL: func.func @no_keys
+// FLASH-NOT: spyre.attention
+// FLASH: spyre.matmul
+func.func @no_keys(%q: tensor<2x9x40xf16>, %k: tensor<2x0x40xf16>,
+                   %v: tensor<2x0x40xf16>) -> tensor<2x9x40xf16> {
+  %o = spyre.attention %q, %k, %v {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x0x40xf16>, tensor<2x0x40xf16> -> tensor<2x9x40xf16>
+  return %o : tensor<2x9x40xf16>
+}

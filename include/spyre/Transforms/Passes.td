@@ -100,9 +100,11 @@ def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
     probabilities rounded to the value's type, `matmul(p, v)`.
 
     Input: compute-level IR. Lowering: with `all` (the unfused baseline,
-    `--fusion=false`) every attention op is expanded; otherwise only those
-    whose head dims leave no room in LX for the flash kernel's smallest
-    tiles (one query row, one stick of keys). Output: the same values.
+    `--fusion=false`) every attention op is expanded; otherwise those with
+    an operand dim of size 0 (the math form folds empty tensors, no kernel
+    runs) and those whose head dims leave no room in LX for the flash
+    kernel's smallest tiles (one query row, one stick of keys). Output: the
+    same values.
 
     ```mlir
     // before
