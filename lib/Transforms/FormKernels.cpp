@@ -129,16 +129,23 @@ struct FormKernelsPass
   }
 
   /// A reshape stays outside kernels as a view of its input's bytes when
-  /// both use the canonical layout and keep the innermost dim.
+  /// both use the canonical layout (rows of the innermost dim, each padded
+  /// to whole sticks) and the padding does not move: the innermost dim is
+  /// kept, or neither has padding (both innermost dims are whole sticks, as
+  /// [S, H * 128] -> [S, H, 128] splitting heads off a projection).
   bool isView(ReshapeOp op) {
     auto in = cast<RankedTensorType>(op.getInput().getType());
     auto out = cast<RankedTensorType>(op.getType());
     int64_t stick = getArch(op).stickBytes;
-    bool canonical = getLayout(in) == LayoutAttr::getCanonical(in, stick) &&
+    LayoutAttr inLayout = getLayout(in);
+    bool canonical = inLayout == LayoutAttr::getCanonical(in, stick) &&
                      getLayout(out) == LayoutAttr::getCanonical(out, stick);
     int64_t inLast = in.getRank() ? in.getShape().back() : 1;
     int64_t outLast = out.getRank() ? out.getShape().back() : 1;
-    return canonical && inLast == outLast;
+    int64_t elems = inLayout.getStickElems();
+    bool unpadded = in.getRank() && out.getRank() && inLast % elems == 0 &&
+                    outLast % elems == 0;
+    return canonical && (inLast == outLast || unpadded);
   }
 
   /// Any other reshape repacks the elements through LX: a copy kernel

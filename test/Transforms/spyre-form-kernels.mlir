@@ -94,16 +94,35 @@ func.func @view(%x: tensor<6x32xf32, #r2>) -> tensor<2x3x32xf32, #r3> {
 #r2 = #spyre.layout<stick_dim = 1, stick_elems = 32>
 #r1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
 
-// A reshape that changes the innermost dim is not a view: a copy kernel
-// repacks the elements (its input map only carries the rank).
+// A reshape that changes the innermost dim where it is padded (40 of 64
+// elements of a row's second stick) is not a view: a copy kernel repacks
+// the elements (its input map only carries the rank).
 // CHECK-DAG: #[[ZEROS:map[0-9]*]] = affine_map<(d0) -> (0, 0)>
 // CHECK-LABEL: func.func @stick_reshape
 // CHECK: spyre.kernel "k0_reshape"(%arg0)
 // CHECK-SAME: indexing_maps = [#[[ZEROS]],
 // CHECK: spyre.reshape
-func.func @stick_reshape(%x: tensor<6x32xf32, #r2>) -> tensor<192xf32, #r1> {
-  %v = spyre.reshape %x : tensor<6x32xf32, #r2> -> tensor<192xf32, #r1>
-  return %v : tensor<192xf32, #r1>
+func.func @stick_reshape(%x: tensor<6x40xf32, #r2>) -> tensor<240xf32, #r1> {
+  %v = spyre.reshape %x : tensor<6x40xf32, #r2> -> tensor<240xf32, #r1>
+  return %v : tensor<240xf32, #r1>
+}
+
+// -----
+
+#r2 = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#r3 = #spyre.layout<stick_dim = 2, stick_elems = 32>
+
+// Without padding on either side (innermost dims of whole sticks, as heads
+// split off a projection's [S, H * D]) the bytes are the same: a view, no
+// kernel (only the consumer's).
+// CHECK-LABEL: func.func @split_heads
+// CHECK: %[[V:.*]] = spyre.reshape %arg0 : tensor<4x128xf32, #{{.*}}> -> tensor<4x2x64xf32, #{{.*}}>
+// CHECK-NEXT: spyre.kernel "k0_unary"(%[[V]])
+// CHECK-NOT: "k1
+func.func @split_heads(%x: tensor<4x128xf32, #r2>) -> tensor<4x2x64xf32, #r3> {
+  %v = spyre.reshape %x : tensor<4x128xf32, #r2> -> tensor<4x2x64xf32, #r3>
+  %n = spyre.unary neg %v : tensor<4x2x64xf32, #r3> -> tensor<4x2x64xf32, #r3>
+  return %n : tensor<4x2x64xf32, #r3>
 }
 
 // -----

@@ -620,6 +620,13 @@ def register_op_zoo(add, ZooEntry, In):
        "x.transpose(1, 2).reshape(2, -1): reshape of a non-viewable input")
     op("_unsafe_view", lambda x: torch.ops.aten._unsafe_view(x, [10, 67]), [I(A3)], H,
        "torch.ops.aten._unsafe_view(x, [10, 67])")
+    op("split_merge_heads",
+       lambda x: ((x.view(2, 9, 4, 64).transpose(1, 2) * 2).transpose(1, 2)
+                  .reshape(2, 9, 256) + 1),
+       [I((2, 9, 256))], HS,
+       "x[2,9,256].view(2,9,4,64).transpose(1,2) ... .transpose(1,2).reshape(2,9,256): "
+       "attention's head split and merge; the reshapes of whole-stick rows are views "
+       "(no copy kernel)")
     op("flatten", lambda x: x.flatten(1), [I(A3)], H, "x.flatten(1): flatten.using_ints")
     op("permute", lambda x: x.permute(2, 0, 1), [I(C3)], H, "x.permute(2, 0, 1)")
     op("transpose", lambda x: x.transpose(1, 2), [I(C3)], H, "x.transpose(1, 2): transpose.int")
