@@ -185,12 +185,13 @@ def _fresh_view(out: torch.Tensor, base: torch.Tensor) -> torch.Tensor:
 def rms_norm_ref(input, normalized_shape, weight=None, eps=None):
     """aten::rms_norm as torch 2.9 computes it (rms_norm_symint,
     aten/src/ATen/native/layer_norm.cpp): in the input's "opmath" type
-    (fp32 for fp16/bf16 inputs), eps defaulting to finfo(input.dtype).eps,
+    (fp32 for fp16/bf16 inputs), eps defaulting to the opmath type's
+    epsilon (rms_norm_composite: finfo(float32).eps for fp16/bf16/fp32),
     y = x * rsqrt(mean(x^2 over the normalized dims) + eps) [* weight]."""
     dims = tuple(range(-len(normalized_shape), 0))
-    if eps is None:
-        eps = torch.finfo(input.dtype).eps
     acc = torch.float32 if input.dtype in (torch.float16, torch.bfloat16) else input.dtype
+    if eps is None:
+        eps = torch.finfo(acc).eps
     x = input.to(acc)
     y = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
     if weight is not None:

@@ -40,8 +40,10 @@ NP_DTYPES = {1: np.uint8, 2: np.int8, 3: np.int16, 4: np.int32, 5: np.int64,
 FLOAT_CODES = {6, 7, 8, 13}
 INT_CODES = {1, 2, 3, 4, 5}
 BOOL = 12
-FINFO_EPS = {6: float(np.finfo(np.float16).eps), 7: float(np.finfo(np.float32).eps),
-             8: float(np.finfo(np.float64).eps), 13: 2.0 ** -7}
+# rms_norm's default eps: the epsilon of the type PyTorch computes in (fp32
+# for fp16, bf16 and fp32; rms_norm_composite in layer_norm.cpp)
+OPMATH_EPS = {6: float(np.finfo(np.float32).eps), 7: float(np.finfo(np.float32).eps),
+              8: float(np.finfo(np.float64).eps), 13: float(np.finfo(np.float32).eps)}
 INT64_MAX = 9223372036854775807
 
 
@@ -158,6 +160,8 @@ def _sigmoid(x):
 
 
 def _softmax(x, dim):
+    if x.shape[dim] == 0:  # no elements to normalize (attention over no keys)
+        return x
     m = np.max(x, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     e = np.exp(x - m)
@@ -581,7 +585,7 @@ OPS = {
         np.mean(x * x, axis=dims, keepdims=True) + eps) * (
         A["weight"] if A.get("weight") is not None else 1.0))(
         A["input"], tuple(range(-len(A["normalized_shape"]), 0)),
-        A.get("eps") if A.get("eps") is not None else FINFO_EPS[c["dtype_of"]("input")]),
+        A.get("eps") if A.get("eps") is not None else OPMATH_EPS[c["dtype_of"]("input")]),
     "batch_norm": lambda A, c: _batch_norm(A["input"], A.get("weight"), A.get("bias"),
                                            A["running_mean"], A["running_var"], A["eps"]),
     "_native_batch_norm_legit_no_training": lambda A, c: (
@@ -638,6 +642,11 @@ OPS = {
     "arange": lambda A, c: _arange(A, 0, A["end"], 1),
     "arange.start": lambda A, c: _arange(A, A["start"], A["end"], 1),
     "arange.start_step": lambda A, c: _arange(A, A["start"], A["end"], A.get("step", 1)),
+    "full_like": lambda A, c: cast(np.full(np.shape(A["self"]), A["fill_value"],
+                                           dtype=np.float64),
+                                   _factory_dtype(A, c["dtype_of"]("self"))),
+    "new_full": lambda A, c: cast(np.full(A["size"], A["fill_value"], dtype=np.float64),
+                                  _factory_dtype(A, c["dtype_of"]("self"))),
     "zeros_like": lambda A, c: np.zeros_like(A["self"]),
     "ones_like": lambda A, c: np.ones_like(A["self"]),
     "scatter.src": lambda A, c: _scatter(A),

@@ -100,8 +100,9 @@ LogicalResult decomposeLayerNorm(AtenOp op, const AtenArgs &args,
   return success();
 }
 
-/// rms_norm: x * rsqrt(mean(x * x) + eps) * w; eps None is the dtype's
-/// machine epsilon, as PyTorch defines it.
+/// rms_norm: x * rsqrt(mean(x * x) + eps) * w; eps None is the machine
+/// epsilon of the type PyTorch computes in (rms_norm_composite: fp32 for
+/// fp16, bf16 and fp32 inputs), not of the input's dtype.
 ///
 /// Adapter (DESIGN.md section 5): the square is x * x, one SFP multiply in
 /// the kernel of the reduction that consumes it, not pow(x, 2): the SFP has
@@ -120,9 +121,7 @@ LogicalResult decomposeRmsNorm(AtenOp op, const AtenArgs &args,
   Type out = resultType(op).getElementType();
   double eps;
   if (args.isNone("eps")) {
-    eps = out.isF16() ? 0.0009765625
-          : out.isBF16() ? 0.0078125
-                         : double(std::numeric_limits<float>::epsilon());
+    eps = double(std::numeric_limits<float>::epsilon());
   } else {
     FailureOr<double> e = args.getDouble("eps");
     if (failed(e))
@@ -219,7 +218,8 @@ void registerNormalizationDecompositions(DecompositionRegistry &r) {
            return decomposeLayerNorm(op, a, rw, true);
          }});
   r.add({"aten.rms_norm.default", "normalization", floats,
-         "adapter: squares with x * x; eps None is the dtype's epsilon",
+         "adapter: squares with x * x; eps None is fp32's epsilon (PyTorch's "
+         "opmath type, also for fp16 and bf16 inputs)",
          decomposeRmsNorm});
   r.add({"aten._native_batch_norm_legit_no_training.default", "normalization",
          floats, "per-channel (dim 1) affine of the running statistics",

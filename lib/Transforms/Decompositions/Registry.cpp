@@ -59,10 +59,11 @@ bool AtenArgs::isNone(StringRef name) const {
 
 FailureOr<int64_t> AtenArgs::getInt(StringRef name) const {
   Attribute a = attr(name);
-  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
-    return i.getInt();
+  // A BoolAttr is an i1 IntegerAttr whose signed value of true is -1.
   if (auto b = dyn_cast_or_null<BoolAttr>(a))
     return int64_t(b.getValue());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return i.getInt();
   argError(name, "an integer");
   return failure();
 }
@@ -71,10 +72,12 @@ FailureOr<double> AtenArgs::getDouble(StringRef name) const {
   Attribute a = attr(name);
   if (auto f = dyn_cast_or_null<FloatAttr>(a))
     return f.getValueAsDouble();
-  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
-    return double(i.getInt());
+  // Before IntegerAttr, which a BoolAttr also is: an i1 true read as a
+  // signed integer is -1 (new_full(True, dtype=bf16) gave -1.0).
   if (auto b = dyn_cast_or_null<BoolAttr>(a))
     return double(b.getValue());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return double(i.getInt());
   argError(name, "a number");
   return failure();
 }
@@ -197,6 +200,10 @@ Value createSplat(OpBuilder &b, Location loc, Type elementType, double value,
     bool lost;
     f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
     scalar = FloatAttr::get(ft, f);
+  } else if (elementType.isInteger(1)) {
+    // As PyTorch converts to bool: any nonzero value (0.5, 2, NaN) is true,
+    // where an integer conversion would truncate 0.5 to 0 and wrap 2 to 0.
+    scalar = IntegerAttr::get(elementType, value != 0);
   } else {
     scalar = IntegerAttr::get(elementType, int64_t(value));
   }
