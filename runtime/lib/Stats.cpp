@@ -22,23 +22,95 @@ double rooflineNs(const SimStats &stats, const Arch &arch) {
   return std::max(computeFloorNs(stats, arch), memoryFloorNs(stats, arch));
 }
 
+namespace {
+
+double ns(uint64_t ps) { return double(ps) * 1e-3; }
+
+/// A kernel's counters as a SimStats, for the floors.
+SimStats countersOf(const KernelStats &k) {
+  SimStats s;
+  s.macs = k.macs;
+  s.bytesRead = k.bytesRead;
+  s.bytesWritten = k.bytesWritten;
+  return s;
+}
+
+/// A unit's busy time over the kernel's core-time.
+double utilization(const KernelStats &k, uint64_t busyPs) {
+  double coreTime = double(k.durationPs) * double(k.numCores);
+  return coreTime > 0 ? double(busyPs) / coreTime : 0.0;
+}
+
+/// Launch overheads and barriers: the time no kernel runs.
+uint64_t launchAndBarrierPs(const SimStats &stats) {
+  uint64_t kernels = 0;
+  for (const KernelStats &k : stats.kernels)
+    kernels += k.durationPs;
+  return stats.totalPs > kernels ? stats.totalPs - kernels : 0;
+}
+
+std::string locationOf(const KernelLocations &locations,
+                       const std::string &name) {
+  auto it = locations.find(name);
+  return it == locations.end() ? std::string() : it->second;
+}
+
+} // namespace
+
+std::string moduleOfLocation(const std::string &location) {
+  const std::string open = "fused<\"";
+  size_t begin = location.find(open);
+  if (begin == std::string::npos)
+    return {};
+  begin += open.size();
+  size_t end = location.find('"', begin);
+  return end == std::string::npos ? std::string()
+                                   : location.substr(begin, end - begin);
+}
+
+const char *kernelBound(const KernelStats &k, const Arch &arch) {
+  SimStats s = countersOf(k);
+  double compute = computeFloorNs(s, arch), memory = memoryFloorNs(s, arch);
+  if (std::max(compute, memory) < 0.1 * ns(k.durationPs))
+    return "latency";
+  return compute >= memory ? "compute" : "memory";
+}
+
 void writeStatsJson(const SimStats &stats, const Arch &arch,
-                    std::ostream &os) {
+                    std::ostream &os, const KernelLocations &locations) {
   using Json = nlohmann::ordered_json;
-  auto ns = [](uint64_t ps) { return double(ps) * 1e-3; };
   Json j;
   j["arch"] = arch.name;
   j["total_ns"] = ns(stats.totalPs);
   j["roofline_ns"] = rooflineNs(stats, arch);
   j["compute_floor_ns"] = computeFloorNs(stats, arch);
   j["memory_floor_ns"] = memoryFloorNs(stats, arch);
+  j["launch_and_barriers_ns"] = ns(launchAndBarrierPs(stats));
+  Json runs = Json::array();
+  for (uint64_t ps : stats.launchPs)
+    runs.push_back(ns(ps));
+  j["runs_ns"] = std::move(runs);
   Json kernels = Json::array();
-  for (const KernelStats &k : stats.kernels)
+  for (const KernelStats &k : stats.kernels) {
+    std::string location = locationOf(locations, k.name);
     kernels.push_back(Json{{"name", k.name},
+                           {"location", location},
+                           {"module", moduleOfLocation(location)},
                            {"ns", ns(k.durationPs)},
                            {"start_ns", ns(k.startPs)},
                            {"cores", k.numCores},
-                           {"instructions", k.instructions}});
+                           {"instructions", k.instructions},
+                           {"bytes_read", k.bytesRead},
+                           {"bytes_written", k.bytesWritten},
+                           {"ring_bytes", k.ringBytes},
+                           {"macs", k.macs},
+                           {"roofline_ns", rooflineNs(countersOf(k), arch)},
+                           {"bound", kernelBound(k, arch)},
+                           {"pt_util", utilization(k, k.busy.ptBusyPs)},
+                           {"sfp_util", utilization(k, k.busy.sfpBusyPs)},
+                           {"dma_util", utilization(k, k.busy.dmaBusyPs)},
+                           {"ring_util", utilization(k, k.busy.ringBusyPs)}});
+  }
   j["kernels"] = std::move(kernels);
   Json cores = Json::array();
   double total = double(stats.totalPs);
@@ -67,12 +139,13 @@ void writeStatsJson(const SimStats &stats, const Arch &arch,
 }
 
 Status writeStatsJson(const SimStats &stats, const Arch &arch,
-                      const std::string &path) {
+                      const std::string &path,
+                      const KernelLocations &locations) {
   std::ofstream os(path);
   if (!os)
     return Status::error(StatusCode::IoError,
                          "cannot create statistics file '" + path + "'");
-  writeStatsJson(stats, arch, os);
+  writeStatsJson(stats, arch, os, locations);
   if (!os)
     return Status::error(StatusCode::IoError,
                          "cannot write statistics file '" + path + "'");

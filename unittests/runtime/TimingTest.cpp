@@ -257,6 +257,17 @@ TEST(Timing, StatisticsAndTraceFiles) {
     }
   EXPECT_GT(double(stats["cores"][0]["dma_util"]), 0.0);
   EXPECT_LE(double(stats["roofline_ns"]), total);
+  // The kernel's own counters: its bytes are the run's, its DMA busy share
+  // of its core-time positive, the rest of the time launch and barriers.
+  const auto &kernel = stats["kernels"][0];
+  EXPECT_EQ(kernel["bytes_read"], 2 * 3 * 4096);
+  EXPECT_GT(double(kernel["dma_util"]), 0.0);
+  EXPECT_LE(double(kernel["dma_util"]), 1.0);
+  EXPECT_GT(double(kernel["sfp_util"]), 0.0);
+  EXPECT_EQ(kernel["bound"], "memory");
+  EXPECT_NEAR(double(stats["launch_and_barriers_ns"]) + double(kernel["ns"]),
+              total, 1e-6);
+  EXPECT_EQ(stats["runs_ns"].size(), 1u);
 
   nlohmann::json trace = nlohmann::json::parse(traces[0]);
   int instructionEvents = 0, stepEvents = 0;
@@ -279,3 +290,40 @@ TEST(Timing, StatisticsAndTraceFiles) {
 }
 
 } // namespace
+
+TEST(Timing, KernelCountersAddUpToTheTotals) {
+  // Two launches of two steps: the per-kernel counters sum to the device's,
+  // one time per launch.
+  SimHarness h;
+  rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(8192));
+  for (int launch = 0; launch < 2; ++launch) {
+    ASSERT_OK(h.run({load(mem, 0, 4096)}, 1, 0, {}, "a"));
+    ASSERT_OK(h.run({load(mem, 0, 8192)}, 2, 0, {}, "b"));
+  }
+  const rt::SimStats &s = h.device.stats();
+  uint64_t bytes = 0, kernelPs = 0, dmaBusy = 0, coreDmaBusy = 0;
+  for (const rt::KernelStats &k : s.kernels) {
+    bytes += k.bytesRead;
+    kernelPs += k.durationPs;
+    dmaBusy += k.busy.dmaBusyPs;
+  }
+  for (const rt::CoreStats &c : s.cores)
+    coreDmaBusy += c.dmaBusyPs;
+  EXPECT_EQ(bytes, s.bytesRead);
+  EXPECT_EQ(dmaBusy, coreDmaBusy);
+  EXPECT_EQ(s.launchPs.size(), 4u);
+  uint64_t launches = 0;
+  for (uint64_t ps : s.launchPs)
+    launches += ps;
+  EXPECT_EQ(launches, s.totalPs);
+  EXPECT_LT(kernelPs, s.totalPs);
+  // The profile sums each kernel over its runs and names its module.
+  std::ostringstream profile;
+  rt::writeProfile(s, arch(), {{"b", "loc(fused<\"layers.0.mlp\">[\"x\"])"}},
+                   profile);
+  EXPECT_NE(profile.str().find("4 run(s)"), std::string::npos) << profile.str();
+  EXPECT_NE(profile.str().find("layers.0.mlp"), std::string::npos);
+  EXPECT_EQ(rt::moduleOfLocation("loc(fused<\"layers.0.mlp\">[\"x\"])"),
+            "layers.0.mlp");
+  EXPECT_EQ(rt::moduleOfLocation("loc(\"model.py\":3:0)"), "");
+}

@@ -23,6 +23,38 @@ uint64_t firstAddress(const Arch &arch) {
   return std::max<uint64_t>(reserved, uint64_t(arch.stickBytes));
 }
 
+/// The running totals of `s` (no per-kernel list), to diff around a step.
+SimStats countersOf(const SimStats &s) {
+  SimStats c;
+  c.cores = s.cores;
+  c.bytesRead = s.bytesRead;
+  c.bytesWritten = s.bytesWritten;
+  c.ringBytes = s.ringBytes;
+  c.macs = s.macs;
+  c.instructions = s.instructions;
+  return c;
+}
+
+/// What one step added to the totals.
+KernelStats stepStats(const SimStats &before, const SimStats &after) {
+  KernelStats k;
+  k.instructions = after.instructions - before.instructions;
+  k.bytesRead = after.bytesRead - before.bytesRead;
+  k.bytesWritten = after.bytesWritten - before.bytesWritten;
+  k.ringBytes = after.ringBytes - before.ringBytes;
+  k.macs = after.macs - before.macs;
+  for (size_t c = 0; c < after.cores.size(); ++c) {
+    const CoreStats &a = after.cores[c];
+    CoreStats b = c < before.cores.size() ? before.cores[c] : CoreStats();
+    k.busy.dmaBusyPs += a.dmaBusyPs - b.dmaBusyPs;
+    k.busy.ptBusyPs += a.ptBusyPs - b.ptBusyPs;
+    k.busy.sfpBusyPs += a.sfpBusyPs - b.sfpBusyPs;
+    k.busy.ringBusyPs += a.ringBusyPs - b.ringBusyPs;
+    k.busy.instructions += a.instructions - b.instructions;
+  }
+  return k;
+}
+
 } // namespace
 
 Device::~Device() = default;
@@ -180,25 +212,25 @@ Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
       if (d.options.trace)
         traceStep = d.trace.addStep(name, image.data(), step.numInsts, d.nowPs,
                                     d.nowPs);
-      uint64_t instructionsBefore = d.stats.instructions;
+      SimStats before = countersOf(d.stats);
       uint64_t end = d.nowPs;
       Status s = sim::runStep(d, named, program, traceStep, d.nowPs, end);
       if (!s.ok())
         return s;
       if (d.options.trace)
         d.trace.setStepEnd(traceStep, end);
-      KernelStats k;
+      KernelStats k = stepStats(before, d.stats);
       k.name = name;
       k.startPs = d.nowPs;
       k.durationPs = end - d.nowPs;
       k.numCores = step.numCores;
-      k.instructions = d.stats.instructions - instructionsBefore;
       d.stats.kernels.push_back(std::move(k));
       d.nowPs = end;
       if (i + 1 < numSteps)
         d.nowPs += d.timing.barrierPs();
     }
     d.stats.totalPs += d.nowPs - launchStart;
+    d.stats.launchPs.push_back(d.nowPs - launchStart);
     d.stats.droppedTraceEvents = d.trace.dropped();
   } catch (const std::bad_alloc &) {
     return Status::error(StatusCode::OutOfMemory,

@@ -29,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,7 +42,8 @@ namespace {
 const char *const kUsage =
     "usage: spyre-run MODEL.spy --input [NAME=]IN0.npy [--input ...]\n"
     "                 --output-dir DIR [--stats STATS.json] [--arch FILE]\n"
-    "                 [--trace TRACE.json] [--timing-only] [--runs N]\n";
+    "                 [--trace TRACE.json] [--timing-only] [--runs N]\n"
+    "                 [--profile]\n";
 
 constexpr int64_t kMaxRuns = 1000000;
 
@@ -58,6 +60,7 @@ struct Options {
   std::string arch;
   std::string trace;
   bool timingOnly = false;
+  bool profile = false;
   std::string runsText;
   int64_t runs = 1;
 };
@@ -101,6 +104,11 @@ void addOptions(CLI::App &app, Options &opts) {
                "simulate timing only: no data is computed and no outputs are "
                "written; inputs are optional (checked when given), so models "
                "too large to run need no data");
+  app.add_flag("--profile", opts.profile,
+               "print where the simulated time goes: the total against the "
+               "roofline, launch and barriers, the time per source module, "
+               "then per kernel its time, share, cores, bound, bytes moved, "
+               "PT/SFP/DMA/ring utilization and ratio to its roofline");
   app.add_option("--runs", opts.runsText,
                  "run the model N times in one session (default 1): mutated "
                  "buffers keep their state on the device and mutated inputs "
@@ -434,8 +442,14 @@ Status run(const Options &opts) {
     std::fprintf(stderr, "spyre-run: note: --timing-only: no outputs written\n");
   else
     SPYRE_RETURN_IF_ERROR(writeOutputs(*model, opts, outputs));
+  KernelLocations locations;
+  for (const ProgramInfo &p : model->programs())
+    locations[p.name] = p.location;
+  if (opts.profile)
+    writeProfile(device.stats(), arch, locations, std::cout);
   if (!opts.stats.empty())
-    SPYRE_RETURN_IF_ERROR(writeStatsJson(device.stats(), arch, opts.stats));
+    SPYRE_RETURN_IF_ERROR(
+        writeStatsJson(device.stats(), arch, opts.stats, locations));
   if (!opts.trace.empty())
     SPYRE_RETURN_IF_ERROR(device.writeTrace(opts.trace));
   return Status::success();

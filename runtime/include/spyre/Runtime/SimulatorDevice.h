@@ -72,12 +72,21 @@ struct KernelStats {
   uint64_t durationPs = 0;
   uint32_t numCores = 0;
   uint64_t instructions = 0;
+  /// What the step moved and computed (as SimStats counts it).
+  uint64_t bytesRead = 0;
+  uint64_t bytesWritten = 0;
+  uint64_t ringBytes = 0;
+  uint64_t macs = 0;
+  /// Busy time of each unit, summed over the step's cores (ps).
+  CoreStats busy;
 };
 
 /// Accumulated statistics (since construction or resetStats()).
 struct SimStats {
   /// Simulated device time: launch overheads, steps and barriers (ps).
   uint64_t totalPs = 0;
+  /// The time of each launch (one per run of a model), in order (ps).
+  std::vector<uint64_t> launchPs;
   std::vector<KernelStats> kernels;
   /// One entry per core of the device.
   std::vector<CoreStats> cores;
