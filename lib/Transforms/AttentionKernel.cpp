@@ -349,9 +349,7 @@ public:
     for (size_t i = 0; i < outer.size(); ++i)
       scope.closeLoop();
     scope.finish();
-    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
-    program.setMacs(plan.totalMacs());
-    program.setMinBytes(plan.totalBytes());
+    plan.describe(program);
     return success();
   }
 

@@ -112,9 +112,7 @@ public:
     scope.finish();
     if (failed(result))
       return failure();
-    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
-    program.setMacs(0);
-    program.setMinBytes(plan.totalBytes());
+    plan.describe(program);
     return success();
   }
 

@@ -46,9 +46,7 @@ public:
     closeLoops(tileLoops.size());
 
     scope.finish();
-    program.setEstimateNs(int64_t(std::llround(plan.estimateNs())));
-    program.setMacs(plan.totalMacs());
-    program.setMinBytes(plan.totalBytes());
+    plan.describe(program);
     return success();
   }
 

@@ -722,6 +722,18 @@ ArrayAttr KernelPlan::getBufferAttrs(MLIRContext *ctx) const {
   return ArrayAttr::get(ctx, attrs);
 }
 
+void KernelPlan::describe(ProgramOp program) const {
+  program.setEstimateNs(int64_t(std::llround(estimateNs())));
+  program.setMacs(totalMacs());
+  program.setMinBytes(totalBytes());
+  program.setScheduleAttr(schedule);
+  int64_t lx = 0;
+  for (const PlanBuffer &b : buffers)
+    if (b.offset >= 0)
+      lx = std::max(lx, b.offset + b.bytes * b.copies);
+  program.setLxBytes(lx);
+}
+
 int64_t KernelPlan::totalMacs() const {
   int64_t macs = 0;
   for (Operation &op : kernel.getBodyBlock().without_terminator())

@@ -245,6 +245,9 @@ public:
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
   /// Estimated nanoseconds of the kernel (without launch overheads).
   double estimateNs() const;
+  /// Records the plan on the kernel's program: the estimate, MACs, minimum
+  /// bytes, the schedule and the LX bytes per core.
+  void describe(ProgramOp program) const;
   /// Total multiply-accumulates and minimum device bytes (for rooflines).
   int64_t totalMacs() const;
   int64_t totalBytes() const;

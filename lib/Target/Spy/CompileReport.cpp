@@ -26,13 +26,21 @@ void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
       if (op != p.getOperation())
         ++insts;
     });
-    kernels.push_back(llvm::json::Object{{"name", p.getSymName()},
-                                         {"cores", p.getNumCores()},
-                                         {"instructions", insts},
-                                         {"estimate_ns", e},
-                                         {"macs", m},
-                                         {"min_bytes", b},
-                                         {"roofline_ns", roof}});
+    llvm::json::Object kernel{{"name", p.getSymName()},
+                              {"cores", p.getNumCores()},
+                              {"instructions", insts},
+                              {"estimate_ns", e},
+                              {"macs", m},
+                              {"min_bytes", b},
+                              {"roofline_ns", roof}};
+    if (ScheduleAttr s = p.getScheduleAttr())
+      kernel["schedule"] = llvm::json::Object{
+          {"split", llvm::json::Array(s.getSplit())},
+          {"tile", llvm::json::Array(s.getTile())},
+          {"depth", s.getDepth()}};
+    if (std::optional<int64_t> lx = p.getLxBytes())
+      kernel["lx_bytes"] = *lx;
+    kernels.push_back(std::move(kernel));
     estimate += e;
     macs += m;
     kernelBytes += b;
@@ -43,10 +51,16 @@ void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
   for (TensorOp t : module.getOps<TensorOp>())
     if (t.getRole() != TensorRole::workspace)
       modelBytes += t.getDeviceBytes();
+  // What a launch costs beyond its kernels: its overhead and a barrier
+  // between consecutive kernels (the simulator charges the same).
+  int64_t numKernels = int64_t(kernels.size());
+  int64_t launch = arch.launchOverheadNs +
+                   std::max<int64_t>(numKernels - 1, 0) * arch.barrierLatencyNs;
   llvm::json::Object report{
       {"arch", arch.name},
       {"kernels", std::move(kernels)},
       {"estimate_ns", estimate},
+      {"estimate_with_launch_ns", estimate + launch},
       {"macs", macs},
       {"kernel_min_bytes", kernelBytes},
       {"kernel_roofline_ns", kernelRoofline},

@@ -63,13 +63,17 @@ def Spyre_ProgramOp : Spyre_Op<"program", [Symbol, IsolatedFromAbove,
     `estimate_ns` is the cost model's estimate of the kernel, `macs` and
     `min_bytes` its multiply-accumulates and the device bytes it must move
     at least (each input read and each result written once): its roofline.
+    `schedule` is the kernel's split, tiles and depth, `lx_bytes` the LX
+    each core's buffers span (what `spyre-compile --report` shows).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$kernel,
                        Spyre_I64Attr:$num_cores, Spyre_I64Attr:$num_params,
                        DenseI64ArrayAttr:$params,
                        OptionalAttr<Spyre_I64Attr>:$estimate_ns,
                        OptionalAttr<Spyre_I64Attr>:$macs,
-                       OptionalAttr<Spyre_I64Attr>:$min_bytes);
+                       OptionalAttr<Spyre_I64Attr>:$min_bytes,
+                       OptionalAttr<Spyre_ScheduleAttr>:$schedule,
+                       OptionalAttr<Spyre_I64Attr>:$lx_bytes);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
