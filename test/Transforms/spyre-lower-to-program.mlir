@@ -33,7 +33,7 @@
 // CHECK-NEXT: {{^ *\}$}}
 //
 // CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", lx_bytes = {{[0-9]+}} : i64, macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 5 : i64,
-// CHECK-SAME: params = array<i64: 0, 0, 0, 4096, 16, 4096, 16, 1, 8192, 32, 12288, 48, 1, 16384, 64, 20480, 80, 1, 24576, 96>}
+// CHECK-SAME: params = array<i64: 0, 0, 0, 4096, 16, 4096, 16, 1, 8192, 32, 12288, 48, 1, 16384, 64, 20480, 80, 1, 24576, 96>, schedule = #spyre.schedule<split = [4, 1], tile = [16, 128], depth = 2, cost_ns = {{[0-9]+}}>}
 // Depth 2: tile t uses copy t mod 2 of the input and result buffers, and
 // tile 1's load is issued before tile 0's compute and store. No core has
 // three tiles, so there is no steady-state loop: tile 0 is loaded, then
