@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -89,6 +90,8 @@ struct AllocateScratchpadPass
     : public spyre::impl::SpyreAllocateScratchpadBase<AllocateScratchpadPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireKernels(module, getArgument())))
+      return signalPassFailure();
     Arch arch = getArch(module);
     WalkResult r = module.walk([&](KernelOp kernel) {
       if (failed(allocateLx(kernel, arch)))

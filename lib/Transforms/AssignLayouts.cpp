@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,6 +54,8 @@ struct AssignLayoutsPass
     : public spyre::impl::SpyreAssignLayoutsBase<AssignLayoutsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireComputeLevel(module, getArgument())))
+      return signalPassFailure();
     Arch arch = getArch(module);
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(assign(func, arch)))

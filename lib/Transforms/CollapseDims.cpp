@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -226,6 +227,8 @@ struct CollapseDimsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(requireComputeLevel(getOperation(), getArgument())))
+      return signalPassFailure();
     // Ops to collapse, each with where it must keep dims apart.
     llvm::MapVector<Operation *, SmallVector<bool>> cuts;
     getOperation().walk([&](Operation *op) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -90,6 +91,8 @@ struct ExpandAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(requireComputeLevel(getOperation(), getArgument())))
+      return signalPassFailure();
     Arch arch = getArch(getOperation());
     SmallVector<AttentionOp> ops;
     getOperation().walk([&](AttentionOp op) {

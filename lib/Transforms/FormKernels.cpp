@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -104,6 +105,9 @@ struct FormKernelsPass
   unsigned counter = 0;
 
   void runOnOperation() override {
+    if (failed(requireComputeLevel(getOperation(), getArgument())) ||
+        failed(requireLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       SmallVector<Operation *> ops;
       for (Operation &op : func.getBody().getOps())

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -292,6 +293,8 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
 struct FuseAttentionPass
     : public spyre::impl::SpyreFuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
+    if (failed(requireComputeLevel(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<MatmulOp> candidates;
     getOperation().walk([&](MatmulOp op) { candidates.push_back(op); });
     llvm::DenseSet<Operation *> erased;

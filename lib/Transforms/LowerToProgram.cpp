@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/KernelLowering.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -289,6 +290,8 @@ struct LowerToProgramPass
     : public spyre::impl::SpyreLowerToProgramBase<LowerToProgramPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireKernels(module, getArgument())))
+      return signalPassFailure();
     SmallVector<func::FuncOp> funcs = llvm::to_vector(
         llvm::make_filter_range(module.getOps<func::FuncOp>(),
                                 [](func::FuncOp f) { return !f.isExternal(); }));

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Preconditions.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -31,6 +32,8 @@ struct ScheduleCoresPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireKernels(module, getArgument())))
+      return signalPassFailure();
     Arch arch = getArch(module);
     int64_t cores = maxCores > 0 ? std::min<int64_t>(maxCores, arch.cores)
                                  : arch.cores;
