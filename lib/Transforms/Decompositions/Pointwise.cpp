@@ -413,7 +413,16 @@ LogicalResult decomposeClamp(AtenOp op, const AtenArgs &args,
     FailureOr<Value> bound = tensorOrScalar(args, name, et, rw);
     if (failed(bound))
       return failure();
-    y = binaryOf(rw, loc, kind, y, *bound, type);
+    // Each step has the broadcast shape of its own operands: a bound may
+    // have a higher rank than x and the other bound (the result's shape
+    // is reached only after both).
+    std::optional<SmallVector<int64_t>> shape =
+        broadcastShapes(shapeOf(y), shapeOf(*bound));
+    if (!shape)
+      return op.emitError("clamp bound '") << name << "' of shape ["
+                                           << shapeOf(*bound)
+                                           << "] does not broadcast";
+    y = binaryOf(rw, loc, kind, y, *bound, RankedTensorType::get(*shape, et));
   }
   rw.replaceOp(op, y);
   return success();

@@ -311,6 +311,11 @@ LogicalResult decomposeCat(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   for (Value v : inputs)
     if (shapeOf(v).size() == size_t(type.getRank()) && shapeOf(v)[*d] != 0)
       parts.push_back(castTo(rw, op.getLoc(), v, type.getElementType()));
+  if (parts.empty()) { // every input empty: so is the result
+    rw.replaceOp(op, createSplat(rw, op.getLoc(), type.getElementType(), 0,
+                                 type.getShape()));
+    return success();
+  }
   if (parts.size() == 1) {
     rw.replaceOp(op, parts.front());
     return success();
@@ -565,6 +570,11 @@ LogicalResult decomposeSliceScatter(AtenOp op, const AtenArgs &args,
     parts.push_back(src);
   if (end < n)
     parts.push_back(sliceAlong(rw, loc, x, *d, end, n - end, 1));
+  if (parts.empty()) { // dim `d` has size 0: so has the result
+    rw.replaceOp(op, createSplat(rw, loc, type.getElementType(), 0,
+                                 type.getShape()));
+    return success();
+  }
   rw.replaceOp(op, concatAlong(rw, loc, parts, *d));
   return success();
 }
