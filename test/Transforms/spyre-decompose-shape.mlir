@@ -411,6 +411,17 @@ func.func @repeat(%x: tensor<5x67xf16>) -> tensor<2x5x201xf16> {
 
 // -----
 
+// A count of 0 repeats into an empty tensor: an empty constant, no copy.
+// CHECK-LABEL: func.func @repeat_zero
+// CHECK: %[[E:.*]] = spyre.constant dense<0.000000e+00> : tensor<0x8xf32> : tensor<0x8xf32>
+// CHECK: return %[[E]]
+func.func @repeat_zero(%x: tensor<4x8xf32>) -> tensor<0x8xf32> {
+  %0 = spyre.aten "aten.repeat.default"(%x) {args = {repeats = [0, 1]}, tensor_args = ["self"]} : (tensor<4x8xf32>) -> tensor<0x8xf32>
+  return %0 : tensor<0x8xf32>
+}
+
+// -----
+
 // scatter.src: src cut to the index's extent, the index narrowed to i32
 // (the iota's type); per index slice j, a one-hot mask (iota == index[:, j])
 // selects src[:, j] over the running result.

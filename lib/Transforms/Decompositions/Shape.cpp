@@ -373,10 +373,15 @@ LogicalResult decomposeRepeat(AtenOp op, const AtenArgs &args,
   if (repeats->size() < in.size())
     return op.emitError("repeat needs a count for every dim (")
            << in.size() << "), got " << repeats->size();
-  if (llvm::any_of(*repeats, [](int64_t r) { return r < 1; }))
-    return op.emitError("repeat counts must be >= 1 (empty results are not "
-                        "supported)");
+  if (llvm::any_of(*repeats, [](int64_t r) { return r < 0; }))
+    return op.emitError("repeat counts must be >= 0");
   Location loc = op.getLoc();
+  RankedTensorType type = resultType(op);
+  if (type.getNumElements() == 0) { // a count of 0, or an empty input
+    rw.replaceOp(op, createSplat(rw, loc, type.getElementType(), 0,
+                                 type.getShape()));
+    return success();
+  }
   SmallVector<int64_t> shape(repeats->size() - in.size(), 1);
   shape.append(in.begin(), in.end());
   Value v = reshapeTo(rw, loc, *x, shape);
