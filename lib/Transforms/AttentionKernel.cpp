@@ -102,15 +102,8 @@ int64_t bytesOf(Type t) { return getElementBytes(t); }
 static PlanTensor attentionTensor(const KernelPlan &plan, Value value,
                                   AffineMap map, bool isResult,
                                   unsigned index, int64_t rowLoop) {
-  PlanTensor t;
-  t.value = value;
-  t.isResult = isResult;
-  t.index = index;
-  t.type = cast<RankedTensorType>(value.getType());
+  PlanTensor t = PlanTensor::of(value, isResult, index, plan.loops.size());
   LayoutAttr layout = getLayout(t.type);
-  t.elementBytes = bytesOf(t.type.getElementType());
-  t.elementsPerStick = layout.getStickElems();
-  t.loopBytes.assign(plan.loops.size(), 0);
   ArrayRef<int64_t> shape = t.type.getShape();
   if (layout.getStickDim() >= 0)
     t.stickPitch =
@@ -390,18 +383,11 @@ private:
     return most;
   }
 
-  const PlanBuffer &buffer(StringRef name) const {
-    for (const PlanBuffer &buf : plan.buffers)
-      if (buf.name == name)
-        return buf;
-    llvm_unreachable("unknown attention buffer");
-  }
-
   /// LX address of a buffer, rotating with the innermost open loop.
   LxAddressAttr lx(const PlanBuffer &buf) {
     return scope.lx(buf.offset, buf.bytes, buf.copies);
   }
-  LxAddressAttr lx(StringRef name) { return lx(buffer(name)); }
+  LxAddressAttr lx(StringRef name) { return lx(plan.buffer(name)); }
   /// A tensor's tile: tiles of key positions rotate with the key loop, the
   /// others with the query loop.
   LxAddressAttr tensorLx(unsigned ti) {

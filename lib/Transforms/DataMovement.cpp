@@ -126,12 +126,6 @@ private:
 
   Location loc() { return scope.loc; }
   unsigned resultIndex() { return plan.kernel.getInputs().size(); }
-  const PlanBuffer &buffer(StringRef name) {
-    for (const PlanBuffer &buf : plan.buffers)
-      if (buf.name == name)
-        return buf;
-    llvm_unreachable("unknown data movement buffer");
-  }
   LxAddressAttr lxOf(const PlanBuffer &buf) {
     return scope.lx(buf.offset, buf.bytes, buf.copies);
   }
@@ -240,7 +234,7 @@ private:
     int64_t tr = rowDim >= 0 ? std::min(plan.loops[rowDim].tile,
                                         c.shape[rowDim])
                              : 1;
-    const PlanBuffer &tile = buffer("tile");
+    const PlanBuffer &tile = plan.buffer("tile");
     int64_t lxRow = rowBytes(RankedTensorType::get({cols},
                                                     c.dst.type.getElementType()),
                              arch);
@@ -341,7 +335,7 @@ private:
     bool looped = llvm::any_of(counts, [](int64_t n) { return n != 1; });
     if (looped)
       scope.openLoop(counts, 0);
-    const PlanBuffer &buf = buffer("tile");
+    const PlanBuffer &buf = plan.buffer("tile");
     LxAddressAttr lx = lxOf(buf);
     for (bool store : {false, true}) {
       RankedTensorType t = store ? out : in;
@@ -422,8 +416,8 @@ private:
       byteStarts.push_back(s * ieb);
     ClampAttr runClamp = scope.clamp(rowDim, 3, tr * ieb,
                                      out.getDimSize(rowDim) * ieb, byteStarts);
-    const PlanBuffer &idxBuf = buffer("idx");
-    const PlanBuffer &tile = buffer("tile");
+    const PlanBuffer &idxBuf = plan.buffer("idx");
+    const PlanBuffer &tile = plan.buffer("tile");
     dma(false, mem(1, 0, perCore(idxBytes), strides(idxBytes)), lxOf(idxBuf),
         {1, 1, 1}, {0, 0, 0}, tr * ieb, runClamp, 0);
     int64_t row = rowBytes(out, arch);
@@ -460,8 +454,8 @@ private:
     // 2. The indices, whole.
     int64_t n = idx.getDimSize(0);
     int64_t ieb = getElementBytes(idx.getElementType());
-    const PlanBuffer &idxBuf = buffer("idx");
-    const PlanBuffer &rows = buffer("src");
+    const PlanBuffer &idxBuf = plan.buffer("idx");
+    const PlanBuffer &rows = plan.buffer("src");
     dma(false, mem(1, 0, {}, {}), lxOf(idxBuf), {1, 1, 1}, {0, 0, 0}, n * ieb,
         nullptr, 0);
     // 3. Per outer index of the source, its n rows along `dim` scattered.

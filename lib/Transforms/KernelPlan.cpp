@@ -79,17 +79,10 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
     return failure();
   };
   Twine what = Twine(isResult ? "result " : "input ") + Twine(index);
-  PlanTensor t;
-  t.value = value;
-  t.isResult = isResult;
-  t.index = index;
-  t.type = cast<RankedTensorType>(value.getType());
-  LayoutAttr layout = getLayout(t.type);
+  LayoutAttr layout = getLayout(cast<RankedTensorType>(value.getType()));
   if (!layout)
     return fail(what + " has no layout; run spyre-assign-layouts first");
-  t.elementBytes = getElementBytes(t.type.getElementType());
-  t.elementsPerStick = layout.getStickElems();
-  t.loopBytes.assign(plan.loops.size(), 0);
+  PlanTensor t = PlanTensor::of(value, isResult, index, plan.loops.size());
   ArrayRef<int64_t> shape = t.type.getShape();
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(expr);
@@ -720,6 +713,26 @@ ArrayAttr KernelPlan::getBufferAttrs(MLIRContext *ctx) const {
     attrs.push_back(
         BufferAttr::get(ctx, b.name, b.offset, b.bytes, b.copies, b.live));
   return ArrayAttr::get(ctx, attrs);
+}
+
+PlanTensor PlanTensor::of(Value value, bool isResult, unsigned index,
+                          size_t numLoops) {
+  PlanTensor t;
+  t.value = value;
+  t.isResult = isResult;
+  t.index = index;
+  t.type = cast<RankedTensorType>(value.getType());
+  t.elementBytes = getElementBytes(t.type.getElementType());
+  t.elementsPerStick = getLayout(t.type).getStickElems();
+  t.loopBytes.assign(numLoops, 0);
+  return t;
+}
+
+const PlanBuffer &KernelPlan::buffer(StringRef name) const {
+  for (const PlanBuffer &b : buffers)
+    if (b.name == name)
+      return b;
+  llvm_unreachable("no LX buffer of that name in the plan");
 }
 
 void KernelPlan::describe(ProgramOp program) const {

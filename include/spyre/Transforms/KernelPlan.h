@@ -72,6 +72,12 @@ struct PlanLoop {
 /// A kernel input or result as the kernel moves it between device memory
 /// and LX, tile by tile. Tiles are `rows` rows of `sticks` sticks.
 struct PlanTensor {
+  /// `value` (input or result `index`, of a laid-out type) with its type,
+  /// element and stick sizes filled in and no bytes along any of
+  /// `numLoops` loops yet.
+  static PlanTensor of(mlir::Value value, bool isResult, unsigned index,
+                       size_t numLoops);
+
   mlir::Value value; // kernel operand or result (outside the kernel)
   bool isResult = false;
   unsigned index = 0; // input or result number
@@ -248,6 +254,8 @@ public:
   /// Records the plan on the kernel's program: the estimate, MACs, minimum
   /// bytes, the schedule and the LX bytes per core.
   void describe(ProgramOp program) const;
+  /// The LX buffer called `name` (it must exist).
+  const PlanBuffer &buffer(llvm::StringRef name) const;
   /// Total multiply-accumulates and minimum device bytes (for rooflines).
   int64_t totalMacs() const;
   int64_t totalBytes() const;
