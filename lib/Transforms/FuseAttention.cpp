@@ -52,6 +52,26 @@ std::optional<double> splatValue(Value v) {
   return splat.getSplatValue<APFloat>().convertToDouble();
 }
 
+/// Whether `v` is q @ k^T through casts, reshapes and splat factors: the
+/// scores side of the mask's add (the mask itself may be cast or scaled,
+/// but never comes from such a matmul).
+bool leadsToScores(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (auto mm = dyn_cast<MatmulOp>(op))
+      return mm.getTransposeRhs() && !mm.getTransposeLhs();
+    if (isa<CastOp, ReshapeOp>(op)) {
+      v = op->getOperand(0);
+      continue;
+    }
+    auto bin = dyn_cast<BinaryOp>(op);
+    if (!bin || (bin.getKind() != BinaryKind::mul &&
+                 bin.getKind() != BinaryKind::div))
+      return false;
+    v = splatValue(bin.getRhs()) ? bin.getLhs() : bin.getRhs();
+  }
+  return false;
+}
+
 /// A matched eager-attention chain.
 struct EagerAttention {
   MatmulOp scores;        // q @ k^T
@@ -120,18 +140,14 @@ LogicalResult matchScores(Value x, EagerAttention &m) {
     // grouped-query reshape).
     if (bin.getKind() != BinaryKind::add || maskSeen || m.rowsToHeads)
       return failure();
-    // The scores side leads to the matmul through the ops above; the other
-    // side is the mask.
-    auto scoresSide = [](Value s) {
-      Operation *d = s.getDefiningOp();
-      return d && isa<MatmulOp, CastOp, ReshapeOp, BinaryOp>(d);
-    };
-    if (scoresSide(lhs) == scoresSide(rhs))
+    // The scores side leads to the matmul; the other side is the mask.
+    bool lhsScores = leadsToScores(lhs);
+    if (lhsScores == leadsToScores(rhs))
       return failure();
     maskSeen = true;
-    m.mask = scoresSide(lhs) ? rhs : lhs;
+    m.mask = lhsScores ? rhs : lhs;
     m.chain.insert(op);
-    v = scoresSide(lhs) ? lhs : rhs;
+    v = lhsScores ? lhs : rhs;
   }
   return failure();
 }

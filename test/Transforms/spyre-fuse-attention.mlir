@@ -147,3 +147,32 @@ func.func @mask_in_rows(%q: tensor<1x2x10x40xf16>, %k: tensor<1x2x9x40xf16>,
   %o = spyre.matmul %r, %v : tensor<1x2x10x9xf16>, tensor<1x2x9x40xf16> -> tensor<1x2x10x40xf16>
   return %o : tensor<1x2x10x40xf16>
 }
+
+// -----
+
+// The mask may itself be computed (here cast from f16 and scaled): the side
+// that leads to q @ k^T is the scores, the other the mask.
+// CHECK-LABEL: func.func @computed_mask
+// CHECK: %[[M:.*]] = spyre.binary mul
+// CHECK: spyre.attention %arg0, %arg1, %arg2 mask %[[M]] {scale = 1.250000e-01 : f64}
+// CHECK-NOT: spyre.reduce
+func.func @computed_mask(%q: tensor<8x32xf16>, %k: tensor<12x32xf16>,
+                         %v: tensor<12x32xf16>, %mask: tensor<8x12xf16>)
+    -> tensor<8x32xf16> {
+  %c = spyre.constant dense<1.250000e-01> : tensor<f32> : tensor<f32>
+  %two = spyre.constant dense<2.000000e+00> : tensor<f32> : tensor<f32>
+  %s = spyre.matmul %q, %k {transpose_rhs} : tensor<8x32xf16>, tensor<12x32xf16> -> tensor<8x12xf16>
+  %s32 = spyre.cast %s : tensor<8x12xf16> -> tensor<8x12xf32>
+  %x0 = spyre.binary mul %s32, %c : tensor<8x12xf32>, tensor<f32> -> tensor<8x12xf32>
+  %m32 = spyre.cast %mask : tensor<8x12xf16> -> tensor<8x12xf32>
+  %m2 = spyre.binary mul %m32, %two : tensor<8x12xf32>, tensor<f32> -> tensor<8x12xf32>
+  %x = spyre.binary add %x0, %m2 : tensor<8x12xf32>, tensor<8x12xf32> -> tensor<8x12xf32>
+  %mx = spyre.reduce max %x dim 1 : tensor<8x12xf32> -> tensor<8x1xf32>
+  %sh = spyre.binary sub %x, %mx : tensor<8x12xf32>, tensor<8x1xf32> -> tensor<8x12xf32>
+  %e = spyre.unary exp %sh : tensor<8x12xf32> -> tensor<8x12xf32>
+  %sum = spyre.reduce sum %e dim 1 : tensor<8x12xf32> -> tensor<8x1xf32>
+  %p = spyre.binary div %e, %sum : tensor<8x12xf32>, tensor<8x1xf32> -> tensor<8x12xf32>
+  %p16 = spyre.cast %p : tensor<8x12xf32> -> tensor<8x12xf16>
+  %o = spyre.matmul %p16, %v : tensor<8x12xf16>, tensor<12x32xf16> -> tensor<8x32xf16>
+  return %o : tensor<8x32xf16>
+}
