@@ -254,16 +254,8 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
 double KernelPlan::estimateAttentionNs() const {
   AttentionLoops L(loops.size());
   AttentionInputs in = inputsOf(kernel);
+  bool causal = in.op.getCausal();
   int64_t cores = numCores();
-  // The busiest core's query tiles, and the key tiles of each.
-  int64_t queryTiles = 0;
-  for (int64_t c = 0; c < cores; ++c) {
-    CoreShare s = share(c);
-    int64_t n = 1;
-    for (int64_t l = 0; l < L.s; ++l)
-      n *= s.tiles[l];
-    queryTiles = std::max(queryTiles, n);
-  }
   int64_t keyTiles = loops[L.s].numTiles();
   int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
   int64_t e = loops[L.e].size, ev = loops[L.ev].size;
@@ -289,14 +281,35 @@ double KernelPlan::estimateAttentionNs() const {
     else if (!t.hoisted)
       perQuery.push_back(transfer);
   }
-  double stream = pipelineNs(dmaTime(arch, streamed, cores), compute,
-                             DmaTime(), keyTiles, schedule.getDepth() > 1);
-  // Per query tile: Q, the initial and final passes, the store.
-  double epilogue = sfpNs(arch, mt, ev, 4, false) * 2;
-  return double(queryTiles) *
-         (dmaTime(arch, perQuery, cores).period + stream + epilogue +
-          dmaTime(arch, stores, cores).period) +
-         double(arch.memoryLatencyNs);
+  // Per query tile: Q, the initial and final passes, the store, and the
+  // key tiles streamed (causal: those up to the diagonal, which is also
+  // masked).
+  double perQueryTile = dmaTime(arch, perQuery, cores).period +
+                        sfpNs(arch, mt, ev, 4, false) * 2 +
+                        dmaTime(arch, stores, cores).period;
+  if (causal)
+    perQueryTile += sfpNs(arch, mt, st, 4, false);
+  DmaTime keyTileDma = dmaTime(arch, streamed, cores);
+  auto queryTileNs = [&](int64_t keys) {
+    return perQueryTile + pipelineNs(keyTileDma, compute, DmaTime(), keys,
+                                     schedule.getDepth() > 1);
+  };
+  // The busiest core: its batch tiles times its query tiles, query tile i
+  // of a causal kernel seeing key tiles 0..i (square tiles, or one query
+  // tile whose rows all fall in the first key tile).
+  double busiest = 0;
+  for (int64_t c = 0; c < cores; ++c) {
+    CoreShare s = share(c);
+    int64_t batch = s.tiles[L.ev];
+    for (int64_t l = 0; l < L.m; ++l)
+      batch *= s.tiles[l];
+    int64_t first = s.start[L.m] / mt;
+    double ns = 0;
+    for (int64_t i = first; i < first + s.tiles[L.m]; ++i)
+      ns += queryTileNs(causal ? std::min(i + 1, keyTiles) : keyTiles);
+    busiest = std::max(busiest, double(batch) * ns);
+  }
+  return busiest + double(arch.memoryLatencyNs);
 }
 
 //===----------------------------------------------------------------------===//
