@@ -15,19 +15,25 @@ struct AttachArchPass : public spyre::impl::SpyreAttachArchBase<AttachArchPass> 
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (file.empty()) {
+    if (!arch.empty() && !file.empty() && std::string(arch) != std::string(file)) {
+      module.emitError("spyre-attach-arch: arch= and its alias file= name "
+                       "different files");
+      return signalPassFailure();
+    }
+    std::string path = arch.empty() ? std::string(file) : std::string(arch);
+    if (path.empty()) {
       if (!module->hasAttr(kArchAttrName))
         module->setAttr(kArchAttrName,
                         ArchAttr::get(&getContext(), Arch::builtinDefault()));
       return;
     }
-    Arch arch;
+    Arch loaded;
     std::string error;
-    if (!Arch::load(file, arch, error)) {
+    if (!Arch::load(path, loaded, error)) {
       module.emitError("cannot read the machine description: ") << error;
       return signalPassFailure();
     }
-    module->setAttr(kArchAttrName, ArchAttr::get(&getContext(), arch));
+    module->setAttr(kArchAttrName, ArchAttr::get(&getContext(), loaded));
   }
 };
 } // namespace

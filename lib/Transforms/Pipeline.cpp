@@ -12,7 +12,7 @@ namespace spyre {
 
 void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   SpyreAttachArchOptions arch;
-  arch.file = options.archFile;
+  arch.arch = options.archFile;
   pm.addPass(createSpyreAttachArch(arch));
   pm.addPass(createSpyreDecompose());
   if (options.fusion) {

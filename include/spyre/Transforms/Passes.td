@@ -13,13 +13,16 @@ def SpyreAttachArch : Pass<"spyre-attach-arch", "::mlir::ModuleOp"> {
   let summary = "Attach a machine description to the module";
   let description = [{
     Input: any module. Output: the module carries `spyre.arch =
-    #spyre.arch<...>` read from `file` (or the built-in `arch/spyre.json`
-    when `file` is empty and the module has none). Every later pass reads
-    its hardware numbers from that attribute.
+    #spyre.arch<...>` read from `arch` (or the built-in `arch/spyre.json`
+    when it is empty and the module has none). Every later pass reads its
+    hardware numbers from that attribute. `arch=` is the spelling of
+    `--spyre-pipeline` and the tools; `file=` is kept as an alias.
   }];
   let options = [
-    Option<"file", "file", "std::string", "\"\"",
+    Option<"arch", "arch", "std::string", "\"\"",
            "Machine description JSON (default: the built-in arch/spyre.json)">,
+    Option<"file", "file", "std::string", "\"\"",
+           "Alias of arch (the earlier spelling)">,
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
