@@ -114,11 +114,7 @@ void printKernels(const std::vector<KernelTotal> &kernels, const Arch &arch,
                "SFP %", "DMA %", "ring %", "x roofline");
   for (const KernelTotal &k : kernels) {
     const KernelStats &s = k.sum;
-    SimStats counters;
-    counters.macs = s.macs;
-    counters.bytesRead = s.bytesRead;
-    counters.bytesWritten = s.bytesWritten;
-    double roofline = rooflineNs(counters, arch);
+    double roofline = kernelRooflineNs(s, arch);
     double timeNs = double(s.durationPs) * 1e-3;
     os << format(
         "%-*s %-*s %5llu %12.3f %6.1f%% %5u %-7s %10.3f %6.1f %6.1f %6.1f "

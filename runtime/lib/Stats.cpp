@@ -57,6 +57,10 @@ std::string locationOf(const KernelLocations &locations,
 
 } // namespace
 
+double kernelRooflineNs(const KernelStats &k, const Arch &arch) {
+  return rooflineNs(countersOf(k), arch);
+}
+
 std::string moduleOfLocation(const std::string &location) {
   const std::string open = "fused<\"";
   size_t begin = location.find(open);
@@ -104,7 +108,7 @@ void writeStatsJson(const SimStats &stats, const Arch &arch,
                            {"bytes_written", k.bytesWritten},
                            {"ring_bytes", k.ringBytes},
                            {"macs", k.macs},
-                           {"roofline_ns", rooflineNs(countersOf(k), arch)},
+                           {"roofline_ns", kernelRooflineNs(k, arch)},
                            {"bound", kernelBound(k, arch)},
                            {"pt_util", utilization(k, k.busy.ptBusyPs)},
                            {"sfp_util", utilization(k, k.busy.sfpBusyPs)},

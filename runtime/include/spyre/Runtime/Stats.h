@@ -44,6 +44,9 @@ using KernelLocations = std::map<std::string, std::string>;
 /// `loc(fused<"layers.0.self_attn">[...])`, else empty.
 std::string moduleOfLocation(const std::string &location);
 
+/// The roofline of one kernel's own MACs and bytes (ns).
+double kernelRooflineNs(const KernelStats &k, const Arch &arch);
+
 /// What limits a kernel: "compute" or "memory" (the larger of its floors),
 /// or "latency" when both floors are under a tenth of its time (launch,
 /// synchronization and latencies dominate).
