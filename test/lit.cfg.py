@@ -19,6 +19,8 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%spyre_src", config.spyre_src_root))
 config.substitutions.append(("%spyre_obj", config.spyre_obj_root))
+# Debian's interpreter (numpy, torch): the first python3 on PATH may lack them.
+config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%models", os.path.join(config.spyre_src_root,
                                                      "test", "e2e", "models")))
 

@@ -57,7 +57,7 @@ template <typename T> bool readField(const json &j, const char *key, T &out,
 
 bool Arch::parse(const std::string &jsonText, Arch &out, std::string &error) {
   try {
-    json j = json::parse(jsonText);
+    json j = parseJsonUntrusted(jsonText);
     if (!j.is_object()) {
       error = "machine description must be a JSON object";
       return false;

@@ -68,6 +68,13 @@ TEST(SymbolicExpr, ArithmeticEdges) {
   EXPECT_EQ(eval("Mod(Integer(-9223372036854775808), Integer(-1))", {}),
             std::nullopt);
   EXPECT_EQ(eval("FloorDiv(Integer(-7), Integer(2))", {}), -4);
+  // Python's modulo where floor(a / b) * b is not representable:
+  // -2^63 = -3074457345618258603 * 3 + 1 (UBSan caught q * b overflowing).
+  EXPECT_EQ(eval("Mod(Integer(-9223372036854775808), Integer(3))", {}), 1);
+  EXPECT_EQ(eval("Mod(Integer(-9223372036854775808), Integer(-3))", {}), -2);
+  EXPECT_EQ(eval("Mod(Integer(9223372036854775807), Integer(-2))", {}), -1);
+  EXPECT_EQ(eval("FloorDiv(Integer(-9223372036854775808), Integer(3))", {}),
+            -3074457345618258603);
 }
 
 TEST(SymbolicExpr, SymbolsAndText) {

@@ -26,4 +26,32 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <string_view>
+
+namespace spyre {
+
+/// Deepest nesting `parseJsonUntrusted` accepts. torch.export's JSON nests
+/// about a dozen levels; the limit keeps every recursive walk of a parsed
+/// value (copy, dump, comparison) within a few hundred stack frames.
+constexpr int kMaxJsonDepth = 256;
+
+/// json::parse for text from a file: throws json::parse_error on malformed
+/// text and std::length_error when the text nests deeper than `maxDepth`
+/// (nlohmann's parser is iterative, but copying or printing the value it
+/// builds recurses once per level).
+inline nlohmann::json parseJsonUntrusted(std::string_view text,
+                                         int maxDepth = kMaxJsonDepth) {
+  auto limit = [maxDepth](int depth, nlohmann::json::parse_event_t,
+                          nlohmann::json &) {
+    if (depth > maxDepth)
+      throw std::length_error("JSON nested more than " +
+                              std::to_string(maxDepth) + " levels deep");
+    return true;
+  };
+  return nlohmann::json::parse(text, limit);
+}
+
+} // namespace spyre
+
 #endif // SPYRE_SUPPORT_JSON_H

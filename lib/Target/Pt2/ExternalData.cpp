@@ -9,6 +9,7 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -21,9 +22,12 @@ using namespace mlir;
 namespace spyre {
 
 /// A compressed archive entry (torch writes stored ones; a re-zipped
-/// archive may not), decompressed whole into an unlinked temporary file at
-/// the first read of any weight in it, then read with pread like a stored
-/// one. The weights of one entry share it (a torch 2.6-2.8 `model.pt`
+/// archive may not), decompressed into an unlinked temporary file at the
+/// first read of any weight in it, then read with pread like a stored one.
+/// Only the bytes its weights reach go to the disk (a small weight in an
+/// entry of 100 GiB of compressed zeros wrote 100 GiB); the rest is inflated
+/// and dropped so that libzip checks the CRC, which ZipIndex::checkUnused
+/// bounds. The weights of one entry share it (a torch 2.6-2.8 `model.pt`
 /// holds every weight): it is decompressed once, not once per weight. The
 /// file lives while a reader of the entry is open (users_), so the disk
 /// holds the entries being written, not all of them.
@@ -35,6 +39,9 @@ public:
 
   const std::string &entry() const { return entry_; }
   uint64_t decompressions() const { return decompressions_; }
+  /// A weight reads up to byte `end` of the entry (every reader exists
+  /// before the first read).
+  void need(uint64_t end) { needed_ = std::max(needed_, end); }
 
   void retain() { ++users_; }
   void release() {
@@ -45,7 +52,7 @@ public:
   bool read(uint64_t offset, void *out, uint64_t size, std::string &error) {
     if (fd_ < 0 && !spill(error))
       return false;
-    if (offset > size_ || size > size_ - offset) {
+    if (offset > needed_ || size > needed_ - offset) {
       error = "read outside entry '" + entry_ + "'";
       return false;
     }
@@ -64,6 +71,9 @@ private:
   }
 
   bool spill(std::string &error) {
+    if (!ZipIndex::checkUnused("'" + archive_ + "'", entry_, size_, needed_,
+                               error))
+      return false;
     const char *dir = std::getenv("TMPDIR");
     std::string name =
         std::string(dir && *dir ? dir : "/tmp") + "/spyre-weight-XXXXXX";
@@ -81,12 +91,14 @@ private:
     bool ok = f != nullptr;
     int writeErrno = 0;
     std::vector<uint8_t> buffer(1 << 20);
-    for (uint64_t left = size_; ok && left;) {
+    for (uint64_t left = size_, keep = needed_; ok && left;) {
       zip_int64_t r =
           zip_fread(f, buffer.data(), std::min<uint64_t>(left, buffer.size()));
       ok = r > 0;
-      for (zip_int64_t done = 0; ok && done < r;) {
-        ssize_t w = ::write(fd, buffer.data() + done, size_t(r - done));
+      zip_int64_t kept = ok ? zip_int64_t(std::min<uint64_t>(keep, uint64_t(r))) : 0;
+      keep -= uint64_t(kept);
+      for (zip_int64_t done = 0; ok && done < kept;) {
+        ssize_t w = ::write(fd, buffer.data() + done, size_t(kept - done));
         if (w < 0 && errno == EINTR)
           continue;
         if (w <= 0) {
@@ -120,7 +132,7 @@ private:
   }
 
   std::string archive_, entry_;
-  uint64_t size_;
+  uint64_t size_, needed_ = 0;
   int fd_ = -1;
   uint64_t users_ = 0, decompressions_ = 0;
 };
@@ -288,12 +300,16 @@ ExternalData::open(Operation *op, ExternalDataAttr ext,
              << " needs " << offset + *spanBytes << " bytes of '" << entry
              << "', which has " << *size;
     if (std::optional<uint64_t> at = archive->storedDataOffset(entry, why)) {
-      reader = fileReader(*at + offset); // Stored (what torch writes).
+      // Stored (what torch writes): mapped in place, CRC checked once.
+      if (!archive->verify(entry, *size, why))
+        return op->emitError(name) << ": " << why;
+      reader = fileReader(*at + offset);
     } else {
       std::shared_ptr<SpilledEntry> &spill = spilled[file + '\0' + entry];
       if (!spill)
         spill = std::make_shared<SpilledEntry>(file, archive->root() + entry,
                                                *size);
+      spill->need(offset + *spanBytes);
       reader = std::make_unique<SpilledEntryReader>(spill, offset, *spanBytes);
     }
   }

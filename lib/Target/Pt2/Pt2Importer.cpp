@@ -33,7 +33,7 @@
 
 #include "spyre/Support/Json.h"
 
-#include <regex>
+#include <cctype>
 #include <set>
 #include <utility>
 
@@ -112,12 +112,30 @@ struct Frame {
   unsigned line = 0;
 };
 
+/// The frames of a Python traceback, scanned by hand: the text is untrusted
+/// and std::regex recurses once per character matched (a long file name
+/// overflows the stack).
 std::vector<Frame> parseStackTrace(const std::string &text) {
-  static const std::regex re("File \"([^\"]+)\", line ([0-9]+)");
+  static constexpr std::string_view kFile = "File \"", kLine = "\", line ";
   std::vector<Frame> frames;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
-       it != std::sregex_iterator(); ++it)
-    frames.push_back({(*it)[1].str(), unsigned(std::stoul((*it)[2].str()))});
+  for (size_t at = text.find(kFile); at != std::string::npos;
+       at = text.find(kFile, at)) {
+    size_t nameStart = at + kFile.size();
+    size_t nameEnd = text.find('"', nameStart);
+    if (nameEnd == std::string::npos)
+      break;
+    at = nameEnd;
+    if (nameEnd == nameStart || text.compare(nameEnd, kLine.size(), kLine) != 0)
+      continue;
+    size_t digits = nameEnd + kLine.size(), end = digits;
+    uint64_t line = 0;
+    while (end < text.size() && end - digits < 9 && std::isdigit((unsigned char)text[end]))
+      line = line * 10 + unsigned(text[end++] - '0');
+    if (end == digits)
+      continue;
+    frames.push_back({text.substr(nameStart, nameEnd - nameStart), unsigned(line)});
+    at = end;
+  }
   return frames;
 }
 
@@ -186,8 +204,8 @@ public:
     }
     json program;
     try {
-      program = json::parse(text);
-    } catch (const json::parse_error &e) {
+      program = parseJsonUntrusted(text);
+    } catch (const std::exception &e) { // parse_error, length_error
       fail(fileLoc, std::string("invalid JSON in the exported program: ") +
                         e.what());
     }
@@ -280,12 +298,12 @@ private:
     if (!text)
       fail(fileLoc, error);
     try {
-      json j = json::parse(*text);
+      json j = parseJsonUntrusted(*text);
       if (j.contains("config") && j["config"].is_object())
         out = j["config"];
       else
         fail(fileLoc, "'" + entry + "' has no \"config\" object");
-    } catch (const json::parse_error &e) {
+    } catch (const std::exception &e) { // parse_error, length_error
       fail(fileLoc, "invalid JSON in '" + entry + "': " + e.what());
     }
   }
@@ -344,6 +362,16 @@ private:
     return b.getArrayAttr(elems);
   }
 
+  /// Refuses a tensor whose static sizes multiply past kMaxTensorBytes.
+  void checkTensorSize(ArrayRef<int64_t> shape, int64_t elementBytes,
+                       const std::string &name, Location loc) {
+    if (!denseTensorBytes(shape, uint64_t(elementBytes)))
+      fail(loc, "tensor '" + name + "' of shape [" + llvm::join(llvm::map_range(
+                    shape, [](int64_t d) {
+                      return d < 0 ? std::string("?") : std::to_string(d);
+                    }), ", ") + "] has more than 2^48 bytes");
+  }
+
   /// The type of a TensorMeta; `dimSymbols` (when given) gets each dim's
   /// symbolic expression, empty for static dims.
   RankedTensorType metaType(const json &meta, const std::string &name,
@@ -368,6 +396,7 @@ private:
       if (dimSymbols)
         dimSymbols->push_back(v ? "" : symbol);
     }
+    checkTensorSize(shape, info->bytes, name, loc);
     return RankedTensorType::get(shape, et);
   }
 
@@ -791,8 +820,8 @@ private:
     std::string error;
     std::optional<std::vector<uint8_t>> raw =
         archive->readRange(entry, base, spanBytes, error);
-    if (!raw)
-      fail(loc, error);
+    if (!raw || !archive->verify(entry, base + spanBytes, error))
+      fail(loc, "weight '" + fqn + "': " + error);
     std::vector<char> host(bytes);
     SmallVector<int64_t> index(type.getRank(), 0);
     for (int64_t i = 0; i < type.getNumElements(); ++i) {

@@ -283,8 +283,12 @@ SymbolicExpr::evaluate(const std::map<std::string, int64_t> &bindings) const {
     case Kind::Mod: { // Python's: floor division, the sign of the divisor.
       if (rhs == 0 || divideSignedWouldOverflow(acc, rhs))
         return std::nullopt;
-      int64_t q = divideFloorSigned(acc, rhs);
-      out = kind == Kind::FloorDiv ? q : acc - q * rhs;
+      // The remainder from `%` (never overflows once INT64_MIN / -1 is
+      // excluded), moved to the divisor's sign: q * rhs could overflow.
+      int64_t r = acc % rhs;
+      if (r != 0 && (r < 0) != (rhs < 0))
+        r += rhs;
+      out = kind == Kind::FloorDiv ? divideFloorSigned(acc, rhs) : r;
       break;
     }
     case Kind::Pow: {

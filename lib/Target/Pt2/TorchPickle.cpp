@@ -30,6 +30,13 @@ constexpr size_t kMaxStack = size_t(1) << 20;
 constexpr size_t kMaxMemo = size_t(1) << 20;
 constexpr size_t kMaxObjects = size_t(1) << 22;
 constexpr size_t kBytesPerObject = 2;
+/// Elements of all lists, tuples and dicts together. Every element is an
+/// opcode's push except in OrderedDict([(k, v), ...]), which copies its
+/// pairs once: four elements per byte cover that. REDUCE copying one big
+/// list again and again is what this bounds (without it a 2 MB pickle asked
+/// for 32 GB).
+constexpr size_t kElementsPerByte = 4;
+constexpr size_t kMaxElements = size_t(1) << 26;
 constexpr size_t kMaxRank = 64;
 
 /// The typed storage classes a persistent id may name (`torch.HalfStorage`
@@ -132,7 +139,9 @@ public:
   Machine(std::string_view data, const std::string &what, std::string &error)
       : data(data), what(what), error(error),
         maxObjects(std::min(kMaxObjects, data.size() / kBytesPerObject + 16)),
-        maxMemo(std::min(kMaxMemo, maxObjects)) {}
+        maxMemo(std::min(kMaxMemo, maxObjects)),
+        maxElements(std::min(kMaxElements,
+                             data.size() * kElementsPerByte + 1024)) {}
 
   /// Runs to STOP; the result, or null with `error` set.
   Object *run();
@@ -147,6 +156,8 @@ private:
   std::string &error;
   /// kMaxObjects and kMaxMemo, or less for a short pickle.
   size_t maxObjects, maxMemo;
+  /// kMaxElements, or less for a short pickle; `elementCount` counts them.
+  size_t maxElements, elementCount = 0;
   size_t pos = 0;
   /// Offset of the opcode being interpreted, for messages.
   size_t opOffset = 0;
@@ -274,9 +285,18 @@ private:
     marks.pop_back();
     return true;
   }
+  /// Accounts for `n` more sequence elements.
+  bool grow(size_t n) {
+    if (n > maxElements - elementCount)
+      return fail("pickle's lists, tuples and dicts hold more than " +
+                  std::to_string(maxElements) + " elements (the most its " +
+                  std::to_string(data.size()) + " bytes may make)");
+    elementCount += n;
+    return true;
+  }
   bool sequence(Object::Kind kind, std::vector<Object *> elements) {
     Object *o = make(kind);
-    if (!o)
+    if (!o || !grow(elements.size()))
       return false;
     items(o) = std::move(elements);
     return push(o);
@@ -328,6 +348,8 @@ private:
                   ", not a dict");
     if (pairs.size() % 2)
       return fail("SETITEMS with an odd number of objects");
+    if (!grow(pairs.size()))
+      return false;
     items(dict).insert(items(dict).end(), pairs.begin(), pairs.end());
     return true;
   }
@@ -338,6 +360,8 @@ private:
     if (list->kind != Object::List)
       return fail(std::string("APPEND(S) on ") + kindName(list->kind) +
                   ", not a list");
+    if (!grow(elements.size()))
+      return false;
     items(list).insert(items(list).end(), elements.begin(), elements.end());
     return true;
   }
@@ -400,6 +424,8 @@ bool Machine::reduce() {
       return false;
     if (a.size() == 1 &&
         (a[0]->kind == Object::List || a[0]->kind == Object::Tuple)) {
+      if (!grow(2 * items(a[0]).size()))
+        return false;
       for (Object *pair : items(a[0])) {
         if (pair->kind != Object::Tuple || items(pair).size() != 2)
           return fail("OrderedDict argument is not a sequence of pairs");

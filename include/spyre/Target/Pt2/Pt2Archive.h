@@ -11,6 +11,8 @@
 #ifndef SPYRE_TARGET_PT2_PT2ARCHIVE_H
 #define SPYRE_TARGET_PT2_PT2ARCHIVE_H
 
+#include "spyre/Target/Pt2/ZipIndex.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -62,7 +64,10 @@ public:
   bool contains(const std::string &relative) const;
   /// Size of an entry, or nullopt when absent.
   std::optional<uint64_t> entrySize(const std::string &relative) const;
-  /// Reads a whole entry (for JSON and small files).
+  /// Text entries (the program's JSON, configs) are read up to this size.
+  static constexpr uint64_t kMaxTextBytes = uint64_t(1) << 31;
+
+  /// Reads a whole entry (for JSON and small files), CRC checked.
   std::optional<std::string> read(const std::string &relative,
                                   std::string &error) const;
   /// Maps `size` bytes at `offset` of a stored entry in place (read into
@@ -70,9 +75,14 @@ public:
   std::optional<std::vector<uint8_t>>
   readRange(const std::string &relative, uint64_t offset, uint64_t size,
             std::string &error) const;
-  /// The file offset of a stored (uncompressed) entry's data, for mmap.
+  /// The file offset of a stored (uncompressed) entry's data, for mmap, as
+  /// libzip finds it (ZipIndex). The bytes are not CRC checked: verify().
   std::optional<uint64_t> storedDataOffset(const std::string &relative,
                                            std::string &error) const;
+  /// Checks an entry's size and CRC-32 by reading it whole (once), of which
+  /// `usedBytes` are needed (ZipIndex::checkUnused).
+  bool verify(const std::string &relative, uint64_t usedBytes,
+              std::string &error) const;
   /// A digest of the archive's contents that costs no data read: XXH3 of
   /// every entry's name, size and CRC-32 from the central directory. Equal
   /// archives give equal digests wherever they lie.
@@ -84,8 +94,9 @@ private:
   std::string path_;
   std::string root_;
   std::vector<std::string> entries_;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  const ZipIndex::Entry *entry(const std::string &relative,
+                               std::string &error) const;
+  std::unique_ptr<ZipIndex> zip_;
 };
 
 } // namespace spyre

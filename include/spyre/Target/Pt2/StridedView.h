@@ -40,6 +40,27 @@ inline std::optional<uint64_t> stridedViewSpan(llvm::ArrayRef<int64_t> sizes,
   return last + 1;
 }
 
+/// The largest tensor a file may declare: 2^48 bytes (256 TiB, 2048 times
+/// the largest Spyre memory). Sizes below it leave every later int64 product
+/// of a size with a stride, tile count or padding factor far from overflow.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 48;
+
+/// Bytes of a dense tensor of `sizes` (negative entries, dynamic dims, are
+/// skipped), or nullopt when they exceed kMaxTensorBytes. Computed with
+/// overflow checks: a file's sizes are untrusted, and a product that wraps
+/// would size a buffer too small for the elements written into it.
+inline std::optional<uint64_t> denseTensorBytes(llvm::ArrayRef<int64_t> sizes,
+                                                uint64_t elementBytes) {
+  uint64_t bytes = elementBytes;
+  for (int64_t size : sizes)
+    if (size >= 0 && (__builtin_mul_overflow(bytes, uint64_t(size), &bytes) ||
+                      bytes > kMaxTensorBytes))
+      return std::nullopt;
+  if (bytes > kMaxTensorBytes)
+    return std::nullopt;
+  return bytes;
+}
+
 } // namespace spyre
 
 #endif // SPYRE_TARGET_PT2_STRIDEDVIEW_H
