@@ -11,6 +11,8 @@ packages=(
   # Libraries: FlatBuffers for .spy, JSON and zip for the .pt2 importer.
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev libzip-dev
   zlib1g-dev libzstd-dev libcli11-dev
+  # XXH3-64 digests of .spy segments (header-only use).
+  libxxhash-dev
   # Tests and benchmarks; PyTorch (CPU) for the op fuzzer's references.
   libgtest-dev libbenchmark-dev python3-numpy python3-torch
   # bench/big-weights measures peak memory with /usr/bin/time.

@@ -189,8 +189,12 @@ public:
 
   bool emit(const void *data, uint64_t size) {
     written_ += size;
+    if (digest_)
+      digest_->update(data, size_t(size));
     return sink_(data, size, error_);
   }
+  /// Feeds what is emitted from now on to `digest` (null: none).
+  void digestInto(SegmentDigest *digest) { digest_ = digest; }
   /// Zeros up to file offset `target`.
   bool padTo(uint64_t target) {
     while (written_ < target) {
@@ -206,12 +210,14 @@ private:
   std::string &error_;
   std::vector<uint8_t> zeros_;
   uint64_t written_ = 0;
+  SegmentDigest *digest_ = nullptr;
 };
 
-/// One segment of the data area: a program's code or a tensor's data.
+/// One segment of the data area: a program's code, a tensor's data, or
+/// (last) the digests of all segments.
 struct SpyWriter::SegmentPlan {
   uint64_t offset, size, alignment;
-  // Exactly one of these is set.
+  // At most one of these is set; neither: the digest segment.
   const ProgramDesc *program = nullptr;
   const TensorData *data = nullptr;
 };
@@ -221,6 +227,7 @@ struct SpyWriter::DataLayout {
   std::vector<SegmentPlan> segments;
   /// Segment of each program, and of each tensor (-1: no data).
   std::vector<int32_t> codeSegment, dataSegment;
+  int32_t digestSegment = -1;
   uint64_t dataSize = 0;
 
   int32_t place(uint64_t size, uint64_t alignment) {
@@ -253,6 +260,9 @@ bool SpyWriter::layOutData(DataLayout &layout, std::string &error) const {
         layout.place(d.size(), std::max(alignment, kFileAlignment));
     layout.segments.back().data = &d;
   }
+  if (formatMinor_ >= kFirstMinorWithDigests)
+    layout.digestSegment = layout.place(
+        (layout.segments.size() + 1) * sizeof(uint64_t), kCodeAlignment);
   return true;
 }
 
@@ -295,7 +305,8 @@ void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
   auto model = CreateModelDirect(fbb, formatMajor_, formatMinor_, archHash_,
                                  archJson_.c_str(), &tensorOffsets,
                                  &programOffsets, &relocations, &steps,
-                                 &segmentOffsets, metadata, workspaceSize_);
+                                 &segmentOffsets, metadata, workspaceSize_,
+                                 layout.digestSegment);
   FinishModelBuffer(fbb, model);
 }
 
@@ -334,10 +345,26 @@ bool SpyWriter::writeTo(const Sink &sink, std::string &error) {
       !out.padTo(header.dataOffset))
     return false;
   std::vector<uint8_t> chunk;
-  for (const SegmentPlan &s : layout.segments)
-    if (!out.padTo(header.dataOffset + s.offset) ||
-        !emitSegment(s, out, chunk, error))
+  // Little-endian digests, the digest segment's own entry 0.
+  std::vector<uint8_t> digests(layout.segments.size() * sizeof(uint64_t), 0);
+  for (size_t i = 0; i < layout.segments.size(); ++i) {
+    const SegmentPlan &s = layout.segments[i];
+    if (!out.padTo(header.dataOffset + s.offset))
       return false;
+    if (int32_t(i) == layout.digestSegment) {
+      if (!out.emit(digests.data(), s.size))
+        return false;
+      continue;
+    }
+    SegmentDigest digest;
+    out.digestInto(&digest);
+    if (!emitSegment(s, out, chunk, error))
+      return false;
+    out.digestInto(nullptr);
+    uint64_t value = digest.digest();
+    for (size_t b = 0; b < sizeof(uint64_t); ++b)
+      digests[i * sizeof(uint64_t) + b] = uint8_t(value >> (8 * b));
+  }
   return true;
 }
 

@@ -178,7 +178,7 @@ const uint8_t *Model::segmentData(uint32_t segment) const {
 }
 
 Status Model::open(const std::string &path, const Arch *deviceArch,
-                   std::unique_ptr<Model> &out) {
+                   std::unique_ptr<Model> &out, const LoadOptions &options) {
   std::unique_ptr<Mapping> mapping;
   Status s = Mapping::map(path, mapping);
   if (!s.ok())
@@ -186,7 +186,7 @@ Status Model::open(const std::string &path, const Arch *deviceArch,
   auto model = std::unique_ptr<Model>(new Model());
   model->mapping_ = std::move(mapping);
   try {
-    s = model->validate(deviceArch);
+    s = model->validate(deviceArch, options);
   } catch (const std::bad_alloc &) {
     s = Status::error(StatusCode::OutOfMemory, "out of host memory");
   }
@@ -197,12 +197,13 @@ Status Model::open(const std::string &path, const Arch *deviceArch,
 }
 
 Status Model::fromBuffer(std::vector<uint8_t> bytes, const Arch *deviceArch,
-                         std::unique_ptr<Model> &out) {
+                         std::unique_ptr<Model> &out,
+                         const LoadOptions &options) {
   auto model = std::unique_ptr<Model>(new Model());
   model->mapping_ = Mapping::own(std::move(bytes));
   Status s;
   try {
-    s = model->validate(deviceArch);
+    s = model->validate(deviceArch, options);
   } catch (const std::bad_alloc &) {
     s = Status::error(StatusCode::OutOfMemory, "out of host memory");
   }
@@ -216,9 +217,9 @@ Status Model::fromBuffer(std::vector<uint8_t> bytes, const Arch *deviceArch,
 /// order of the comment at the top; each fills in its part of the model.
 class Model::Validator {
 public:
-  Validator(Model &model, const Arch *deviceArch)
-      : model_(model), deviceArch_(deviceArch), file_(model.mapping_->data()),
-        fileSize_(model.mapping_->size()) {}
+  Validator(Model &model, const Arch *deviceArch, const LoadOptions &options)
+      : model_(model), deviceArch_(deviceArch), options_(options),
+        file_(model.mapping_->data()), fileSize_(model.mapping_->size()) {}
 
   Status run();
 
@@ -290,8 +291,16 @@ private:
   // Plan.
   Status readPlan();
 
+  // Data.
+  /// The digest segment is well formed and, with LoadOptions::verifyData,
+  /// every other segment matches its digest.
+  Status checkDigests();
+  /// What lives in segment `i` ("tensor 3 'fc1.weight'"), for messages.
+  std::string segmentUsers(uint32_t i) const;
+
   Model &model_;
   const Arch *deviceArch_;
+  const LoadOptions &options_;
   const uint8_t *file_;
   uint64_t fileSize_;
   spy::FileHeader header_;
@@ -310,7 +319,8 @@ Status Model::Validator::run() {
   SPYRE_RETURN_IF_ERROR(checkBufferUpdates());
   SPYRE_RETURN_IF_ERROR(readPrograms());
   SPYRE_RETURN_IF_ERROR(readRelocations());
-  return readPlan();
+  SPYRE_RETURN_IF_ERROR(readPlan());
+  return checkDigests();
 }
 
 //===----------------------------------------------------------------------===//
@@ -906,8 +916,60 @@ Status Model::Validator::readPlan() {
   return Status::success();
 }
 
-Status Model::validate(const Arch *deviceArch) {
-  return Validator(*this, deviceArch).run();
+//===----------------------------------------------------------------------===//
+// Data
+//===----------------------------------------------------------------------===//
+
+Status Model::Validator::checkDigests() {
+  if (header_.formatMinor < spy::kFirstMinorWithDigests) {
+    model_.warnings_.push_back(".spy format " + theirVersion() +
+                               " has no segment digests: its data is not "
+                               "verified; recompile to get them");
+    return Status::success();
+  }
+  const std::vector<SegmentInfo> &segments = model_.segments_;
+  int32_t ds = m_->digest_segment();
+  uint64_t expected = segments.size() * sizeof(uint64_t);
+  if (ds < 0 || uint32_t(ds) >= segments.size() ||
+      segments[uint32_t(ds)].size != expected)
+    return invalidFile("digest segment " + std::to_string(ds) +
+                       " is missing or not " + std::to_string(expected) +
+                       " bytes (one u64 per segment)");
+  if (!options_.verifyData)
+    return Status::success();
+  const uint8_t *digests = model_.segmentData(uint32_t(ds));
+  for (uint32_t i = 0; i < segments.size(); ++i) {
+    if (int32_t(i) == ds)
+      continue;
+    uint64_t stored = 0;
+    for (size_t b = 0; b < sizeof(uint64_t); ++b)
+      stored |= uint64_t(digests[i * sizeof(uint64_t) + b]) << (8 * b);
+    uint64_t actual =
+        spy::SegmentDigest::of(model_.segmentData(i), size_t(segments[i].size));
+    if (actual != stored)
+      return invalidFile("segment " + std::to_string(i) + " (" +
+                         segmentUsers(i) + ") is corrupt: its content hash is " +
+                         hex64(actual) + ", the file records " + hex64(stored));
+  }
+  return Status::success();
+}
+
+std::string Model::Validator::segmentUsers(uint32_t i) const {
+  std::string users;
+  auto add = [&](const std::string &what) {
+    users += (users.empty() ? "" : ", ") + what;
+  };
+  for (uint32_t t = 0; t < model_.tensors_.size(); ++t)
+    if (model_.tensors_[t].segment == int32_t(i))
+      add(tensorLabel(t, model_.tensors_[t].name));
+  for (const ProgramInfo &p : model_.programs_)
+    if (p.codeSegment == i)
+      add("program '" + p.name + "'");
+  return users.empty() ? "unused" : users;
+}
+
+Status Model::validate(const Arch *deviceArch, const LoadOptions &options) {
+  return Validator(*this, deviceArch, options).run();
 }
 
 } // namespace spyre::rt

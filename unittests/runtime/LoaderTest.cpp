@@ -151,6 +151,41 @@ TEST(Loader, NewerMinorVersionIsAWarning) {
   EXPECT_NE(m->warnings()[0].find("newer"), std::string::npos);
 }
 
+/// The file offset of segment `i`'s data in `bytes`.
+uint64_t segmentOffset(const std::vector<uint8_t> &bytes, uint32_t i) {
+  spy::FileHeader h;
+  std::memcpy(&h, bytes.data(), sizeof(h));
+  const spy::Model *m = spy::GetModel(bytes.data() + h.flatbufferOffset);
+  return h.dataOffset + m->segments()->Get(i)->offset();
+}
+
+TEST(Loader, CorruptDataNamesTheSegmentAndItsTensor) {
+  std::vector<uint8_t> bytes = basicModel();
+  bytes[segmentOffset(bytes, 1) + 5] ^= 1; // the weight
+  expectRejected(bytes, "segment 1 (tensor 1 'w') is corrupt");
+  bytes = basicModel();
+  bytes[segmentOffset(bytes, 0) + 130] ^= 1; // the code
+  expectRejected(bytes, "segment 0 (program 'mm') is corrupt");
+  bytes = basicModel();
+  bytes[segmentOffset(bytes, 2)] ^= 1; // a recorded digest
+  expectRejected(bytes, "segment 0 (program 'mm') is corrupt");
+  // Trusted as is when asked: it loads.
+  std::unique_ptr<Model> m;
+  rt::LoadOptions trust;
+  trust.verifyData = false;
+  EXPECT_TRUE(Model::fromBuffer(bytes, &arch(), m, trust).ok());
+}
+
+TEST(Loader, FormatWithoutDigestsLoadsWithAWarning) {
+  std::unique_ptr<Model> m;
+  Status s = load(basicModel(arch(), spy::kFormatMajor,
+                             spy::kFirstMinorWithDigests - 1),
+                  &m);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(m->warnings().size(), 1u);
+  EXPECT_NE(m->warnings()[0].find("no segment digests"), std::string::npos);
+}
+
 TEST(Loader, WrongArchNamesBothHashesAndNames) {
   Arch other = arch();
   other.name = "other-machine";

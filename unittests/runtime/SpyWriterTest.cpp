@@ -30,9 +30,22 @@ TEST(SpyWriter, HeaderAndSegmentLayout) {
   EXPECT_EQ(h.checksum,
             spy::headerChecksum(h, bytes.data() + h.flatbufferOffset));
   const spy::Model *m = spy::GetModel(bytes.data() + h.flatbufferOffset);
-  ASSERT_EQ(m->segments()->size(), 2u); // code, then the weight
+  // Code, the weight, then the digests of all three.
+  ASSERT_EQ(m->segments()->size(), 3u);
   const spy::Segment *code = m->segments()->Get(0);
   const spy::Segment *weight = m->segments()->Get(1);
+  const spy::Segment *digests = m->segments()->Get(2);
+  ASSERT_EQ(m->digest_segment(), 2);
+  ASSERT_EQ(digests->size(), 3u * 8);
+  const uint8_t *data = bytes.data() + h.dataOffset;
+  for (uint32_t i = 0; i < 3; ++i) {
+    uint64_t stored = 0;
+    std::memcpy(&stored, data + digests->offset() + 8 * i, 8);
+    const spy::Segment *s = m->segments()->Get(i);
+    EXPECT_EQ(stored, i == 2 ? 0 : spy::SegmentDigest::of(data + s->offset(),
+                                                          s->size()))
+        << "segment " << i;
+  }
   EXPECT_EQ(code->size(), 6u * isa::kInstBytes);
   EXPECT_EQ(weight->offset() % spy::kFileAlignment, 0u);
   EXPECT_EQ(weight->size(), 32u * 32 * 4);

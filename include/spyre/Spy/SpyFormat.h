@@ -13,13 +13,18 @@
 #include <cstdint>
 #include <cstring>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace spyre::spy {
 
 /// First 8 bytes of every .spy file.
 constexpr char kMagic[8] = {'S', 'P', 'Y', 'R', 'E', 'B', 'I', 'N'};
 /// Format version written by this build and the only major it reads.
 constexpr uint32_t kFormatMajor = 2;
-constexpr uint32_t kFormatMinor = 1;
+constexpr uint32_t kFormatMinor = 2;
+/// The first minor whose files carry a digest of every segment.
+constexpr uint32_t kFirstMinorWithDigests = 2;
 /// Alignment of the FlatBuffer and of the data area within the file.
 constexpr uint64_t kFileAlignment = 4096;
 
@@ -55,6 +60,23 @@ inline uint64_t headerChecksum(const FileHeader &header,
   uint64_t h = fnv1a(&header, offsetof(FileHeader, checksum));
   return fnv1a(flatbuffer, header.flatbufferSize, h);
 }
+
+/// The content digest of a segment: XXH3-64 (Debian's libxxhash, inlined).
+/// Streamed by the writer, recomputed by the loader.
+class SegmentDigest {
+public:
+  SegmentDigest() { XXH3_64bits_reset(&state_); }
+  void update(const void *data, size_t size) {
+    XXH3_64bits_update(&state_, data, size);
+  }
+  uint64_t digest() const { return XXH3_64bits_digest(&state_); }
+  static uint64_t of(const void *data, size_t size) {
+    return XXH3_64bits(data, size);
+  }
+
+private:
+  XXH3_state_t state_;
+};
 
 } // namespace spyre::spy
 

@@ -60,6 +60,7 @@ struct Options {
   std::string arch;
   std::string trace;
   bool timingOnly = false;
+  bool noVerify = false;
   bool profile = false;
   std::string runsText;
   int64_t runs = 1;
@@ -104,6 +105,9 @@ void addOptions(CLI::App &app, Options &opts) {
                "simulate timing only: no data is computed and no outputs are "
                "written; inputs are optional (checked when given), so models "
                "too large to run need no data");
+  app.add_flag("--no-verify", opts.noVerify,
+               "skip recomputing the content hash of every segment at load "
+               "(a corrupt file then runs and may give wrong answers)");
   app.add_flag("--profile", opts.profile,
                "print where the simulated time goes: the total against the "
                "roofline, launch and barriers, the time per source module, "
@@ -412,7 +416,9 @@ Status writeOutputs(const Model &m, const Options &opts,
 Status loadModel(const Options &opts, const Arch &arch,
                  std::shared_ptr<const Model> &out) {
   std::unique_ptr<Model> model;
-  SPYRE_RETURN_IF_ERROR(Model::open(opts.model, &arch, model));
+  LoadOptions load;
+  load.verifyData = !opts.noVerify;
+  SPYRE_RETURN_IF_ERROR(Model::open(opts.model, &arch, model, load));
   for (const std::string &w : model->warnings())
     std::fprintf(stderr, "spyre-run: warning: %s: %s\n", opts.model.c_str(),
                  w.c_str());

@@ -96,6 +96,13 @@ struct ModelMetadata {
   std::string archName;
 };
 
+/// How a model is loaded.
+struct LoadOptions {
+  /// Recompute the digest of every segment (format >= 2.2) and refuse a
+  /// mismatch. Off (`spyre-run --no-verify`), the data is trusted as is.
+  bool verifyData = true;
+};
+
 /// A validated, immutable .spy model.
 class Model {
 public:
@@ -103,10 +110,12 @@ public:
   /// have been compiled for it (same hash); without, the machine description
   /// embedded in the file is used (and must match the file's hash).
   static Status open(const std::string &path, const Arch *deviceArch,
-                     std::unique_ptr<Model> &out);
+                     std::unique_ptr<Model> &out,
+                     const LoadOptions &options = LoadOptions());
   /// Validates a file held in memory (takes ownership of the bytes).
   static Status fromBuffer(std::vector<uint8_t> bytes, const Arch *deviceArch,
-                           std::unique_ptr<Model> &out);
+                           std::unique_ptr<Model> &out,
+                           const LoadOptions &options = LoadOptions());
 
   ~Model();
   Model(const Model &) = delete;
@@ -152,7 +161,7 @@ private:
   class Mapping;
   class Validator;
   Model();
-  Status validate(const Arch *deviceArch);
+  Status validate(const Arch *deviceArch, const LoadOptions &options);
 
   std::unique_ptr<Mapping> mapping_;
   const uint8_t *dataArea_ = nullptr;
