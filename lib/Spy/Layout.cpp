@@ -444,12 +444,20 @@ void LayoutMap::hostToDeviceRange(const void *host, uint64_t offset,
                       offset - firstStick * stickBytes, size);
 }
 
+uint64_t LayoutMap::stickBytes() const {
+  return uint64_t(layout_.elemsPerStick) * elementBytes_;
+}
+
 void LayoutMap::deviceToHost(const void *device, void *host) const {
-  uint64_t stickBytes = uint64_t(layout_.elemsPerStick) * elementBytes_;
-  uint64_t numSticks = stickBytes ? deviceBytes_ / stickBytes : 0;
+  uint64_t numSticks = stickBytes() ? deviceBytes_ / stickBytes() : 0;
+  deviceSticksToHost(device, 0, numSticks, host);
+}
+
+void LayoutMap::deviceSticksToHost(const void *device, uint64_t firstStick,
+                                   uint64_t numSticks, void *host) const {
   convertSticks<false>(nullptr, static_cast<uint8_t *>(host),
-                       static_cast<const uint8_t *>(device), nullptr, 0,
-                       numSticks, 0, 0);
+                       static_cast<const uint8_t *>(device), nullptr,
+                       firstStick, numSticks, 0, 0);
 }
 
 } // namespace spyre::spy

@@ -64,9 +64,17 @@ Status copyFromDevice(Device &device, const TensorInfo &tensor,
   spy::LayoutMap map;
   SPYRE_RETURN_IF_ERROR(makeMap(device, tensor, size, map));
   try {
-    std::vector<uint8_t> image(size_t(map.deviceBytes()));
-    SPYRE_RETURN_IF_ERROR(device.read(src, image.data(), image.size()));
-    map.deviceToHost(image.data(), host);
+    // Whole sticks at a time, so that host memory stays at one chunk
+    // whatever the image (a [291M, 3] f32 output has a 37 GB image).
+    uint64_t stick = map.stickBytes();
+    uint64_t total = map.deviceBytes();
+    uint64_t chunkBytes = std::max(stick, kChunkBytes / stick * stick);
+    std::vector<uint8_t> chunk(size_t(std::min(total, chunkBytes)));
+    for (uint64_t off = 0; off < total; off += chunkBytes) {
+      uint64_t n = std::min(total - off, chunkBytes);
+      SPYRE_RETURN_IF_ERROR(device.read(src + off, chunk.data(), n));
+      map.deviceSticksToHost(chunk.data(), off / stick, n / stick, host);
+    }
   } catch (const std::bad_alloc &) {
     return Status::error(StatusCode::OutOfMemory, "out of host memory");
   }

@@ -118,6 +118,15 @@ TEST_P(LayoutCases, MapsEveryElementAndRoundTrips) {
     ASSERT_EQ(std::memcmp(part.data(), device.data() + a, part.size()), 0)
         << "range [" << a << ", " << b << "]";
   }
+  // And back, a run of sticks at a time (copyFromDevice in chunks).
+  uint64_t stick = map.stickBytes(), sticks = device.size() / stick;
+  for (uint64_t run : {uint64_t(1), uint64_t(3), sticks}) {
+    std::vector<uint8_t> chunked(host.size(), 0xcc);
+    for (uint64_t first = 0; run && first < sticks; first += run)
+      map.deviceSticksToHost(device.data() + first * stick, first,
+                             std::min(run, sticks - first), chunked.data());
+    EXPECT_EQ(chunked, host) << "runs of " << run << " sticks";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

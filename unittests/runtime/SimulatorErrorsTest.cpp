@@ -149,6 +149,34 @@ TEST(SimErrors, RunawayAndNegativeLoops) {
                 "negative loop trip count -5");
 }
 
+TEST(SimErrors, WorkIsBoundedNotOnlyInstructions) {
+  // One 64 x 64 x 64 matmul is 262144 MACs: 40 of them pass a budget of
+  // 10^7 units within the instruction limit.
+  rt::SimOptions options;
+  options.maxWorkPerStep = 10000000;
+  SimHarness h(arch(), options);
+  Inst mm = ptMatmul(0, 0, 0, 64, 64, 64, {0, 0, 0}); // pitch 0: tiny LX
+  expectFailure(h.run({loop(1000), mm, endLoop()}),
+                "limit of 10000000 units of work per step (MACs, SFP "
+                "elements, bytes moved) (SimOptions::maxWorkPerStep");
+  ASSERT_OK(h.run({loop(10), mm, endLoop()}));
+  // Per launch: steps each under the step's budget add up.
+  options.maxWorkPerStep = uint64_t(1) << 36;
+  options.maxWorkPerLaunch = 5000000;
+  SimHarness launch(arch(), options);
+  ASSERT_OK(launch.run({loop(10), mm, endLoop()}));
+  expectFailure(launch.run({loop(30), mm, endLoop()}),
+                "units of work per launch");
+  // Timing-only simulation computes nothing: only instructions count.
+  options.timingOnly = true;
+  SimHarness timing(arch(), options);
+  ASSERT_OK(timing.run({loop(1000), mm, endLoop()}));
+  options.maxInstructionsPerLaunch = 100;
+  SimHarness few(arch(), options);
+  expectFailure(few.run({loop(1000), mm, endLoop()}),
+                "limit of 100 dynamic instructions per launch");
+}
+
 TEST(SimErrors, InvalidRequests) {
   SimHarness h;
   Inst bad = isa::makeInst(Opcode::Nop);
@@ -194,6 +222,28 @@ TEST(SimErrors, SparseMemoryCostsOnlyWhatIsTouched) {
   // Freed memory reads as zero when allocated again.
   ASSERT_OK(h.device.free(big));
   EXPECT_EQ(h.device.residentBytes(), 0u);
+}
+
+TEST(SimErrors, HostMemoryOfDeviceContentsIsBounded) {
+  // Four 64 KiB pages allowed: the fifth page written is OutOfMemory, with
+  // the figures and the option to raise.
+  rt::SimOptions options;
+  options.maxHostMemoryBytes = 4 * 65536;
+  SimHarness h(arch(), options);
+  rt::DeviceAddr buf;
+  ASSERT_OK(h.device.allocate(uint64_t(1) << 30, 4096, rt::MemoryKind::Data,
+                              buf));
+  std::vector<uint8_t> page(65536, 7);
+  for (uint64_t i = 0; i < 4; ++i)
+    ASSERT_OK(h.device.write(buf + i * (uint64_t(1) << 20), page.data(),
+                             page.size()));
+  rt::Status s = h.device.write(buf + (uint64_t(5) << 20), page.data(), 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), rt::StatusCode::OutOfMemory);
+  EXPECT_NE(s.message().find("holds 262144 bytes of host memory, at most "
+                             "262144: SimOptions::maxHostMemoryBytes"),
+            std::string::npos)
+      << s.message();
 }
 
 } // namespace

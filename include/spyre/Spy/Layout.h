@@ -152,6 +152,12 @@ public:
                          void *out) const;
   /// Reads a device image back into a row-major host buffer.
   void deviceToHost(const void *device, void *host) const;
+  /// deviceToHost for sticks [firstStick, firstStick + numSticks) of the
+  /// image, `device` pointing at the first of them.
+  void deviceSticksToHost(const void *device, uint64_t firstStick,
+                          uint64_t numSticks, void *host) const;
+  /// Bytes of one stick of the image.
+  uint64_t stickBytes() const;
 
 private:
   template <bool ToDevice>

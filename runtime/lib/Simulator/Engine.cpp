@@ -229,13 +229,8 @@ private:
             unsigned &depth) {
     const auto &insts = prog_.insts;
     while (c.pc < insts.size()) {
-      if (++dynamicCount_ > dev_.options.maxInstructionsPerStep) {
-        fail(c, c.pc, nullptr, 0,
-             "exceeded the simulator's limit of " +
-                 std::to_string(dev_.options.maxInstructionsPerStep) +
-                 " dynamic instructions per step (runaway loop?)");
+      if (!withinLimits(c))
         return false;
-      }
       const DecodedInst &d = insts[c.pc];
       switch (d.kind) {
       case DecodedInst::Kind::Nop:
@@ -501,6 +496,8 @@ private:
         return startSend(c, s, seq, now);
       return startRecv(c, s, seq, now);
     }
+    if (!withinWorkLimits(c, s))
+      return false;
     s.endPs = end;
     schedule(c, seq, end);
     return true;
@@ -550,6 +547,7 @@ private:
 
   /// The end time of a DMA of `bytes` started at `now`; counts the bytes.
   uint64_t dmaTransfer(const Slot &s, uint64_t now, uint64_t bytes) {
+    chargeWork(bytes);
     const isa::Inst &inst = prog_.insts[s.pc].inst;
     SimStats &stats = dev_.stats;
     if (!(inst.flags & isa::kFlagMulticast)) {
@@ -582,6 +580,7 @@ private:
     SimStats &stats = dev_.stats;
     uint64_t m = s.args[0], k = s.args[1], n = s.args[2];
     stats.macs += m * k * n;
+    chargeWork(m * k * n);
     stats.paddedMacs += dev_.timing.paddedMacs(m, k, n);
     if (functional_)
       execPtMatmul(view(s), c.lx, dev_.scratch);
@@ -590,6 +589,7 @@ private:
 
   uint64_t startSfp(Core &c, const Slot &s, uint64_t now) {
     const DecodedInst &d = prog_.insts[s.pc];
+    chargeWork(s.args[0] * s.args[1]);
     if (functional_) {
       ExecView v = view(s);
       switch (Opcode(d.inst.opcode)) {
@@ -633,6 +633,7 @@ private:
   bool startSend(Core &c, Slot &s, uint64_t seq, uint64_t now) {
     uint32_t peer, tag = s.args[1];
     uint64_t bytes = s.args[2];
+    chargeWork(bytes);
     if (!ringPeer(c, s, peer))
       return false;
     // The shortest way round (clockwise on a tie); every link on the path
@@ -773,6 +774,56 @@ private:
   /// Payload bytes of ring messages sent but not yet received.
   uint64_t mailboxBytes_ = 0;
   uint64_t dynamicCount_ = 0;
+  /// Functional work of this step (SimOptions::maxWorkPerStep).
+  uint64_t work_ = 0;
+
+  /// Counts the host work of an instruction being started (functional
+  /// simulation only; withinWorkLimits checks it).
+  void chargeWork(uint64_t units) {
+    if (!functional_)
+      return;
+    work_ += units;
+    dev_.launchWork += units;
+  }
+
+  /// One more dynamic instruction: false (and the step fails) once it
+  /// passes a limit of SimOptions.
+  bool withinLimits(Core &c) {
+    const SimOptions &o = dev_.options;
+    auto stop = [&](uint64_t limit, const char *what, const char *option) {
+      fail(c, c.pc, nullptr, 0,
+           "exceeded the simulator's limit of " + std::to_string(limit) + " " +
+               what + " (SimOptions::" + option + "; runaway loop?)");
+      return false;
+    };
+    if (++dynamicCount_ > o.maxInstructionsPerStep)
+      return stop(o.maxInstructionsPerStep, "dynamic instructions per step",
+                  "maxInstructionsPerStep");
+    if (++dev_.launchInstructions > o.maxInstructionsPerLaunch)
+      return stop(o.maxInstructionsPerLaunch,
+                  "dynamic instructions per launch", "maxInstructionsPerLaunch");
+    return true;
+  }
+
+  /// False (and the step fails) once the work started so far passes a
+  /// limit of SimOptions; checked as each instruction starts, before its
+  /// successor can.
+  bool withinWorkLimits(Core &c, const Slot &s) {
+    const SimOptions &o = dev_.options;
+    auto stop = [&](uint64_t limit, const char *per, const char *option) {
+      fail(c, s.pc, s.iv, s.depth,
+           "exceeded the simulator's limit of " + std::to_string(limit) +
+               " units of work per " + per +
+               " (MACs, SFP elements, bytes moved) (SimOptions::" + option +
+               "; runaway loop?)");
+      return false;
+    };
+    if (work_ > o.maxWorkPerStep)
+      return stop(o.maxWorkPerStep, "step", "maxWorkPerStep");
+    if (dev_.launchWork > o.maxWorkPerLaunch)
+      return stop(o.maxWorkPerLaunch, "launch", "maxWorkPerLaunch");
+    return true;
+  }
   std::string error_;
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <new>
+#include <unistd.h>
 
 namespace spyre::rt {
 
@@ -73,6 +74,22 @@ SimulatorDevice::Impl::Impl(const Arch &arch, const SimOptions &options)
       trace(options.trace ? options.traceMaxEvents : 0) {
   lxMemory.resize(size_t(arch.cores));
   stats.cores.resize(size_t(arch.cores));
+  uint64_t limit = options.maxHostMemoryBytes;
+  if (!limit) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    limit = pages > 0 && page > 0 ? uint64_t(pages) / 4 * 3 * uint64_t(page)
+                                  : UINT64_MAX;
+  }
+  memory.setLimit(limit);
+}
+
+Status SimulatorDevice::Impl::outOfHostMemory(const std::string &what) const {
+  return Status::error(
+      StatusCode::OutOfMemory,
+      "host memory exhausted " + what + " (simulated device memory holds " +
+          std::to_string(memory.residentBytes()) + " bytes of host memory, " +
+          "at most " + std::to_string(memory.limit()) +
+          ": SimOptions::maxHostMemoryBytes)");
 }
 
 uint8_t *SimulatorDevice::Impl::lx(uint32_t core) {
@@ -138,8 +155,7 @@ Status SimulatorDevice::write(DeviceAddr dst, const void *src, uint64_t size) {
   try {
     impl_->memory.write(dst, src, size);
   } catch (const std::bad_alloc &) {
-    return Status::error(StatusCode::OutOfMemory,
-                         "host memory exhausted by simulated device memory");
+    return impl_->outOfHostMemory("by a write to device memory");
   }
   return Status::success();
 }
@@ -169,8 +185,7 @@ Status SimulatorDevice::copy(DeviceAddr dst, DeviceAddr src, uint64_t size) {
   try {
     impl_->memory.copy(dst, src, size);
   } catch (const std::bad_alloc &) {
-    return Status::error(StatusCode::OutOfMemory,
-                         "host memory exhausted by simulated device memory");
+    return impl_->outOfHostMemory("by a copy in device memory");
   }
   return Status::success();
 }
@@ -179,6 +194,7 @@ Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
   Impl &d = *impl_;
   try {
     uint64_t launchStart = d.nowPs;
+    d.launchInstructions = d.launchWork = 0;
     d.nowPs += d.timing.launchOverheadPs();
     ++d.stats.launches;
     sim::DecodedProgram program;
@@ -233,8 +249,7 @@ Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
     d.stats.launchPs.push_back(d.nowPs - launchStart);
     d.stats.droppedTraceEvents = d.trace.dropped();
   } catch (const std::bad_alloc &) {
-    return Status::error(StatusCode::OutOfMemory,
-                         "host memory exhausted while simulating");
+    return d.outOfHostMemory("while simulating");
   }
   return Status::success();
 }

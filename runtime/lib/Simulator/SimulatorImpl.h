@@ -19,6 +19,8 @@ struct SimulatorDevice::Impl {
 
   /// The LX of `core` (allocated on first use; functional mode only).
   uint8_t *lx(uint32_t core);
+  /// The OutOfMemory status of a failed host allocation, with the figures.
+  Status outOfHostMemory(const std::string &what) const;
 
   Arch arch;
   SimOptions options;
@@ -31,6 +33,9 @@ struct SimulatorDevice::Impl {
   sim::Scratch scratch;
   /// Simulated device time (ps).
   uint64_t nowPs = 0;
+  /// Dynamic instructions and functional work (SimOptions) of the launch
+  /// being simulated.
+  uint64_t launchInstructions = 0, launchWork = 0;
 };
 
 } // namespace spyre::rt

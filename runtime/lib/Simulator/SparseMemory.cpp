@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace spyre::rt::sim {
 
@@ -15,6 +16,8 @@ uint8_t *SparseMemory::page(uint64_t index, bool create) const {
   if (it != pages_.end()) {
     p = it->second.get();
   } else if (create) {
+    if (residentBytes() + kPageBytes > limit_)
+      throw std::bad_alloc();
     auto fresh = std::make_unique<uint8_t[]>(kPageBytes); // zeroed
     p = fresh.get();
     pages_.emplace(index, std::move(fresh));

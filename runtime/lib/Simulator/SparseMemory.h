@@ -31,11 +31,16 @@ public:
   void clear(uint64_t addr, uint64_t size);
   /// Host bytes held by pages.
   uint64_t residentBytes() const { return pages_.size() * kPageBytes; }
+  /// Host bytes the pages may take; a write that needs more throws
+  /// std::bad_alloc (the simulator reports it as OutOfMemory).
+  void setLimit(uint64_t bytes) { limit_ = bytes; }
+  uint64_t limit() const { return limit_; }
 
 private:
   uint8_t *page(uint64_t index, bool create) const;
 
   mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  uint64_t limit_ = UINT64_MAX;
   mutable uint64_t cachedIndex_ = UINT64_MAX;
   mutable uint8_t *cachedPage_ = nullptr;
 };

@@ -53,6 +53,26 @@ struct SimOptions {
   /// but a whole step of a large matmul is ~10^4..10^6); a hostile file is
   /// stopped in well under a minute.
   uint64_t maxInstructionsPerStep = uint64_t(1) << 28;
+  /// Dynamic instructions of one launch (all its steps): a plan of many
+  /// steps, each under the per-step limit, is stopped too.
+  uint64_t maxInstructionsPerLaunch = uint64_t(1) << 32;
+  /// Host work of functional simulation, in units of one multiply-
+  /// accumulate, one SFP element or one byte moved by DMA or the ring. An
+  /// instruction is not a unit of work: one matmul at pitch 0 repeats up to
+  /// 3 * 10^9 MACs of LX, so a loop of them could run for days under the
+  /// instruction limits. A real step stays far below (a 1024 x 4096 x 12800
+  /// matmul is 5.4 * 10^10); the defaults stop a hostile file within about
+  /// 15 s (step) and 1 min (launch) of host time at 5 GMAC/s.
+  /// Timing-only simulation computes nothing and is bounded by the
+  /// instruction limits alone.
+  uint64_t maxWorkPerStep = uint64_t(1) << 36;
+  uint64_t maxWorkPerLaunch = uint64_t(1) << 38;
+  /// Host memory for the contents of device memory (allocated in 64 KiB
+  /// pages as they are first written). 0: three quarters of the host's
+  /// physical memory, so that a model whose writes outgrow the host (a
+  /// 100 GiB workspace is valid on a 128 GiB device) fails with
+  /// OutOfMemory instead of being killed by the kernel.
+  uint64_t maxHostMemoryBytes = 0;
 };
 
 /// Busy time of one core's units, in picoseconds.
