@@ -68,11 +68,21 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
     const uint8_t *src = m.programImage(uint32_t(p));
     images[p].assign(src, src + bytes);
   }
+  // Every instruction may touch only the tensor its relocation names; one
+  // without a relocation, no device memory at all.
+  loaded->confine_.resize(programs.size());
+  for (size_t p = 0; p < programs.size(); ++p)
+    loaded->confine_[p].assign(programs[p].numInsts, DeviceRange());
+  auto window = [&](const RelocationInfo &r) {
+    return &loaded->confine_[r.program][r.offset / isa::kInstBytes];
+  };
   for (const RelocationInfo &r : m.relocations()) {
     if (r.phase != Phase::Load)
       continue;
-    uint64_t value = loaded->tensorAddress_[r.tensor] + uint64_t(r.addend);
+    DeviceAddr base = loaded->tensorAddress_[r.tensor];
+    uint64_t value = base + uint64_t(r.addend);
     std::memcpy(images[r.program].data() + r.offset, &value, sizeof(value));
+    *window(r) = {base, base + tensors[r.tensor].size};
   }
   loaded->programAddress_.assign(programs.size(), 0);
   for (size_t p = 0; p < programs.size(); ++p) {
@@ -92,12 +102,13 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
     DeviceAddr where = loaded->programAddress_[r.program] + r.offset;
     const TensorInfo &t = tensors[r.tensor];
     if (r.phase == Phase::Bind)
-      loaded->bindPatches_.push_back({where, t.workspaceOffset, r.addend});
+      loaded->bindPatches_.push_back(
+          {where, t.workspaceOffset, r.addend, window(r), t.size});
     else if (r.phase == Phase::Launch)
       loaded->launchPatches_.push_back(
           {where,
            (t.role == Role::Input ? 0 : numInputs) + uint64_t(t.ioIndex),
-           r.addend});
+           r.addend, window(r), t.size});
   }
   loaded->launchPatchValues_.assign(loaded->launchPatches_.size(), 0);
 
@@ -111,6 +122,7 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
     step.numCores = prog.numCores;
     step.numParams = prog.numParams;
     step.params = prog.params.data();
+    step.confine = loaded->confine_[p].data();
     loaded->plan_.push_back(step);
   }
   out = std::move(loaded);
@@ -119,8 +131,10 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
 
 Status LoadedModel::applyBind(const Workspace &workspace) {
   for (const Patch &p : bindPatches_) {
-    uint64_t value = workspace.base_ + p.slotOrOffset + uint64_t(p.addend);
+    DeviceAddr base = workspace.base_ + p.slotOrOffset;
+    uint64_t value = base + uint64_t(p.addend);
     SPYRE_RETURN_IF_ERROR(device_.write(p.where, &value, sizeof(value)));
+    *p.window = {base, base + p.tensorBytes};
   }
   boundWorkspace_ = &workspace;
   return Status::success();
@@ -148,6 +162,7 @@ Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
                             ? inputs[p.slotOrOffset]
                             : outputs[p.slotOrOffset - numInputs];
     uint64_t value = buffer + uint64_t(p.addend);
+    *p.window = {buffer, buffer + p.tensorBytes};
     if (value == launchPatchValues_[i])
       continue;
     SPYRE_RETURN_IF_ERROR(device_.write(p.where, &value, sizeof(value)));

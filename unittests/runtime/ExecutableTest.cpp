@@ -28,6 +28,13 @@ std::vector<float> basicReference(const std::vector<float> &x) {
   return y;
 }
 
+/// An address as the simulator's messages print it.
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
 uint64_t readU64(rt::Device &d, DeviceAddr at) {
   uint64_t v = 0;
   EXPECT_TRUE(d.read(at, &v, 8).ok());
@@ -87,6 +94,63 @@ TEST(Executable, ThreePhases) {
   loaded.reset();
   ws1.reset();
   ws2.reset();
+}
+
+/// A model that copies 4096 bytes from its 512-byte input x, `delta` bytes
+/// past where x's relocation points (a parameter added to the address), to
+/// its output: the file's own numbers may aim anywhere in device memory.
+std::vector<uint8_t> peekingModel(int64_t delta) {
+  spy::SpyWriter w(arch());
+  uint32_t x =
+      w.addTensor(makeTensor("x", spy::Role::Input, 0, DType::F32, {4, 32}));
+  uint32_t y =
+      w.addTensor(makeTensor("y", spy::Role::Output, 0, DType::F32, {32, 32}));
+  spy::ProgramDesc p;
+  p.name = "peek";
+  isa::Inst load = dmaLoad(0, {32, 1, 1}, 128, {128, 0, 0});
+  load.memParam = 0;
+  p.insts = {load, dmaStore(0, {32, 1, 1}, 128, {128, 0, 0})};
+  p.numParams = 1;
+  p.params = {delta};
+  uint32_t prog = w.addProgram(p);
+  w.addRelocation(prog, 0, x);
+  w.addRelocation(prog, 1, y);
+  w.addStep(prog);
+  return writeSpy(w);
+}
+
+// Two models on one device: the second aims its input's relocation at the
+// first one's weight. Every access lies inside one allocation (the weight),
+// which the device alone would allow; the loaded model confines each
+// instruction to the tensor its relocation names.
+TEST(Executable, AModelCannotReadAnotherModelsWeights) {
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::LoadedModel> victim, thief;
+  ASSERT_OK(rt::LoadedModel::load(device, loadModel(basicModel()), victim));
+  DeviceAddr weight = victim->tensorAddress(1);
+  DeviceAddr in, out;
+  ASSERT_OK(device.allocate(512, 128, rt::MemoryKind::Data, in));
+  ASSERT_OK(device.allocate(4096, 128, rt::MemoryKind::Data, out));
+  auto model = loadModel(peekingModel(int64_t(weight) - int64_t(in)));
+  ASSERT_OK(rt::LoadedModel::load(device, model, thief));
+  std::unique_ptr<rt::Workspace> ws;
+  ASSERT_OK(rt::Workspace::create(*thief, ws));
+  rt::Status s = thief->launch(*ws, &in, 1, &out, 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("leaves the tensor its relocation names, [" +
+                             hex(in) + ", " + hex(in + 512) + ")"),
+            std::string::npos)
+      << s.message();
+  // The same program, launched bare on the device (no confine windows),
+  // stays inside one allocation and is not stopped: the windows are what
+  // confines it.
+  std::vector<rt::StepRequest> plan(1);
+  plan[0].code = thief->programAddress(0);
+  plan[0].numInsts = 2;
+  plan[0].numParams = 1;
+  int64_t delta = int64_t(weight) - int64_t(in);
+  plan[0].params = &delta;
+  EXPECT_TRUE(device.launch(plan.data(), 1).ok());
 }
 
 TEST(Executable, SessionRunsAndChecksInputs) {

@@ -414,7 +414,8 @@ private:
   }
 
   /// The device address of a DMA at this iteration; checks that the bytes
-  /// it touches lie inside one allocation.
+  /// it touches lie inside the tensor its relocation names (the step's
+  /// confine windows) or, for a bare step, inside one allocation.
   bool prepareDeviceAccess(Core &c, Slot &s, const isa::Inst &inst) {
     Int128 base = Int128(inst.memAddr) + param(c.id, inst.memParam);
     for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
@@ -426,11 +427,24 @@ private:
     if (!deviceSpan(s, inst, lo, hi))
       return true;
     bool representable = lo >= 0 && hi <= Int128(UINT64_MAX);
-    if (representable && dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo)))
-      return true;
     std::string range =
         representable ? "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")"
                       : std::string("beyond the address space");
+    if (const DeviceRange *confine = step_.confine) {
+      const DeviceRange &w = confine[s.pc];
+      if (representable && w.lo < w.hi && lo >= Int128(w.lo) &&
+          hi <= Int128(w.hi))
+        return true;
+      return fail(c, s.pc, s.iv, s.depth,
+                  "device memory access " + range +
+                      (w.lo < w.hi ? " leaves the tensor its relocation "
+                                     "names, [" +
+                                         hex(w.lo) + ", " + hex(w.hi) + ")"
+                                   : " by an instruction that no relocation "
+                                     "names a tensor for"));
+    }
+    if (representable && dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo)))
+      return true;
     return fail(c, s.pc, s.iv, s.depth,
                 "device memory access " + range +
                     " is not inside one allocation");

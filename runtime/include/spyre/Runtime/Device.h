@@ -34,6 +34,11 @@ enum class MemoryKind : uint8_t {
 /// One step of a launch plan: run the program whose instruction image is at
 /// `code` on cores 0..numCores-1, core c reading its parameters from
 /// params[c * numParams .. c * numParams + numParams - 1].
+/// Device bytes [lo, hi).
+struct DeviceRange {
+  DeviceAddr lo = 0, hi = 0;
+};
+
 struct StepRequest {
   /// Kernel name for statistics and traces; must outlive the call.
   const char *name = "";
@@ -43,6 +48,11 @@ struct StepRequest {
   uint32_t numParams = 0;
   /// numCores * numParams values, core-major; must outlive the call.
   const int64_t *params = nullptr;
+  /// numInsts entries, or null: the device memory instruction i may touch
+  /// (the tensor its relocation names; an empty range: none). A device
+  /// enforces it at run time; without it, an access must lie inside one
+  /// allocation. Must outlive the call.
+  const DeviceRange *confine = nullptr;
 };
 
 /// A device. Not thread-safe: one caller at a time.

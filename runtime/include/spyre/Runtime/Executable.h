@@ -69,6 +69,9 @@ private:
     /// Bind: offset into the workspace. Launch: io slot (inputs first).
     uint64_t slotOrOffset;
     int64_t addend;
+    /// The patched instruction's window in confine_ and its tensor's bytes.
+    DeviceRange *window;
+    uint64_t tensorBytes;
   };
 
   LoadedModel(Device &device, std::shared_ptr<const Model> model);
@@ -85,6 +88,10 @@ private:
   /// Last value written by each launch patch (skips rewriting it).
   std::vector<uint64_t> launchPatchValues_;
   std::vector<StepRequest> plan_;
+  /// Per program, per instruction: the tensor its relocation names (the
+  /// bytes a step may touch: StepRequest::confine), updated as relocations
+  /// are patched.
+  std::vector<std::vector<DeviceRange>> confine_;
   const Workspace *boundWorkspace_ = nullptr;
   std::set<Workspace *> workspaces_;
 };
