@@ -5,7 +5,12 @@
 // values whose layout is free (function arguments, weights, constants: the
 // runtime or the emitter writes them in any layout) take the layout most of
 // their uses need. A use that needs another layout reads a `restickify`,
-// one per (value, layout).
+// one per (value, layout) -- except for a weight or constant, which gets a
+// copy of its own in that layout instead: the emitter writes each copy's
+// image, so no load-time tensor is re-laid-out on the device in every run
+// (a tied embedding and lm_head table, read by a gather and a matmul).
+// A buffer that the program mutates keeps one copy (restickified), since
+// the runtime updates it in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYREASSIGNLAYOUTS
@@ -48,6 +54,28 @@ bool hasFreeLayout(Value v) {
   if (isa<BlockArgument>(v))
     return true;
   return isa_and_nonnull<WeightOp, ConstantOp>(v.getDefiningOp());
+}
+
+/// The names of the buffers whose new contents `func` returns
+/// (spyre.output "buffer_mutation:NAME").
+llvm::StringSet<> mutatedBuffers(func::FuncOp func) {
+  llvm::StringSet<> names;
+  for (unsigned r = 0; r < func.getNumResults(); ++r)
+    if (auto kind = func.getResultAttrOfType<StringAttr>(r, "spyre.output"))
+      if (auto [tag, name] = kind.getValue().split(':');
+          tag == "buffer_mutation")
+        names.insert(name);
+  return names;
+}
+
+/// Whether the value is written into the model file (a weight or constant
+/// that nothing mutates), so that each layout it is read in can be a copy
+/// of its own.
+bool isLoadTimeData(Value v, const llvm::StringSet<> &mutated) {
+  Operation *def = v.getDefiningOp();
+  if (auto w = dyn_cast_or_null<WeightOp>(def))
+    return !mutated.contains(w.getName());
+  return isa_and_nonnull<ConstantOp>(def);
 }
 
 struct AssignLayoutsPass
@@ -121,6 +149,7 @@ struct AssignLayoutsPass
     });
     if (failedAny)
       return failure();
+    llvm::StringSet<> mutated = mutatedBuffers(func);
 
     for (Value v : values) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -156,12 +185,19 @@ struct AssignLayoutsPass
       }
       v.setType(supplied.apply(type));
       OpBuilder b(v.getContext());
+      bool copies = isLoadTimeData(v, mutated);
       for (auto &[layout, users] : demands) {
         if (layout == supplied)
           continue;
         b.setInsertionPointAfterValue(v);
-        Value converted = RestickifyOp::create(
-            b, v.getLoc(), layout.apply(type), v);
+        Value converted;
+        if (copies) {
+          Operation *copy = b.clone(*v.getDefiningOp());
+          copy->getResult(0).setType(layout.apply(type));
+          converted = copy->getResult(0);
+        } else {
+          converted = RestickifyOp::create(b, v.getLoc(), layout.apply(type), v);
+        }
         for (OpOperand *use : users)
           use->set(converted);
       }

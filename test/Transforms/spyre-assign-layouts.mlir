@@ -101,3 +101,51 @@ func.func @mutated_input_layout(%x: tensor<64x64xf16> {spyre.name = "x"}) -> (te
   %1 = spyre.transpose %0 [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
   return %0, %1 : tensor<64x64xf16>, tensor<64x64xf16>
 }
+
+// -----
+
+// A weight read in two layouts (a tied embedding/lm_head table: here a
+// transposed matmul and an elementwise use, two against one) is written
+// twice by the emitter, once per layout: no restickify of load-time data is
+// left for the device to run. A constant likewise.
+// CHECK-DAG: #[[ROW:.*]] = #spyre.layout<stick_dim = 1, stick_elems = 64>
+// CHECK-DAG: #[[T:.*]] = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+// CHECK-LABEL: func.func @weight_in_two_layouts
+// CHECK: %[[W:.*]] = spyre.weight "tied" parameter = dense<5.000000e-01> : tensor<16x64xf16> : tensor<16x64xf16, #[[T]]>
+// CHECK: %[[WROW:.*]] = spyre.weight "tied" parameter = dense<5.000000e-01> : tensor<16x64xf16> : tensor<16x64xf16, #[[ROW]]>
+// CHECK: %[[C:.*]] = spyre.constant dense<2.000000e+00> : tensor<16x64xf16> : tensor<16x64xf16, #[[T]]>
+// CHECK: %[[CROW:.*]] = spyre.constant dense<2.000000e+00> : tensor<16x64xf16> : tensor<16x64xf16, #[[ROW]]>
+// CHECK-NOT: spyre.restickify
+// CHECK: spyre.unary neg %[[WROW]]
+// CHECK: spyre.matmul %{{.*}}, %[[W]]
+// CHECK: spyre.matmul %{{.*}}, %[[W]]
+// CHECK: spyre.unary neg %[[CROW]]
+// CHECK: spyre.matmul %{{.*}}, %[[C]]
+// CHECK: spyre.matmul %{{.*}}, %[[C]]
+func.func @weight_in_two_layouts(%q: tensor<8x64xf16>) -> (tensor<16x64xf16>, tensor<8x16xf16>, tensor<8x16xf16>, tensor<16x64xf16>, tensor<8x16xf16>, tensor<8x16xf16>) {
+  %w = spyre.weight "tied" parameter = dense<0.5> : tensor<16x64xf16> : tensor<16x64xf16>
+  %c = spyre.constant dense<2.0> : tensor<16x64xf16> : tensor<16x64xf16>
+  %n = spyre.unary neg %w : tensor<16x64xf16> -> tensor<16x64xf16>
+  %0 = spyre.matmul %q, %w {transpose_rhs} : tensor<8x64xf16>, tensor<16x64xf16> -> tensor<8x16xf16>
+  %1 = spyre.matmul %q, %w {transpose_rhs} : tensor<8x64xf16>, tensor<16x64xf16> -> tensor<8x16xf16>
+  %m = spyre.unary neg %c : tensor<16x64xf16> -> tensor<16x64xf16>
+  %2 = spyre.matmul %q, %c {transpose_rhs} : tensor<8x64xf16>, tensor<16x64xf16> -> tensor<8x16xf16>
+  %3 = spyre.matmul %q, %c {transpose_rhs} : tensor<8x64xf16>, tensor<16x64xf16> -> tensor<8x16xf16>
+  return %n, %0, %1, %m, %2, %3 : tensor<16x64xf16>, tensor<8x16xf16>, tensor<8x16xf16>, tensor<16x64xf16>, tensor<8x16xf16>, tensor<8x16xf16>
+}
+
+// -----
+
+// A buffer the program mutates stays one tensor (the runtime writes its new
+// contents over it): the other layout is a restickify.
+// CHECK-LABEL: func.func @mutated_buffer_in_two_layouts
+// CHECK: %[[S:.*]] = spyre.weight "state" buffer
+// CHECK-NOT: spyre.weight "state"
+// CHECK: spyre.restickify %[[S]]
+func.func @mutated_buffer_in_two_layouts(%q: tensor<8x64xf16>) -> (tensor<8x16xf16> {spyre.output = "user"}, tensor<8x16xf16> {spyre.output = "user"}, tensor<16x64xf16> {spyre.output = "buffer_mutation:state"}) {
+  %s = spyre.weight "state" buffer = dense<0.5> : tensor<16x64xf16> : tensor<16x64xf16>
+  %n = spyre.unary neg %s : tensor<16x64xf16> -> tensor<16x64xf16>
+  %0 = spyre.matmul %q, %s {transpose_rhs} : tensor<8x64xf16>, tensor<16x64xf16> -> tensor<8x16xf16>
+  %1 = spyre.matmul %q, %s {transpose_rhs} : tensor<8x64xf16>, tensor<16x64xf16> -> tensor<8x16xf16>
+  return %0, %1, %n : tensor<8x16xf16>, tensor<8x16xf16>, tensor<16x64xf16>
+}

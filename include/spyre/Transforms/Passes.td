@@ -180,6 +180,12 @@ def SpyreAssignLayouts : Pass<"spyre-assign-layouts", "::mlir::ModuleOp"> {
     Where a producer's layout differs from a consumer's need a
     `spyre.restickify` is inserted; one per (value, layout) pair, so their
     number is the number of distinct layouts a value is needed in minus one.
+    A weight or constant needed in several layouts is instead copied, one
+    `spyre.weight`/`spyre.constant` per layout, each written in its layout
+    by the emitter: no load-time tensor is re-laid-out on the device in
+    every run (a tied embedding and lm_head table costs its bytes twice in
+    the `.spy` instead). A buffer that the program mutates stays one tensor
+    and is restickified.
     Output: every tensor type in functions has a layout; function
     signatures are updated.
 
