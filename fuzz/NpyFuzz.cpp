@@ -18,8 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   std::vector<uint8_t> again = spyre::rt::serializeNpy(array);
   spyre::rt::NpyArray back;
-  spyre::fuzz::require(spyre::rt::parseNpy(again.data(), again.size(), back).ok(),
-                       "a written array does not read back");
+  spyre::fuzz::require(
+      spyre::rt::parseNpy(again.data(), again.size(), back).ok(),
+      "a written array does not read back");
   spyre::fuzz::require(back.shape == array.shape && back.dtype == array.dtype &&
                            back.data == array.data,
                        "a written array reads back different");

@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char *>(data), size);
   std::string error;
   if (!spyre::readTorchSave(bytes, "fuzz.pt", error))
-    spyre::fuzz::require(!error.empty(), "torch.save refused without a message");
+    spyre::fuzz::require(!error.empty(),
+                         "torch.save refused without a message");
   error.clear();
   if (!spyre::unpickleTensorDict(bytes, "fuzz.pkl", error))
     spyre::fuzz::require(!error.empty(), "pickle refused without a message");

@@ -302,11 +302,10 @@ void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
   auto metadata = CreateMetadataDirect(fbb, sourceModel_.c_str(),
                                        compilerVersion_.c_str(),
                                        pipeline_.c_str(), archName_.c_str());
-  auto model = CreateModelDirect(fbb, formatMajor_, formatMinor_, archHash_,
-                                 archJson_.c_str(), &tensorOffsets,
-                                 &programOffsets, &relocations, &steps,
-                                 &segmentOffsets, metadata, workspaceSize_,
-                                 layout.digestSegment);
+  auto model = CreateModelDirect(
+      fbb, formatMajor_, formatMinor_, archHash_, archJson_.c_str(),
+      &tensorOffsets, &programOffsets, &relocations, &steps, &segmentOffsets,
+      metadata, workspaceSize_, layout.digestSegment);
   FinishModelBuffer(fbb, model);
 }
 

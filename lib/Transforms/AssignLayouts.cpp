@@ -196,7 +196,8 @@ struct AssignLayoutsPass
           copy->getResult(0).setType(layout.apply(type));
           converted = copy->getResult(0);
         } else {
-          converted = RestickifyOp::create(b, v.getLoc(), layout.apply(type), v);
+          converted =
+              RestickifyOp::create(b, v.getLoc(), layout.apply(type), v);
         }
         for (OpOperand *use : users)
           use->set(converted);

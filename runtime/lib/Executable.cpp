@@ -106,8 +106,7 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
           {where, t.workspaceOffset, r.addend, window(r), t.size});
     else if (r.phase == Phase::Launch)
       loaded->launchPatches_.push_back(
-          {where,
-           (t.role == Role::Input ? 0 : numInputs) + uint64_t(t.ioIndex),
+          {where, (t.role == Role::Input ? 0 : numInputs) + uint64_t(t.ioIndex),
            r.addend, window(r), t.size});
   }
   loaded->launchPatchValues_.assign(loaded->launchPatches_.size(), 0);

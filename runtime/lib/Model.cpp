@@ -967,8 +967,9 @@ Status Model::Validator::checkDigests() {
     uint64_t actual = digest.digest();
     if (actual != stored)
       return invalidFile("segment " + std::to_string(i) + " (" +
-                         segmentUsers(i) + ") is corrupt: its content hash is " +
-                         hex64(actual) + ", the file records " + hex64(stored));
+                         segmentUsers(i) +
+                         ") is corrupt: its content hash is " + hex64(actual) +
+                         ", the file records " + hex64(stored));
   }
   return Status::success();
 }

@@ -197,7 +197,8 @@ TEST(TorchSave, EveryZipRejectionHasItsMessage) {
     EXPECT_FALSE(readTorchSave(file, "test.pt", error)) << message;
     EXPECT_EQ(error, "test.pt" + message);
   };
-  const std::string notZip = " is not a readable zip archive: Not a zip archive";
+  const std::string notZip =
+      " is not a readable zip archive: Not a zip archive";
   const std::string inconsistent =
       " is not a readable zip archive: Zip archive inconsistent";
   expectError("hello", notZip);
@@ -237,8 +238,9 @@ TEST(TorchSave, EveryZipRejectionHasItsMessage) {
   bad = good;
   // Its data follows the 30-byte header, the name and the 17-byte padding.
   bad[size_t(le64(bad, centralHeader(bad, 2) + 42, 4)) + 30 + 14 + 17] ^= 1;
-  expectError(bad, ": entry 'archive/data/0' is corrupt (CRC error) (storage of "
-                   "'fc.weight')");
+  expectError(bad,
+              ": entry 'archive/data/0' is corrupt (CRC error) (storage of "
+              "'fc.weight')");
 }
 
 TEST(TorchSave, ReportsPickleErrorsWithTheFileName) {
@@ -253,7 +255,8 @@ TEST(TorchSave, ReportsPickleErrorsWithTheFileName) {
 TEST(TorchSave, MalformedZipsAreErrors) {
   std::string error;
   EXPECT_FALSE(readTorchSave("hello", "test.pt", error));
-  EXPECT_NE(error.find("not a readable zip archive"), std::string::npos) << error;
+  EXPECT_NE(error.find("not a readable zip archive"), std::string::npos)
+      << error;
   std::string file = zip(goodRecords());
   // Every truncation, and every single corrupted byte, fails or reads
   // cleanly: never out of bounds (run under ASan to see).

@@ -231,8 +231,8 @@ TEST(SimErrors, HostMemoryOfDeviceContentsIsBounded) {
   options.maxHostMemoryBytes = 4 * 65536;
   SimHarness h(arch(), options);
   rt::DeviceAddr buf;
-  ASSERT_OK(h.device.allocate(uint64_t(1) << 30, 4096, rt::MemoryKind::Data,
-                              buf));
+  ASSERT_OK(
+      h.device.allocate(uint64_t(1) << 30, 4096, rt::MemoryKind::Data, buf));
   std::vector<uint8_t> page(65536, 7);
   for (uint64_t i = 0; i < 4; ++i)
     ASSERT_OK(h.device.write(buf + i * (uint64_t(1) << 20), page.data(),

@@ -42,8 +42,9 @@ TEST(SpyWriter, HeaderAndSegmentLayout) {
     uint64_t stored = 0;
     std::memcpy(&stored, data + digests->offset() + 8 * i, 8);
     const spy::Segment *s = m->segments()->Get(i);
-    EXPECT_EQ(stored, i == 2 ? 0 : spy::SegmentDigest::of(data + s->offset(),
-                                                          s->size()))
+    EXPECT_EQ(stored,
+              i == 2 ? 0
+                     : spy::SegmentDigest::of(data + s->offset(), s->size()))
         << "segment " << i;
   }
   EXPECT_EQ(code->size(), 6u * isa::kInstBytes);

@@ -95,7 +95,8 @@ private:
       zip_int64_t r =
           zip_fread(f, buffer.data(), std::min<uint64_t>(left, buffer.size()));
       ok = r > 0;
-      zip_int64_t kept = ok ? zip_int64_t(std::min<uint64_t>(keep, uint64_t(r))) : 0;
+      zip_int64_t kept =
+          ok ? zip_int64_t(std::min<uint64_t>(keep, uint64_t(r))) : 0;
       keep -= uint64_t(kept);
       for (zip_int64_t done = 0; ok && done < kept;) {
         ssize_t w = ::write(fd, buffer.data() + done, size_t(kept - done));

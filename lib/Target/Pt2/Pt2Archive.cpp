@@ -4,7 +4,6 @@
 
 #include "llvm/Support/xxhash.h"
 
-
 #include <algorithm>
 #include <cstring>
 #include <fcntl.h>
@@ -90,7 +89,8 @@ std::string legacyExportSaveMessage(const std::string &path) {
 
 std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
                                              std::string &error) {
-  std::unique_ptr<ZipIndex> zip = ZipIndex::openFile(path, "'" + path + "'", error);
+  std::unique_ptr<ZipIndex> zip =
+      ZipIndex::openFile(path, "'" + path + "'", error);
   if (!zip)
     return nullptr;
   std::unique_ptr<Pt2Archive> a(new Pt2Archive());
@@ -98,8 +98,8 @@ std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
   std::string directory; // name, size and CRC of every entry, for the digest
   for (const ZipIndex::Entry &e : zip->entries()) {
     const std::string &s = e.name;
-    directory += s + '\0' + std::to_string(e.size) + ':' +
-                 std::to_string(e.crc) + '\0';
+    directory +=
+        s + '\0' + std::to_string(e.size) + ':' + std::to_string(e.crc) + '\0';
     size_t slash = s.find('/');
     if (slash == std::string::npos) {
       error = s == "serialized_exported_program.json"

@@ -129,11 +129,13 @@ std::vector<Frame> parseStackTrace(const std::string &text) {
       continue;
     size_t digits = nameEnd + kLine.size(), end = digits;
     uint64_t line = 0;
-    while (end < text.size() && end - digits < 9 && std::isdigit((unsigned char)text[end]))
+    while (end < text.size() && end - digits < 9 &&
+           std::isdigit((unsigned char)text[end]))
       line = line * 10 + unsigned(text[end++] - '0');
     if (end == digits)
       continue;
-    frames.push_back({text.substr(nameStart, nameEnd - nameStart), unsigned(line)});
+    frames.push_back(
+        {text.substr(nameStart, nameEnd - nameStart), unsigned(line)});
     at = end;
   }
   return frames;
@@ -366,10 +368,15 @@ private:
   void checkTensorSize(ArrayRef<int64_t> shape, int64_t elementBytes,
                        const std::string &name, Location loc) {
     if (!denseTensorBytes(shape, uint64_t(elementBytes)))
-      fail(loc, "tensor '" + name + "' of shape [" + llvm::join(llvm::map_range(
-                    shape, [](int64_t d) {
-                      return d < 0 ? std::string("?") : std::to_string(d);
-                    }), ", ") + "] has more than 2^48 bytes");
+      fail(loc, "tensor '" + name + "' of shape [" +
+                    llvm::join(llvm::map_range(shape,
+                                               [](int64_t d) {
+                                                 return d < 0
+                                                            ? std::string("?")
+                                                            : std::to_string(d);
+                                               }),
+                               ", ") +
+                    "] has more than 2^48 bytes");
   }
 
   /// The type of a TensorMeta; `dimSymbols` (when given) gets each dim's

@@ -140,8 +140,8 @@ public:
       : data(data), what(what), error(error),
         maxObjects(std::min(kMaxObjects, data.size() / kBytesPerObject + 16)),
         maxMemo(std::min(kMaxMemo, maxObjects)),
-        maxElements(std::min(kMaxElements,
-                             data.size() * kElementsPerByte + 1024)) {}
+        maxElements(
+            std::min(kMaxElements, data.size() * kElementsPerByte + 1024)) {}
 
   /// Runs to STOP; the result, or null with `error` set.
   Object *run();

@@ -92,8 +92,8 @@ struct ZipIndex::Source {
     case ZIP_SOURCE_ERROR:
       return zip_error_to_data(&s->error, data, len);
     case ZIP_SOURCE_SEEK: {
-      zip_int64_t to = zip_source_seek_compute_offset(s->pos, s->size, data,
-                                                      len, &s->error);
+      zip_int64_t to =
+          zip_source_seek_compute_offset(s->pos, s->size, data, len, &s->error);
       if (to < 0)
         return -1;
       s->pos = uint64_t(to);
@@ -141,12 +141,13 @@ std::unique_ptr<ZipIndex> ZipIndex::openMemory(std::string_view bytes,
 bool ZipIndex::load(std::string &error) {
   zip_error_t ze;
   zip_error_init(&ze);
-  zip_source_t *src = zip_source_function_create(&Source::callback,
-                                                 source_.get(), &ze);
+  zip_source_t *src =
+      zip_source_function_create(&Source::callback, source_.get(), &ze);
   zip_t *zip = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze)
                    : nullptr;
   if (!zip) {
-    error = what_ + " is not a readable zip archive: " + zip_error_strerror(&ze);
+    error =
+        what_ + " is not a readable zip archive: " + zip_error_strerror(&ze);
     zip_error_fini(&ze);
     if (src)
       zip_source_free(src);
@@ -245,7 +246,8 @@ bool ZipIndex::read(const Entry &e, uint64_t offset, uint64_t size,
   } else if (ok && offset) {
     std::vector<uint8_t> skip(std::min(offset, kChunk));
     for (uint64_t left = offset; left && ok;) {
-      zip_int64_t r = zip_fread(f, skip.data(), std::min<uint64_t>(left, skip.size()));
+      zip_int64_t r =
+          zip_fread(f, skip.data(), std::min<uint64_t>(left, skip.size()));
       ok = r > 0;
       left -= ok ? uint64_t(r) : 0;
     }

@@ -814,8 +814,8 @@ private:
       return stop(o.maxInstructionsPerStep, "dynamic instructions per step",
                   "maxInstructionsPerStep");
     if (++dev_.launchInstructions > o.maxInstructionsPerLaunch)
-      return stop(o.maxInstructionsPerLaunch,
-                  "dynamic instructions per launch", "maxInstructionsPerLaunch");
+      return stop(o.maxInstructionsPerLaunch, "dynamic instructions per launch",
+                  "maxInstructionsPerLaunch");
     return true;
   }
 

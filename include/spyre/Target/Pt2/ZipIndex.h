@@ -1,4 +1,4 @@
-//===- ZipIndex.h - The one zip reader: libzip, with data offsets -*- C++ -*-===//
+//===- ZipIndex.h - The one zip reader: libzip and data offsets -*- C++ -*-===//
 //
 // Every zip the importer reads (the `.pt2` file, and the torch.save zip
 // nested in a torch 2.6-2.8 archive) is parsed by libzip alone. libzip
