@@ -215,6 +215,12 @@ def main():
         records, WEIGHTS_CONFIG, ["config", "linear.weight", "path_name"],
         nested(100000, "weight_0")))
 
+    # 100,001 nodes (empty ones: the count is checked first): more than the
+    # importer builds IR for.
+    def many_nodes(doc):
+        graph(doc)["nodes"] = [{}] * 100001
+    write(out("too_many_nodes.pt2"), root, edit_json(records, MODEL, many_nodes))
+
     # The program's JSON claims 3.5 GB: deflated (more than DEFLATE's
     # 1032:1 can produce from its bytes) and stored (more than the file).
     write(out("claimed_huge_deflated_entry.pt2"), root, records, compress={MODEL})

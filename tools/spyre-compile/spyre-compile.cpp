@@ -30,6 +30,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/InitLLVM.h"
+
+#include <new>
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -155,6 +157,10 @@ bool spoolStdin(std::string &path, FileRemover &remover, std::string &error) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  // InitLLVM makes a failed allocation abort ("LLVM ERROR: out of
+  // memory"); without its handler operator new throws std::bad_alloc, which
+  // the importer (built with exceptions) reports as an error at the model.
+  std::set_new_handler(nullptr);
   setBugReportMsg("PLEASE report this spyre-mlir bug with the model and the "
                   "command line above.\n");
   registerAsmPrinterCLOptions();

@@ -39,17 +39,31 @@ constexpr int kMaxJsonDepth = 256;
 /// json::parse for text from a file: throws json::parse_error on malformed
 /// text and std::length_error when the text nests deeper than `maxDepth`
 /// (nlohmann's parser is iterative, but copying or printing the value it
-/// builds recurses once per level).
+/// builds recurses once per level). The depth is found by a scan of the
+/// text (strings skipped) before parsing: a parser callback would check it
+/// too, at ten times the parse time.
 inline nlohmann::json parseJsonUntrusted(std::string_view text,
                                          int maxDepth = kMaxJsonDepth) {
-  auto limit = [maxDepth](int depth, nlohmann::json::parse_event_t,
-                          nlohmann::json &) {
-    if (depth > maxDepth)
-      throw std::length_error("JSON nested more than " +
-                              std::to_string(maxDepth) + " levels deep");
-    return true;
-  };
-  return nlohmann::json::parse(text, limit);
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i; // the escaped character, whatever it is
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        throw std::length_error("JSON nested more than " +
+                                std::to_string(maxDepth) + " levels deep");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return nlohmann::json::parse(text);
 }
 
 } // namespace spyre

@@ -179,6 +179,10 @@ std::pair<std::string, const json *> unionTag(const json &j) {
   return {it.key(), &it.value()};
 }
 
+/// The most nodes a graph may have: 30 times a 40-layer 8B model's, far
+/// below what exhausts host memory (a node costs a few KB).
+constexpr size_t kMaxGraphNodes = 100000;
+
 class Importer {
 public:
   Importer(MLIRContext *ctx, StringRef path, const Pt2ImportOptions &options)
@@ -948,8 +952,22 @@ private:
                            << "); unknown fields are ignored";
   }
 
+  /// Each node costs a few KB of IR and analysis; Granite-3.3-8B has 3,055.
+  void checkGraphSize(const json &program) {
+    const json *nodes = nullptr;
+    if (program.contains("graph_module") &&
+        program["graph_module"].contains("graph") &&
+        program["graph_module"]["graph"].contains("nodes"))
+      nodes = &program["graph_module"]["graph"]["nodes"];
+    if (nodes && nodes->size() > kMaxGraphNodes)
+      fail(fileLoc, "the graph has " + std::to_string(nodes->size()) +
+                        " nodes; at most " + std::to_string(kMaxGraphNodes) +
+                        " are imported (kMaxGraphNodes)");
+  }
+
   OwningOpRef<ModuleOp> build(const json &program) {
     checkSchemaVersion(program);
+    checkGraphSize(program);
     if (std::optional<std::string> error = checkProgramUnions(program))
       fail(fileLoc, *error);
     const json &gm = program["graph_module"];
@@ -1457,6 +1475,10 @@ OwningOpRef<ModuleOp> importPt2(StringRef path, MLIRContext *ctx,
     Importer importer(ctx, path, options);
     return importer.run();
   } catch (const Reported &) {
+    return nullptr;
+  } catch (const std::bad_alloc &) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "out of host memory while importing";
     return nullptr;
   } catch (const std::exception &e) {
     // A JSON value of the wrong type or shape (nlohmann::json::type_error,
