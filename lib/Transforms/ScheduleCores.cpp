@@ -3,7 +3,8 @@
 // Chooses, for every kernel, how its loops are split over the cores and
 // tiled, by evaluating candidate schedules with the cost model of
 // KernelPlan::estimateNs (numbers from the machine description) and keeping
-// the fastest that fits LX and the hardware loop depth.
+// the fastest that fits LX and the hardware loop depth. Kernels that differ
+// only in name and location share one search (KernelSignature).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYRESCHEDULECORES
@@ -25,6 +28,32 @@ using namespace mlir;
 using namespace spyre;
 
 namespace {
+
+/// Everything the search reads of a kernel: its attributes but the name,
+/// its operand and result types, and its body (printed in local scope, so
+/// values are numbered within the kernel and locations are left out). Two
+/// kernels with one signature get one schedule.
+std::string kernelSignature(KernelOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (NamedAttribute attr : kernel->getAttrs())
+    if (attr.getName() != kernel.getNameAttrName())
+      os << attr.getName() << '=' << attr.getValue() << ';';
+  llvm::interleaveComma(kernel->getOperandTypes(), os);
+  os << "->";
+  llvm::interleaveComma(kernel->getResultTypes(), os);
+  OpPrintingFlags flags;
+  flags.useLocalScope();
+  for (Block &block : kernel->getRegion(0)) {
+    for (BlockArgument arg : block.getArguments())
+      os << ';' << arg.getType();
+    for (Operation &op : block) {
+      os << '\n';
+      op.print(os, flags);
+    }
+  }
+  return text;
+}
 
 struct ScheduleCoresPass
     : public spyre::impl::SpyreScheduleCoresBase<ScheduleCoresPass> {
@@ -41,11 +70,20 @@ struct ScheduleCoresPass
       module.emitError("depth must be at least 1");
       return signalPassFailure();
     }
+    // Schedules found, by kernel signature (the options and the machine
+    // are the same for the whole module).
+    std::map<std::string, ScheduleAttr> found;
     WalkResult r = module.walk([&](KernelOp kernel) {
       if (kernel.getScheduleAttr())
         return WalkResult::advance();
+      std::string signature = kernelSignature(kernel);
+      if (auto it = found.find(signature); it != found.end()) {
+        kernel.setScheduleAttr(it->second);
+        return WalkResult::advance();
+      }
       if (failed(schedule(kernel, arch, cores)))
         return WalkResult::interrupt();
+      found.emplace(std::move(signature), kernel.getScheduleAttr());
       return WalkResult::advance();
     });
     if (r.wasInterrupted())

@@ -96,3 +96,39 @@ func.func @odd_stick_count_n(%arg0: tensor<1x256xf16, #layout>, %arg1: tensor<82
   }
   return %0 : tensor<1x8224xf16, #layout>
 }
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// The layers of a model: kernels equal but for their name and location share
+// one search and get its schedule; a kernel of other shapes gets its own.
+// CHECK-LABEL: func.func @layers
+// CHECK: spyre.kernel "layer0"
+// CHECK-SAME: schedule = [[S:#spyre.schedule<split = \[16, 2, 1\], tile = \[4, 256, 256\][^>]*>]]
+// CHECK: spyre.kernel "layer1"
+// CHECK-SAME: schedule = [[S]]
+// CHECK: spyre.kernel "narrow"
+// CHECK-SAME: schedule = #spyre.schedule<split = [16, 2, 1], tile = [4, 64, 256]
+func.func @layers(%x: tensor<64x256xf16, #layout>, %w0: tensor<1024x256xf16, #layout1>, %w1: tensor<1024x256xf16, #layout1>, %w2: tensor<128x256xf16, #layout1>) -> (tensor<64x1024xf16, #layout>, tensor<64x1024xf16, #layout>, tensor<64x128xf16, #layout>) {
+  %0 = spyre.kernel "layer0"(%x, %w0) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 1024, 256>} : (tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1>) -> tensor<64x1024xf16, #layout> {
+  ^bb0(%a: tensor<64x256xf16, #layout>, %b: tensor<1024x256xf16, #layout1>):
+    %m = spyre.matmul %a, %b {transpose_rhs} : tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1> -> tensor<64x1024xf16, #layout>
+    spyre.yield %m : tensor<64x1024xf16, #layout>
+  } loc("layers.0")
+  %1 = spyre.kernel "layer1"(%x, %w1) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 1024, 256>} : (tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1>) -> tensor<64x1024xf16, #layout> {
+  ^bb0(%c: tensor<64x256xf16, #layout>, %d: tensor<1024x256xf16, #layout1>):
+    %n = spyre.matmul %c, %d {transpose_rhs} : tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1> -> tensor<64x1024xf16, #layout>
+    spyre.yield %n : tensor<64x1024xf16, #layout>
+  } loc("layers.1")
+  %2 = spyre.kernel "narrow"(%x, %w2) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 128, 256>} : (tensor<64x256xf16, #layout>, tensor<128x256xf16, #layout1>) -> tensor<64x128xf16, #layout> {
+  ^bb0(%e: tensor<64x256xf16, #layout>, %f: tensor<128x256xf16, #layout1>):
+    %o = spyre.matmul %e, %f {transpose_rhs} : tensor<64x256xf16, #layout>, tensor<128x256xf16, #layout1> -> tensor<64x128xf16, #layout>
+    spyre.yield %o : tensor<64x128xf16, #layout>
+  }
+  return %0, %1, %2 : tensor<64x1024xf16, #layout>, tensor<64x1024xf16, #layout>, tensor<64x128xf16, #layout>
+}
