@@ -35,6 +35,7 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   SpyreScheduleCoresOptions schedule;
   schedule.maxCores = options.maxCores;
   schedule.depth = options.depth;
+  schedule.cacheDir = options.cacheDir;
   pm.addPass(createSpyreScheduleCores(schedule));
   pm.addPass(createSpyreAllocateScratchpad());
   pm.addPass(createSpyreLowerToProgram());

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Preconditions.h"
+#include "ScheduleCache.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -73,6 +74,12 @@ struct ScheduleCoresPass
     // Schedules found, by kernel signature (the options and the machine
     // are the same for the whole module).
     std::map<std::string, ScheduleAttr> found;
+    std::optional<ScheduleCache> cache;
+    if (!cacheDir.empty())
+      cache.emplace(cacheDir, "cores " + std::to_string(cores) + " depth " +
+                                  std::to_string(depth) + " arch " +
+                                  arch.canonicalJson());
+    bool warned = false;
     WalkResult r = module.walk([&](KernelOp kernel) {
       if (kernel.getScheduleAttr())
         return WalkResult::advance();
@@ -81,8 +88,22 @@ struct ScheduleCoresPass
         kernel.setScheduleAttr(it->second);
         return WalkResult::advance();
       }
-      if (failed(schedule(kernel, arch, cores)))
-        return WalkResult::interrupt();
+      std::optional<ScheduleAttr> cached;
+      if (cache)
+        cached = cache->lookup(signature, kernel.getContext());
+      if (cached) {
+        kernel.setScheduleAttr(*cached);
+      } else {
+        if (failed(schedule(kernel, arch, cores)))
+          return WalkResult::interrupt();
+        std::string error;
+        if (cache &&
+            !cache->store(signature, kernel.getScheduleAttr(), error) &&
+            !warned) {
+          module.emitWarning("schedule cache not written: ") << error;
+          warned = true;
+        }
+      }
       found.emplace(std::move(signature), kernel.getScheduleAttr());
       return WalkResult::advance();
     });

@@ -66,6 +66,11 @@ cl::opt<int64_t> depth("depth",
                        cl::desc("Rotating buffers per streamed input, 1 to 8 "
                                 "(2 = double buffering)"),
                        cl::init(2), cl::cat(category));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Keep kernel schedules in DIR and reuse them in later compiles "
+             "(same output, less search)"),
+    cl::value_desc("DIR"), cl::init(""), cl::cat(category));
 cl::opt<bool> fusion("fusion",
                      cl::desc("Fuse elementwise consumers into their "
                               "producers' kernels (--fusion=false: one kernel "
@@ -239,6 +244,7 @@ int main(int argc, char **argv) {
   pipelineOptions.archFile = archFile;
   pipelineOptions.maxCores = maxCores;
   pipelineOptions.depth = depth;
+  pipelineOptions.cacheDir = cacheDir;
   pipelineOptions.fusion = fusion;
   spyre::buildSpyrePipeline(pm, pipelineOptions);
   spyre::InternalErrorRecord internalError;
@@ -253,10 +259,15 @@ int main(int argc, char **argv) {
     return spyre::kInternalErrorExitCode;
   }
 
-  // Record how the program was made (the .spy metadata reads it).
+  // Record how the program was made (the .spy metadata reads it). The cache
+  // directory changes nothing in the program, so it is not recorded: the
+  // output is the same bytes with and without --cache-dir.
+  pipelineOptions.cacheDir = "";
+  OpPassManager recorded(pm.getOpAnchorName(), pm.getNesting());
+  spyre::buildSpyrePipeline(recorded, pipelineOptions);
   std::string pipelineText;
   llvm::raw_string_ostream pipeline(pipelineText);
-  pm.printAsTextualPipeline(pipeline);
+  recorded.printAsTextualPipeline(pipeline);
   (*module)->setAttr("spyre.pipeline",
                      StringAttr::get(&ctx, pipelineText));
 

@@ -31,6 +31,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "depth",
       llvm::cl::desc("Rotating buffers per streamed input"),
       llvm::cl::init(2)};
+  Option<std::string> cacheDir{
+      *this, "cache-dir",
+      llvm::cl::desc("Directory of schedules kept across compiles (empty: "
+                     "none)"),
+      llvm::cl::init("")};
   Option<bool> fusion{
       *this, "fusion",
       llvm::cl::desc("Fuse consumers into their producers' kernels (false: "

@@ -247,7 +247,12 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
     pin one). The search runs once per distinct kernel: kernels equal in
     everything but their name and location (the layers of a model) get the
     schedule found for the first of them, so a 40-layer model costs about
-    one layer's search, with the same output as searching each.
+    one layer's search, with the same output as searching each. With
+    `cache-dir`, schedules are also kept in files of that directory, keyed by
+    the kernel's signature, the options, the machine description and the
+    compiler's own executable, and a later compile reads them instead of
+    searching (the output is byte-identical either way; an entry that does
+    not read back is searched again and rewritten).
     Output: every kernel has `schedule`.
   }];
   let options = [
@@ -255,6 +260,8 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
            "Most cores a kernel may use (0: all cores of the machine)">,
     Option<"depth", "depth", "int64_t", "2",
            "Rotating buffers per streamed input (2 = double buffering)">,
+    Option<"cacheDir", "cache-dir", "std::string", "",
+           "Directory of schedules kept across compiles (empty: none)">,
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
