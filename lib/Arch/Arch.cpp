@@ -24,8 +24,8 @@ extern const char kBuiltinArchJson[];
 
 namespace {
 
-template <typename T> bool readField(const json &j, const char *key, T &out,
-                                     std::string &error) {
+template <typename T>
+bool readField(const json &j, const char *key, T &out, std::string &error) {
   auto it = j.find(key);
   if (it == j.end()) {
     error = std::string("missing field '") + key + "'";
@@ -140,62 +140,84 @@ uint64_t Arch::hash() const {
   return h;
 }
 
-bool Arch::validate(std::string &error) const {
-  auto positive = [&](int64_t v, const char *what) {
-    if (v > 0)
-      return true;
-    error = std::string(what) + " must be positive";
-    return false;
-  };
+namespace {
+
+/// Sets `error` and fails unless `v` is positive.
+bool requirePositive(int64_t v, const char *what, std::string &error) {
+  if (v > 0)
+    return true;
+  error = std::string(what) + " must be positive";
+  return false;
+}
+
+/// Every integer field but the latencies, overheads and the memory's ring
+/// position (which may be zero) must be positive.
+bool checkPositiveFields(const Arch &a, std::string &error) {
 #define SPYRE_ARCH_POSITIVE(type, member, key, doc)                            \
-  if (std::string(key) != "memory_latency_ns" &&                              \
-      std::string(key) != "memory_ring_position" &&                           \
-      std::string(key) != "launch_overhead_ns" &&                             \
-      std::string(key) != "barrier_latency_ns" && !positive(member, key))     \
+  if (std::string(key) != "memory_latency_ns" &&                               \
+      std::string(key) != "memory_ring_position" &&                            \
+      std::string(key) != "launch_overhead_ns" &&                              \
+      std::string(key) != "barrier_latency_ns" &&                              \
+      !requirePositive(a.member, key, error))                                  \
     return false;
   SPYRE_ARCH_INT_FIELDS(SPYRE_ARCH_POSITIVE)
 #undef SPYRE_ARCH_POSITIVE
-  if (memoryLatencyNs < 0 || launchOverheadNs < 0 || barrierLatencyNs < 0) {
-    error = "latencies and overheads must not be negative";
-    return false;
-  }
-  if (!(coreClockHz > 0) || !(ringClockHz > 0) || !(memoryClockHz > 0)) {
-    error = "clocks must be positive";
-    return false;
-  }
-  if (!(memoryEfficiency > 0 && memoryEfficiency <= 1)) {
-    error = "memory_efficiency must be in (0, 1]";
-    return false;
-  }
-  if (!(lxReservedFraction >= 0 && lxReservedFraction < 1)) {
-    error = "lx_reserved_fraction must be in [0, 1)";
-    return false;
-  }
-  if (stickBytes % 8 != 0) {
-    error = "stick_bytes must be a multiple of 8";
-    return false;
-  }
-  if (lxAlignment % stickBytes != 0 && stickBytes % lxAlignment != 0) {
-    error = "lx_alignment and stick_bytes must divide one another";
-    return false;
-  }
-  if (lxBytes % lxAlignment != 0) {
-    error = "lx_bytes must be a multiple of lx_alignment";
-    return false;
-  }
-  if (memoryRingPosition < cores) {
-    error = "memory_ring_position must follow the cores (>= cores)";
-    return false;
-  }
-  if (fp16Storage != "dl16" && fp16Storage != "ieee") {
-    error = "fp16_storage must be \"dl16\" or \"ieee\"";
-    return false;
-  }
   return true;
 }
 
+/// The first negative latency or non-positive clock; null when none is.
+const char *timingProblem(const Arch &a) {
+  if (a.memoryLatencyNs < 0 || a.launchOverheadNs < 0 || a.barrierLatencyNs < 0)
+    return "latencies and overheads must not be negative";
+  if (!(a.coreClockHz > 0) || !(a.ringClockHz > 0) || !(a.memoryClockHz > 0))
+    return "clocks must be positive";
+  return nullptr;
+}
+
+/// The first fraction out of its range; null when none is.
+const char *fractionProblem(const Arch &a) {
+  if (!(a.memoryEfficiency > 0 && a.memoryEfficiency <= 1))
+    return "memory_efficiency must be in (0, 1]";
+  if (!(a.lxReservedFraction >= 0 && a.lxReservedFraction < 1))
+    return "lx_reserved_fraction must be in [0, 1)";
+  return nullptr;
+}
+
+/// The first inconsistency of sizes, ring positions or fp16 storage; null
+/// when none is.
+const char *geometryProblem(const Arch &a) {
+  if (a.stickBytes % 8 != 0)
+    return "stick_bytes must be a multiple of 8";
+  if (a.lxAlignment % a.stickBytes != 0 && a.stickBytes % a.lxAlignment != 0)
+    return "lx_alignment and stick_bytes must divide one another";
+  if (a.lxBytes % a.lxAlignment != 0)
+    return "lx_bytes must be a multiple of lx_alignment";
+  if (a.memoryRingPosition < a.cores)
+    return "memory_ring_position must follow the cores (>= cores)";
+  if (a.fp16Storage != "dl16" && a.fp16Storage != "ieee")
+    return "fp16_storage must be \"dl16\" or \"ieee\"";
+  return nullptr;
+}
+
+} // namespace
+
+bool Arch::validate(std::string &error) const {
+  if (!checkPositiveFields(*this, error))
+    return false;
+  const char *problem = timingProblem(*this);
+  if (!problem)
+    problem = fractionProblem(*this);
+  if (!problem)
+    problem = geometryProblem(*this);
+  if (!problem)
+    return true;
+  error = problem;
+  return false;
+}
+
 int64_t Arch::usableLxBytes() const {
-  auto usable = int64_t(std::floor(double(lxBytes) * (1.0 - lxReservedFraction)));
+  auto usable =
+      int64_t(std::floor(double(lxBytes) * (1.0 - lxReservedFraction)));
   return usable / lxAlignment * lxAlignment;
 }
 

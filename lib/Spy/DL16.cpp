@@ -6,6 +6,42 @@
 
 namespace spyre::spy {
 
+namespace {
+
+/// Round to nearest, ties to even: whether `kept` (the bits kept) rounds up
+/// given the bits dropped, `rest`, and half of their weight, `half`.
+bool roundsUp(uint32_t kept, uint32_t rest, uint32_t half) {
+  return rest > half || (rest == half && (kept & 1));
+}
+
+/// A rounded DL16 of biased `exponent` and 9-bit `fraction`: zero below the
+/// smallest non-zero magnitude, NaN/infinity on overflow.
+uint16_t packDL16(uint16_t sign, int32_t exponent, uint32_t fraction) {
+  if (exponent < 0 || (exponent == 0 && fraction == 0))
+    return sign; // below the smallest non-zero magnitude: flush to zero
+  if (exponent > 63 || (exponent == 63 && fraction == 0x1ffu))
+    return sign | kDL16Ninf; // overflow
+  return uint16_t(sign | (uint32_t(exponent) << 9) | fraction);
+}
+
+/// An fp32 magnitude below fp16's smallest normal, as an fp16 subnormal (or
+/// zero): value = m * 2^-24.
+uint16_t halfSubnormal(uint16_t sign, uint32_t magnitude) {
+  if (magnitude < 0x33000000u) // < 2^-25: rounds to zero
+    return sign;
+  uint32_t exponent = magnitude >> 23;
+  uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
+  uint32_t shift = 126 - exponent; // 14..24
+  uint32_t result = mantissa >> shift;
+  uint32_t rest = mantissa & ((1u << shift) - 1);
+  uint32_t half = 1u << (shift - 1);
+  if (roundsUp(result, rest, half))
+    ++result;
+  return uint16_t(sign | result);
+}
+
+} // namespace
+
 uint16_t floatToDL16(float value) {
   uint32_t bits = floatBits(value);
   uint16_t sign = uint16_t((bits >> 16) & 0x8000);
@@ -20,17 +56,13 @@ uint16_t floatToDL16(float value) {
   // Round the 23-bit fraction to 9 bits, to nearest even.
   uint32_t fraction = mantissa >> 14;
   uint32_t rest = mantissa & 0x3fffu;
-  if (rest > 0x2000u || (rest == 0x2000u && (fraction & 1)))
+  if (roundsUp(fraction, rest, 0x2000u))
     ++fraction;
   if (fraction == 0x200u) {
     fraction = 0;
     ++exponent;
   }
-  if (exponent < 0 || (exponent == 0 && fraction == 0))
-    return sign; // below the smallest non-zero magnitude: flush to zero
-  if (exponent > 63 || (exponent == 63 && fraction == 0x1ffu))
-    return sign | kDL16Ninf; // overflow
-  return uint16_t(sign | (uint32_t(exponent) << 9) | fraction);
+  return packDL16(sign, exponent, fraction);
 }
 
 uint16_t floatToDL16Saturating(float value) {
@@ -72,25 +104,13 @@ uint16_t floatToHalf(float value) {
     return uint16_t(sign | 0x7e00 | ((magnitude >> 13) & 0x1ff));
   if (magnitude >= 0x47800000u) // >= 65536 (or inf): rounds to infinity
     return sign | 0x7c00;
-  if (magnitude < 0x38800000u) {
-    // Result is subnormal (or zero): value = m * 2^-24.
-    if (magnitude < 0x33000000u) // < 2^-25: rounds to zero
-      return sign;
-    uint32_t exponent = magnitude >> 23;
-    uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
-    uint32_t shift = 126 - exponent; // 14..24
-    uint32_t result = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1);
-    uint32_t half = 1u << (shift - 1);
-    if (rest > half || (rest == half && (result & 1)))
-      ++result;
-    return uint16_t(sign | result);
-  }
+  if (magnitude < 0x38800000u) // result is subnormal (or zero)
+    return halfSubnormal(sign, magnitude);
   // Normal: rebias the exponent and round the fraction to 10 bits. A carry
   // out of the fraction correctly bumps the exponent (up to infinity).
   uint32_t result = ((magnitude - 0x38000000u) >> 13);
   uint32_t rest = magnitude & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (result & 1)))
+  if (roundsUp(result, rest, 0x1000u))
     ++result;
   return uint16_t(sign | result);
 }

@@ -28,6 +28,52 @@ std::string dimsToString(const std::vector<int64_t> &dims) {
   return s + "]";
 }
 
+/// Copies `count` elements, `hostStep` elements apart on the host, to or
+/// from consecutive device elements of the same encoding.
+template <bool ToDevice>
+void copyRun(uint32_t bytes, const uint8_t *hostIn, uint8_t *hostOut,
+             uint64_t hostStep, const uint8_t *deviceIn, uint8_t *deviceOut,
+             uint64_t count) {
+  if (hostStep == 1) {
+    if (ToDevice)
+      std::memcpy(deviceOut, hostIn, count * bytes);
+    else
+      std::memcpy(hostOut, deviceIn, count * bytes);
+    return;
+  }
+  for (uint64_t e = 0; e < count; ++e) {
+    if (ToDevice)
+      std::memcpy(deviceOut + e * bytes, hostIn + e * hostStep * bytes, bytes);
+    else
+      std::memcpy(hostOut + e * hostStep * bytes, deviceIn + e * bytes, bytes);
+  }
+}
+
+/// Encodes `count` 16-bit host elements, `hostStep` elements apart, as
+/// consecutive DL16 device elements.
+void encodeDL16Run(bool isHalf, const uint8_t *hostIn, uint64_t hostStep,
+                   uint8_t *deviceOut, uint64_t count) {
+  const uint16_t *encode = isHalf ? halfToDL16Table() : bf16ToDL16Table();
+  for (uint64_t e = 0; e < count; ++e) {
+    uint16_t v;
+    std::memcpy(&v, hostIn + e * hostStep * 2, 2);
+    v = encode[v];
+    std::memcpy(deviceOut + e * 2, &v, 2);
+  }
+}
+
+/// Decodes `count` consecutive DL16 device elements to 16-bit host elements,
+/// `hostStep` elements apart.
+void decodeDL16Run(bool isHalf, const uint8_t *deviceIn, uint8_t *hostOut,
+                   uint64_t hostStep, uint64_t count) {
+  for (uint64_t e = 0; e < count; ++e) {
+    uint16_t v;
+    std::memcpy(&v, deviceIn + e * 2, 2);
+    v = isHalf ? dl16ToHalf(v) : dl16ToBF16(v);
+    std::memcpy(hostOut + e * hostStep * 2, &v, 2);
+  }
+}
+
 /// Converts `count` elements, `hostStep` elements apart on the host, to or
 /// from consecutive device elements.
 template <bool ToDevice>
@@ -35,40 +81,75 @@ void convertRun(ElementStorage storage, isa::DType dtype, uint32_t bytes,
                 const uint8_t *hostIn, uint8_t *hostOut, uint64_t hostStep,
                 const uint8_t *deviceIn, uint8_t *deviceOut, uint64_t count) {
   if (!isDL16(storage)) {
-    if (hostStep == 1) {
-      if (ToDevice)
-        std::memcpy(deviceOut, hostIn, count * bytes);
-      else
-        std::memcpy(hostOut, deviceIn, count * bytes);
-      return;
-    }
-    for (uint64_t e = 0; e < count; ++e) {
-      if (ToDevice)
-        std::memcpy(deviceOut + e * bytes, hostIn + e * hostStep * bytes,
-                    bytes);
-      else
-        std::memcpy(hostOut + e * hostStep * bytes, deviceIn + e * bytes,
-                    bytes);
-    }
+    copyRun<ToDevice>(bytes, hostIn, hostOut, hostStep, deviceIn, deviceOut,
+                      count);
     return;
   }
   bool isHalf = dtype == isa::DType::F16;
-  if (ToDevice) {
-    const uint16_t *encode = isHalf ? halfToDL16Table() : bf16ToDL16Table();
-    for (uint64_t e = 0; e < count; ++e) {
-      uint16_t v;
-      std::memcpy(&v, hostIn + e * hostStep * 2, 2);
-      v = encode[v];
-      std::memcpy(deviceOut + e * 2, &v, 2);
+  if (ToDevice)
+    encodeDL16Run(isHalf, hostIn, hostStep, deviceOut, count);
+  else
+    decodeDL16Run(isHalf, deviceIn, hostOut, hostStep, count);
+}
+
+/// Checks make()'s stick size against the element size and its stick
+/// dimension against the rank; false with `error` when one is invalid.
+bool checkStickArgs(uint32_t bytes, int64_t stickBytes, int32_t stickDim,
+                    size_t rank, std::string &error) {
+  if (bytes == 0 || stickBytes <= 0 || stickBytes % bytes != 0) {
+    error = "stick size " + std::to_string(stickBytes) +
+            " is not a multiple of the element size";
+    return false;
+  }
+  if (stickDim < -1 || stickDim >= int64_t(rank)) {
+    error = "stick dimension " + std::to_string(stickDim) +
+            " out of range for rank " + std::to_string(rank);
+    return false;
+  }
+  return true;
+}
+
+/// `dimOrder`, or the identity order when it is empty.
+std::vector<int32_t> dimOrderOrIdentity(std::vector<int32_t> dimOrder,
+                                        size_t rank) {
+  if (dimOrder.empty())
+    for (size_t d = 0; d < rank; ++d)
+      dimOrder.push_back(int32_t(d));
+  return dimOrder;
+}
+
+/// `paddedShape`, or when it is empty `shape` with the stick dimension
+/// rounded up to whole sticks.
+std::vector<int64_t> paddedShapeOrDefault(std::vector<int64_t> paddedShape,
+                                          const std::vector<int64_t> &shape,
+                                          int32_t stickDim,
+                                          int64_t elemsPerStick) {
+  if (!paddedShape.empty())
+    return paddedShape;
+  paddedShape = shape;
+  if (stickDim >= 0) {
+    int64_t &p = paddedShape[size_t(stickDim)];
+    if (p > 0)
+      p = alignTo(p, elemsPerStick);
+  }
+  return paddedShape;
+}
+
+/// Fills `layout.deviceShape` from its dim order, padded shape and stick;
+/// false with `error` on a dim_order entry out of range.
+bool buildDeviceShape(TensorLayout &layout, size_t rank, std::string &error) {
+  for (size_t k = 0; k < rank; ++k) {
+    int32_t d = layout.dimOrder[k];
+    if (d < 0 || size_t(d) >= rank) {
+      error = "dim_order entry " + std::to_string(d) + " out of range";
+      return false;
     }
-    return;
+    int64_t p = layout.paddedShape[size_t(d)];
+    int64_t e = layout.elemsPerStick;
+    layout.deviceShape.push_back(d == layout.stickDim ? (p + e - 1) / e : p);
   }
-  for (uint64_t e = 0; e < count; ++e) {
-    uint16_t v;
-    std::memcpy(&v, deviceIn + e * 2, 2);
-    v = isHalf ? dl16ToHalf(v) : dl16ToBF16(v);
-    std::memcpy(hostOut + e * hostStep * 2, &v, 2);
-  }
+  layout.deviceShape.push_back(layout.elemsPerStick);
+  return true;
 }
 
 } // namespace
@@ -96,54 +177,25 @@ ElementStorage storageOf(isa::DType dtype, bool dl16Storage) {
 bool usesDL16Storage(const Arch &arch) { return arch.fp16Storage == "dl16"; }
 
 bool TensorLayout::make(isa::DType dtype, const std::vector<int64_t> &shape,
-                        int32_t stickDim, int64_t stickBytes,
-                        TensorLayout &out, std::string &error,
-                        std::vector<int32_t> dimOrder,
+                        int32_t stickDim, int64_t stickBytes, TensorLayout &out,
+                        std::string &error, std::vector<int32_t> dimOrder,
                         std::vector<int64_t> paddedShape) {
   size_t rank = shape.size();
   uint32_t bytes = isa::dtypeBytes(dtype);
-  if (bytes == 0 || stickBytes <= 0 || stickBytes % bytes != 0) {
-    error = "stick size " + std::to_string(stickBytes) +
-            " is not a multiple of the element size";
+  if (!checkStickArgs(bytes, stickBytes, stickDim, rank, error))
     return false;
-  }
-  if (stickDim < -1 || stickDim >= int64_t(rank)) {
-    error = "stick dimension " + std::to_string(stickDim) +
-            " out of range for rank " + std::to_string(rank);
-    return false;
-  }
   TensorLayout layout;
   layout.stickDim = stickDim;
   layout.elemsPerStick = int32_t(stickBytes / bytes);
-  if (dimOrder.empty())
-    for (size_t d = 0; d < rank; ++d)
-      dimOrder.push_back(int32_t(d));
-  layout.dimOrder = std::move(dimOrder);
-  if (paddedShape.empty()) {
-    paddedShape = shape;
-    if (stickDim >= 0) {
-      int64_t e = layout.elemsPerStick;
-      int64_t &p = paddedShape[size_t(stickDim)];
-      if (p > 0)
-        p = alignTo(p, e);
-    }
-  }
-  layout.paddedShape = std::move(paddedShape);
+  layout.dimOrder = dimOrderOrIdentity(std::move(dimOrder), rank);
+  layout.paddedShape = paddedShapeOrDefault(std::move(paddedShape), shape,
+                                            stickDim, layout.elemsPerStick);
   if (layout.dimOrder.size() != rank || layout.paddedShape.size() != rank) {
     error = "dim_order and padded_shape must have one entry per dimension";
     return false;
   }
-  for (size_t k = 0; k < rank; ++k) {
-    int32_t d = layout.dimOrder[k];
-    if (d < 0 || size_t(d) >= rank) {
-      error = "dim_order entry " + std::to_string(d) + " out of range";
-      return false;
-    }
-    int64_t p = layout.paddedShape[size_t(d)];
-    int64_t e = layout.elemsPerStick;
-    layout.deviceShape.push_back(d == stickDim ? (p + e - 1) / e : p);
-  }
-  layout.deviceShape.push_back(layout.elemsPerStick);
+  if (!buildDeviceShape(layout, rank, error))
+    return false;
   if (!layout.validate(dtype, shape, stickBytes, error))
     return false;
   out = std::move(layout);
@@ -353,6 +405,67 @@ bool LayoutMap::logicalIndex(uint64_t offset, int64_t *index) const {
   return true;
 }
 
+void LayoutMap::stickIndex(uint64_t stick, uint64_t *prefix) const {
+  for (size_t k = shape_.size(); k-- > 0;) {
+    uint64_t n = uint64_t(layout_.deviceShape[k]);
+    prefix[k] = stick % n;
+    stick /= n;
+  }
+}
+
+void LayoutMap::advanceStick(uint64_t *prefix) const {
+  for (size_t k = shape_.size(); k-- > 0;) {
+    if (++prefix[k] < uint64_t(layout_.deviceShape[k]))
+      return;
+    prefix[k] = 0;
+  }
+}
+
+uint64_t LayoutMap::locateStick(const uint64_t *prefix, uint64_t &valid) const {
+  uint64_t e = uint64_t(layout_.elemsPerStick);
+  bool inside = true;
+  uint64_t hostBase = 0;
+  valid = 1;
+  for (size_t k = 0; k < shape_.size(); ++k) {
+    int32_t d = deviceDimOf_[k];
+    uint64_t i = prefix[k];
+    if (d == layout_.stickDim) {
+      i *= e;
+      uint64_t n = uint64_t(shape_[size_t(d)]);
+      valid = i < n ? std::min(e, n - i) : 0;
+    } else if (i >= uint64_t(shape_[size_t(d)])) {
+      inside = false;
+    }
+    hostBase += i * hostStrides_[size_t(d)];
+  }
+  if (!inside)
+    valid = 0;
+  return hostBase;
+}
+
+void LayoutMap::stickToDevice(const uint8_t *hostIn, uint64_t hostBase,
+                              uint64_t hostStep, uint64_t valid,
+                              uint64_t stickStart, uint64_t skipBytes,
+                              uint64_t keepBytes, uint8_t *deviceOut,
+                              uint8_t *scratch) const {
+  uint64_t stickBytes = this->stickBytes();
+  uint64_t lo = std::max(stickStart, skipBytes);
+  uint64_t hi = std::min(stickStart + stickBytes, skipBytes + keepBytes);
+  if (lo >= hi)
+    return;
+  bool whole = lo == stickStart && hi == stickStart + stickBytes;
+  uint8_t *dst = whole ? deviceOut + (lo - skipBytes) : scratch;
+  std::memset(dst + valid * elementBytes_, 0,
+              stickBytes - valid * elementBytes_);
+  if (valid)
+    convertRun<true>(storage_, dtype_, elementBytes_,
+                     hostIn + hostBase * elementBytes_, nullptr, hostStep,
+                     nullptr, dst, valid);
+  if (!whole)
+    std::memcpy(deviceOut + (lo - skipBytes), scratch + (lo - stickStart),
+                hi - lo);
+}
+
 template <bool ToDevice>
 void LayoutMap::convertSticks(const uint8_t *hostIn, uint8_t *hostOut,
                               const uint8_t *deviceIn, uint8_t *deviceOut,
@@ -360,70 +473,28 @@ void LayoutMap::convertSticks(const uint8_t *hostIn, uint8_t *hostOut,
                               uint64_t skipBytes, uint64_t keepBytes) const {
   // Walks sticks firstStick .. firstStick + numSticks - 1 of the image with an
   // odometer over the device dimensions but the last. For ToDevice,
-  // `deviceOut` receives bytes [skipBytes, skipBytes + keepBytes) of that run of sticks
-  // (so that ranges need not start or end on a stick).
+  // `deviceOut` receives bytes [skipBytes, skipBytes + keepBytes) of that run
+  // of sticks (so that ranges need not start or end on a stick).
   if (numSticks == 0)
     return;
-  size_t rank = shape_.size();
-  uint64_t e = uint64_t(layout_.elemsPerStick);
-  uint64_t stickBytes = e * elementBytes_;
+  uint64_t stickBytes = this->stickBytes();
   int32_t stickDim = layout_.stickDim;
   uint64_t prefix[kMaxRank] = {};
-  uint64_t rest = firstStick;
-  for (size_t k = rank; k-- > 0;) {
-    uint64_t n = uint64_t(layout_.deviceShape[k]);
-    prefix[k] = rest % n;
-    rest /= n;
-  }
+  stickIndex(firstStick, prefix);
   std::vector<uint8_t> scratch(ToDevice ? stickBytes : 0);
+  uint64_t hostStep = stickDim >= 0 ? hostStrides_[size_t(stickDim)] : 1;
   for (uint64_t s = 0; s < numSticks; ++s) {
-    // Locate the first element of this stick on the host.
-    bool inside = true;
-    uint64_t hostBase = 0;
-    uint64_t valid = 1;
-    for (size_t k = 0; k < rank; ++k) {
-      int32_t d = deviceDimOf_[k];
-      uint64_t i = prefix[k];
-      if (d == stickDim) {
-        i *= e;
-        uint64_t n = uint64_t(shape_[size_t(d)]);
-        valid = i < n ? std::min(e, n - i) : 0;
-      } else if (i >= uint64_t(shape_[size_t(d)])) {
-        inside = false;
-      }
-      hostBase += i * hostStrides_[size_t(d)];
-    }
-    if (!inside)
-      valid = 0;
-    uint64_t hostStep = stickDim >= 0 ? hostStrides_[size_t(stickDim)] : 1;
+    uint64_t valid;
+    uint64_t hostBase = locateStick(prefix, valid);
     uint64_t stickStart = s * stickBytes;
-    if (ToDevice) {
-      uint64_t lo = std::max(stickStart, skipBytes);
-      uint64_t hi = std::min(stickStart + stickBytes, skipBytes + keepBytes);
-      if (lo < hi) {
-        bool whole = lo == stickStart && hi == stickStart + stickBytes;
-        uint8_t *dst = whole ? deviceOut + (lo - skipBytes) : scratch.data();
-        std::memset(dst + valid * elementBytes_, 0,
-                    stickBytes - valid * elementBytes_);
-        if (valid)
-          convertRun<true>(storage_, dtype_, elementBytes_,
-                           hostIn + hostBase * elementBytes_, nullptr,
-                           hostStep, nullptr, dst, valid);
-        if (!whole)
-          std::memcpy(deviceOut + (lo - skipBytes),
-                      scratch.data() + (lo - stickStart), hi - lo);
-      }
-    } else if (valid) {
+    if (ToDevice)
+      stickToDevice(hostIn, hostBase, hostStep, valid, stickStart, skipBytes,
+                    keepBytes, deviceOut, scratch.data());
+    else if (valid)
       convertRun<false>(storage_, dtype_, elementBytes_, nullptr,
                         hostOut + hostBase * elementBytes_, hostStep,
                         deviceIn + stickStart, nullptr, valid);
-    }
-    // Advance the odometer.
-    for (size_t k = rank; k-- > 0;) {
-      if (++prefix[k] < uint64_t(layout_.deviceShape[k]))
-        break;
-      prefix[k] = 0;
-    }
+    advanceStick(prefix);
   }
 }
 

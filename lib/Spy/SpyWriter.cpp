@@ -119,23 +119,20 @@ uint32_t SpyWriter::addProgram(ProgramDesc desc) {
 
 void SpyWriter::addRelocation(uint32_t program, uint32_t instIndex,
                               uint32_t tensor, int64_t addend) {
-  addRawRelocation(program,
-                   uint64_t(instIndex) * isa::kInstBytes +
-                       isa::kRelocFieldOffset,
-                   tensor, addend, phaseForRole(tensors_.at(tensor).role));
+  addRawRelocation(
+      program, uint64_t(instIndex) * isa::kInstBytes + isa::kRelocFieldOffset,
+      tensor, addend, phaseForRole(tensors_.at(tensor).role));
 }
 
 void SpyWriter::addRawRelocation(uint32_t program, uint64_t offset,
-                                 uint32_t tensor, int64_t addend,
-                                 Phase phase) {
+                                 uint32_t tensor, int64_t addend, Phase phase) {
   relocations_.push_back({program, offset, tensor, addend, phase});
 }
 
 void SpyWriter::addStep(uint32_t program) { plan_.push_back(program); }
 
 void SpyWriter::setMetadata(std::string sourceModel,
-                            std::string compilerVersion,
-                            std::string pipeline) {
+                            std::string compilerVersion, std::string pipeline) {
   sourceModel_ = std::move(sourceModel);
   compilerVersion_ = std::move(compilerVersion);
   pipeline_ = std::move(pipeline);
@@ -297,11 +294,10 @@ void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
     steps.push_back(CreateStep(fbb, StepKind::Run, p));
   std::vector<flatbuffers::Offset<Segment>> segmentOffsets;
   for (const SegmentPlan &s : layout.segments)
-    segmentOffsets.push_back(
-        CreateSegment(fbb, s.offset, s.size, s.alignment));
-  auto metadata = CreateMetadataDirect(fbb, sourceModel_.c_str(),
-                                       compilerVersion_.c_str(),
-                                       pipeline_.c_str(), archName_.c_str());
+    segmentOffsets.push_back(CreateSegment(fbb, s.offset, s.size, s.alignment));
+  auto metadata =
+      CreateMetadataDirect(fbb, sourceModel_.c_str(), compilerVersion_.c_str(),
+                           pipeline_.c_str(), archName_.c_str());
   auto model = CreateModelDirect(
       fbb, formatMajor_, formatMinor_, archHash_, archJson_.c_str(),
       &tensorOffsets, &programOffsets, &relocations, &steps, &segmentOffsets,
@@ -329,6 +325,50 @@ bool SpyWriter::emitSegment(const SegmentPlan &s, Emitter &out,
   return true;
 }
 
+namespace {
+
+/// Stores `value` little-endian in the 8 bytes at `dst`.
+void storeLittleEndian64(uint8_t *dst, uint64_t value) {
+  for (size_t b = 0; b < sizeof(uint64_t); ++b)
+    dst[b] = uint8_t(value >> (8 * b));
+}
+
+} // namespace
+
+bool SpyWriter::emitDigested(const SegmentPlan &s, Emitter &out,
+                             std::vector<uint8_t> &chunk, uint64_t &value,
+                             std::string &error) {
+  SegmentDigest digest;
+  out.digestInto(&digest);
+  if (!emitSegment(s, out, chunk, error))
+    return false;
+  out.digestInto(nullptr);
+  value = digest.digest();
+  return true;
+}
+
+bool SpyWriter::emitDataArea(const DataLayout &layout, uint64_t dataOffset,
+                             Emitter &out, std::string &error) {
+  std::vector<uint8_t> chunk;
+  // Little-endian digests, the digest segment's own entry 0.
+  std::vector<uint8_t> digests(layout.segments.size() * sizeof(uint64_t), 0);
+  for (size_t i = 0; i < layout.segments.size(); ++i) {
+    const SegmentPlan &s = layout.segments[i];
+    if (!out.padTo(dataOffset + s.offset))
+      return false;
+    if (int32_t(i) == layout.digestSegment) {
+      if (!out.emit(digests.data(), s.size))
+        return false;
+      continue;
+    }
+    uint64_t value;
+    if (!emitDigested(s, out, chunk, value, error))
+      return false;
+    storeLittleEndian64(digests.data() + i * sizeof(uint64_t), value);
+  }
+  return true;
+}
+
 bool SpyWriter::writeTo(const Sink &sink, std::string &error) {
   DataLayout layout;
   if (!layOutData(layout, error))
@@ -343,28 +383,7 @@ bool SpyWriter::writeTo(const Sink &sink, std::string &error) {
       !out.emit(fbb.GetBufferPointer(), fbb.GetSize()) ||
       !out.padTo(header.dataOffset))
     return false;
-  std::vector<uint8_t> chunk;
-  // Little-endian digests, the digest segment's own entry 0.
-  std::vector<uint8_t> digests(layout.segments.size() * sizeof(uint64_t), 0);
-  for (size_t i = 0; i < layout.segments.size(); ++i) {
-    const SegmentPlan &s = layout.segments[i];
-    if (!out.padTo(header.dataOffset + s.offset))
-      return false;
-    if (int32_t(i) == layout.digestSegment) {
-      if (!out.emit(digests.data(), s.size))
-        return false;
-      continue;
-    }
-    SegmentDigest digest;
-    out.digestInto(&digest);
-    if (!emitSegment(s, out, chunk, error))
-      return false;
-    out.digestInto(nullptr);
-    uint64_t value = digest.digest();
-    for (size_t b = 0; b < sizeof(uint64_t); ++b)
-      digests[i * sizeof(uint64_t) + b] = uint8_t(value >> (8 * b));
-  }
-  return true;
+  return emitDataArea(layout, header.dataOffset, out, error);
 }
 
 } // namespace spyre::spy

@@ -279,6 +279,42 @@ struct StreamedImage::Slab {
   LayoutMap map;
 };
 
+namespace {
+
+/// Row-major element strides of a dense host tensor of `shape`.
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
+  size_t rank = shape.size();
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+/// The indices of device dimensions 0 .. j-1 of fixed-dimension index
+/// `unit`.
+std::vector<uint64_t> fixedIndices(const TensorLayout &l, uint64_t unit,
+                                   size_t j) {
+  std::vector<uint64_t> fixed(j);
+  for (size_t k = j; k-- > 0;) {
+    fixed[k] = unit % uint64_t(l.deviceShape[k]);
+    unit /= uint64_t(l.deviceShape[k]);
+  }
+  return fixed;
+}
+
+/// Sets a box layout's device shape from its padded shape.
+void setBoxDeviceShape(TensorLayout &box, size_t rank) {
+  int64_t e = box.elemsPerStick;
+  for (size_t k = 0; k < rank; ++k) {
+    size_t d = size_t(box.dimOrder[k]);
+    int64_t p = box.paddedShape[d];
+    box.deviceShape.push_back(int32_t(d) == box.stickDim ? (p + e - 1) / e : p);
+  }
+  box.deviceShape.push_back(e);
+}
+
+} // namespace
+
 StreamedImage::StreamedImage(const LayoutMap &map,
                              std::unique_ptr<HostReader> reader,
                              std::vector<int64_t> hostStrides,
@@ -287,23 +323,27 @@ StreamedImage::StreamedImage(const LayoutMap &map,
       hostStrides_(std::move(hostStrides)), box_(std::make_unique<Box>()) {
   const std::vector<int64_t> &shape = map_.shape();
   size_t rank = shape.size();
-  if (hostStrides_.empty()) {
-    hostStrides_.assign(rank, 1);
-    for (size_t d = rank; d-- > 1;)
-      hostStrides_[d - 1] = hostStrides_[d] * shape[d];
-  }
+  if (hostStrides_.empty())
+    hostStrides_ = rowMajorStrides(shape);
   uint64_t eb = map_.elementBytes();
   // gather() addresses host bytes in uint64 arithmetic; strides that wrap
   // it would read the wrong elements. Callers (ExternalData) reject them.
   assert(addressesTensor(shape, hostStrides_, eb) &&
          "host strides that do not address the tensor");
-  const TensorLayout &l = map_.layout();
-  uint64_t stickBytes = uint64_t(l.elemsPerStick) * eb;
+  uint64_t stickBytes = uint64_t(map_.layout().elemsPerStick) * eb;
   budget_ = std::max(budgetBytes, stickBytes);
   if (rank == 0 || map_.deviceBytes() <= budget_)
     return; // One slab: the whole tensor.
+  planSlabs();
+}
+
+StreamedImage::~StreamedImage() = default;
+
+void StreamedImage::planSlabs() {
+  const TensorLayout &l = map_.layout();
+  size_t rank = map_.shape().size();
   // Bytes of one index of each device dimension.
-  std::vector<uint64_t> stride(rank + 1, eb);
+  std::vector<uint64_t> stride(rank + 1, map_.elementBytes());
   for (size_t k = rank; k-- > 0;)
     stride[k] = stride[k + 1] * uint64_t(l.deviceShape[k + 1]);
   size_t j = 0;
@@ -323,69 +363,75 @@ StreamedImage::StreamedImage(const LayoutMap &map,
   unitBytes_ = stride[j] * uint64_t(l.deviceShape[j]);
 }
 
-StreamedImage::~StreamedImage() = default;
+void StreamedImage::placeBox(size_t j, const std::vector<uint64_t> &fixed,
+                             uint64_t first, uint64_t count,
+                             std::vector<int64_t> &lo,
+                             std::vector<int64_t> &ext,
+                             TensorLayout &box) const {
+  const std::vector<int64_t> &shape = map_.shape();
+  const TensorLayout &l = map_.layout();
+  int64_t e = l.elemsPerStick;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    size_t d = size_t(l.dimOrder[k]);
+    bool stick = int32_t(d) == l.stickDim;
+    int64_t padded;
+    if (k < j) {
+      lo[d] = int64_t(fixed[k]) * (stick ? e : 1);
+      padded = stick ? e : 1;
+    } else if (k == j) {
+      lo[d] = int64_t(first) * (stick ? e : 1);
+      padded = int64_t(count) * (stick ? e : 1);
+    } else {
+      lo[d] = 0;
+      padded = l.paddedShape[d];
+    }
+    box.paddedShape[d] = padded;
+    ext[d] = std::clamp<int64_t>(shape[d] - lo[d], 0, padded);
+  }
+}
+
+bool StreamedImage::defineBoxSlab(uint64_t offset, Slab &slab,
+                                  std::vector<int64_t> &lo,
+                                  std::vector<int64_t> &ext,
+                                  std::string &error) {
+  const TensorLayout &l = map_.layout();
+  size_t j = size_t(splitDim_);
+  uint64_t unit = offset / unitBytes_;
+  uint64_t q = offset % unitBytes_ / slabBytes_;
+  slab.start = unit * unitBytes_ + q * slabBytes_;
+  slab.end = std::min(slab.start + slabBytes_, (unit + 1) * unitBytes_);
+  std::vector<uint64_t> fixed = fixedIndices(l, unit, j);
+  uint64_t first = q * rangeLen_;
+  uint64_t count =
+      std::min<uint64_t>(rangeLen_, uint64_t(l.deviceShape[j]) - first);
+  int64_t e = l.elemsPerStick;
+  TensorLayout box;
+  box.stickDim = l.stickDim;
+  box.dimOrder = l.dimOrder;
+  box.elemsPerStick = l.elemsPerStick;
+  box.paddedShape = l.paddedShape;
+  placeBox(j, fixed, first, count, lo, ext, box);
+  setBoxDeviceShape(box, map_.shape().size());
+  std::string why;
+  if (!LayoutMap::create(map_.dtype(), ext, box,
+                         int64_t(e) * map_.elementBytes(),
+                         isDL16(map_.storage()), slab.map, why)) {
+    error = "internal error: slab layout: " + why;
+    return false;
+  }
+  return true;
+}
 
 bool StreamedImage::loadSlab(uint64_t offset, std::string &error) {
   const std::vector<int64_t> &shape = map_.shape();
-  const TensorLayout &l = map_.layout();
-  size_t rank = shape.size();
   auto slab = std::make_unique<Slab>();
-  std::vector<int64_t> lo(rank, 0), ext(shape);
+  std::vector<int64_t> lo(shape.size(), 0), ext(shape);
   if (splitDim_ < 0) {
     slab->start = 0;
     slab->end = map_.deviceBytes();
     slab->map = map_;
-  } else {
-    size_t j = size_t(splitDim_);
-    uint64_t unit = offset / unitBytes_;
-    uint64_t q = offset % unitBytes_ / slabBytes_;
-    slab->start = unit * unitBytes_ + q * slabBytes_;
-    slab->end = std::min(slab->start + slabBytes_, (unit + 1) * unitBytes_);
-    // Indices of the fixed device dimensions 0 .. j-1.
-    std::vector<uint64_t> fixed(j);
-    for (size_t k = j; k-- > 0;) {
-      fixed[k] = unit % uint64_t(l.deviceShape[k]);
-      unit /= uint64_t(l.deviceShape[k]);
-    }
-    uint64_t first = q * rangeLen_;
-    uint64_t count =
-        std::min<uint64_t>(rangeLen_, uint64_t(l.deviceShape[j]) - first);
-    int64_t e = l.elemsPerStick;
-    TensorLayout box;
-    box.stickDim = l.stickDim;
-    box.dimOrder = l.dimOrder;
-    box.elemsPerStick = l.elemsPerStick;
-    box.paddedShape = l.paddedShape;
-    for (size_t k = 0; k < rank; ++k) {
-      size_t d = size_t(l.dimOrder[k]);
-      bool stick = int32_t(d) == l.stickDim;
-      int64_t padded;
-      if (k < j) {
-        lo[d] = int64_t(fixed[k]) * (stick ? e : 1);
-        padded = stick ? e : 1;
-      } else if (k == j) {
-        lo[d] = int64_t(first) * (stick ? e : 1);
-        padded = int64_t(count) * (stick ? e : 1);
-      } else {
-        lo[d] = 0;
-        padded = l.paddedShape[d];
-      }
-      box.paddedShape[d] = padded;
-      ext[d] = std::clamp<int64_t>(shape[d] - lo[d], 0, padded);
-    }
-    for (size_t k = 0; k < rank; ++k) {
-      size_t d = size_t(l.dimOrder[k]);
-      int64_t p = box.paddedShape[d];
-      box.deviceShape.push_back(int32_t(d) == l.stickDim ? (p + e - 1) / e : p);
-    }
-    box.deviceShape.push_back(e);
-    std::string why;
-    if (!LayoutMap::create(
-            map_.dtype(), ext, box, int64_t(e) * map_.elementBytes(),
-            isDL16(map_.storage()), slab->map, why)) {
-      error = "internal error: slab layout: " + why;
-      return false;
-    }
+  } else if (!defineBoxSlab(offset, *slab, lo, ext, error)) {
+    return false;
   }
   slab_.reset();
   if (!gather(lo, ext, error))

@@ -48,8 +48,8 @@ void registerDialects(DialectRegistry &registry) {
 
 /// The file a source manager's main buffer was read from; empty for stdin.
 std::string inputPath(llvm::SourceMgr &sourceMgr) {
-  StringRef id =
-      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+  StringRef id = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                     ->getBufferIdentifier();
   return id == "<stdin>" ? std::string() : id.str();
 }
 
@@ -100,8 +100,7 @@ LogicalResult dumpBuffer(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
 }
 
 /// The value of option `name` in `args` (`-o x`, `-o=x`, `--o=x`), or "".
-std::string optionValue(const std::vector<std::string> &args,
-                        StringRef name) {
+std::string optionValue(const std::vector<std::string> &args, StringRef name) {
   for (size_t i = 0; i < args.size(); ++i) {
     StringRef a = args[i];
     a = a.ltrim('-');
@@ -149,37 +148,60 @@ void registerTranslations() {
       },
       registerDialects);
   TranslateRegistration dumpRegistration(
-      "spy-to-text", "Validate a .spy binary and print it as text",
-      dumpBuffer);
+      "spy-to-text", "Validate a .spy binary and print it as text", dumpBuffer);
 }
 
-bool chooseTranslation(const std::vector<std::string> &args, std::string &flag,
-                       std::string &error) {
-  for (StringRef a : args) {
-    StringRef name = a.ltrim('-');
-    if (a.starts_with("-") &&
-        (name == "import-pt2" || name == "spyre-to-spy" ||
+namespace {
+
+/// Whether `name` (a flag without its dashes) chooses a translation or asks
+/// for help or the version.
+bool isChoosingFlag(StringRef name) {
+  return name == "import-pt2" || name == "spyre-to-spy" ||
          name == "spy-to-text" || name == "help" || name == "version" ||
-         name.starts_with("help-")))
-      return true; // chosen already, or nothing to translate
-  }
-  std::string input = positional(args);
-  std::string output = optionValue(args, "o");
-  char head[8] = {};
+         name.starts_with("help-");
+}
+
+/// Whether a translation is chosen already, or there is nothing to
+/// translate.
+bool translationChosen(const std::vector<std::string> &args) {
+  for (StringRef a : args)
+    if (a.starts_with("-") && isChoosingFlag(a.ltrim('-')))
+      return true;
+  return false;
+}
+
+/// The first bytes of file `input` (zeros where it is shorter, unreadable
+/// or standard input).
+void readHead(const std::string &input, char (&head)[8]) {
   if (input != "-") {
     std::ifstream in(input, std::ios::binary);
     in.read(head, sizeof(head));
   }
+}
+
+} // namespace
+
+bool chooseTranslation(const std::vector<std::string> &args, std::string &flag,
+                       std::string &error) {
+  if (translationChosen(args))
+    return true;
+  std::string input = positional(args);
+  std::string output = optionValue(args, "o");
+  char head[8] = {};
+  readHead(input, head);
   bool zip = std::memcmp(head, "PK\x03\x04", 4) == 0;
   bool spy = std::memcmp(head, spy::kMagic, sizeof(spy::kMagic)) == 0;
   bool json = StringRef(input).ends_with(".json");
   if ((zip || json) && StringRef(output).ends_with(".spy")) {
-    error = "'" + input + "' is an exported program, not program-level MLIR: "
+    error = "'" + input +
+            "' is an exported program, not program-level MLIR: "
             "compile it with spyre-compile (or import it with "
             "--import-pt2 and run spyre-opt --spyre-pipeline)";
     return false;
   }
-  flag = zip || json ? "--import-pt2" : spy ? "--spy-to-text" : "--spyre-to-spy";
+  flag = zip || json ? "--import-pt2"
+         : spy       ? "--spy-to-text"
+                     : "--spyre-to-spy";
   return true;
 }
 

@@ -86,6 +86,68 @@ int64_t lastUse(Value v, const DenseMap<Operation *, int64_t> &order) {
   return last;
 }
 
+/// The position of each op of `body` in order.
+DenseMap<Operation *, int64_t> positionsIn(Block &body) {
+  DenseMap<Operation *, int64_t> order;
+  int64_t pos = 0;
+  for (Operation &op : body)
+    order[&op] = pos++;
+  return order;
+}
+
+/// Body temporaries (one copy, not stored) start at their op; everything
+/// else lives for the whole kernel.
+void startTemporariesAtTheirOp(const KernelPlan &plan,
+                               DenseMap<Operation *, int64_t> &order,
+                               SmallVectorImpl<Interval> &items) {
+  for (auto &[value, pv] : plan.values) {
+    int64_t idx = plan.valueBuffer.lookup(value);
+    if (pv.storedAs >= 0 || pv.copies > 1 || pv.alias)
+      continue;
+    items[idx].start = order[pv.op];
+    items[idx].end = order[pv.op] + 1;
+  }
+}
+
+/// A value lives until its last user; a move that leaves the tile as it
+/// is (an alias) keeps its source's buffer alive for its own users, and
+/// never shortens it (an input's buffer stays live for the next tile's
+/// prefetch).
+void extendToLastUsers(const KernelPlan &plan,
+                       DenseMap<Operation *, int64_t> &order,
+                       SmallVectorImpl<Interval> &items) {
+  for (auto &[value, pv] : plan.values) {
+    int64_t idx = plan.valueBuffer.lookup(value);
+    for (Operation *user : value.getUsers())
+      items[idx].end = std::max(items[idx].end, order[user] + 1);
+  }
+}
+
+/// The lifetime of each of the plan's buffers in body positions; `whole`
+/// is set to the end of the whole kernel.
+SmallVector<Interval> bufferLifetimes(const KernelPlan &plan, int64_t &whole) {
+  DenseMap<Operation *, int64_t> order =
+      positionsIn(plan.kernel.getBodyBlock());
+  whole = int64_t(order.size()) + 1;
+  SmallVector<Interval> items;
+  for (const PlanBuffer &b : plan.buffers)
+    items.push_back({0, whole, b.bytes * b.copies});
+  startTemporariesAtTheirOp(plan, order, items);
+  extendToLastUsers(plan, order, items);
+  return items;
+}
+
+/// The error of a kernel whose buffers need `peak` bytes of LX, more than
+/// the usable part.
+LogicalResult reportLxOverflow(KernelOp kernel, const Arch &arch,
+                               int64_t peak) {
+  return kernel.emitError("kernel '")
+         << kernel.getName() << "' needs " << peak << " bytes of LX per core; "
+         << arch.usableLxBytes() << " are usable (lx_bytes " << arch.lxBytes
+         << ", reserved fraction " << formatNumber(arch.lxReservedFraction)
+         << ")";
+}
+
 struct AllocateScratchpadPass
     : public spyre::impl::SpyreAllocateScratchpadBase<AllocateScratchpadPass> {
   void runOnOperation() override {
@@ -115,40 +177,12 @@ struct AllocateScratchpadPass
 
     // Body temporaries (one copy, not stored) live from their op to their
     // last user in the body; everything else for the whole kernel.
-    Block &body = kernel.getBodyBlock();
-    DenseMap<Operation *, int64_t> order;
-    int64_t pos = 0;
-    for (Operation &op : body)
-      order[&op] = pos++;
-    int64_t whole = pos + 1;
-    SmallVector<Interval> items;
-    for (const PlanBuffer &b : plan->buffers)
-      items.push_back({0, whole, b.bytes * b.copies});
-    for (auto &[value, pv] : plan->values) {
-      int64_t idx = plan->valueBuffer.lookup(value);
-      if (pv.storedAs >= 0 || pv.copies > 1 || pv.alias)
-        continue;
-      items[idx].start = order[pv.op];
-      items[idx].end = order[pv.op] + 1;
-    }
-    // A value lives until its last user; a move that leaves the tile as it
-    // is (an alias) keeps its source's buffer alive for its own users, and
-    // never shortens it (an input's buffer stays live for the next tile's
-    // prefetch).
-    for (auto &[value, pv] : plan->values) {
-      int64_t idx = plan->valueBuffer.lookup(value);
-      for (Operation *user : value.getUsers())
-        items[idx].end = std::max(items[idx].end, order[user] + 1);
-    }
+    int64_t whole = 0;
+    SmallVector<Interval> items = bufferLifetimes(*plan, whole);
     int64_t peak = 0;
     SmallVector<int64_t> offsets = firstFit(items, arch.lxAlignment, peak);
     if (peak > arch.usableLxBytes())
-      return kernel.emitError("kernel '")
-             << kernel.getName() << "' needs " << peak
-             << " bytes of LX per core; " << arch.usableLxBytes()
-             << " are usable (lx_bytes " << arch.lxBytes
-             << ", reserved fraction "
-             << formatNumber(arch.lxReservedFraction) << ")";
+      return reportLxOverflow(kernel, arch, peak);
     for (auto [b, offset, item] : llvm::zip(plan->buffers, offsets, items)) {
       b.offset = offset;
       if (item.start != 0 || item.end != whole)

@@ -44,8 +44,8 @@ LayoutAttr requiredLayout(OpOperand &use, const Arch &arch, bool free) {
   }
   // Reshapes are views of the canonical layout.
   if (isa<ReshapeOp>(owner))
-    return LayoutAttr::getCanonical(
-        cast<RankedTensorType>(use.get().getType()), arch.stickBytes);
+    return LayoutAttr::getCanonical(cast<RankedTensorType>(use.get().getType()),
+                                    arch.stickBytes);
   return nullptr;
 }
 
@@ -78,6 +78,129 @@ bool isLoadTimeData(Value v, const llvm::StringSet<> &mutated) {
   return isa_and_nonnull<ConstantOp>(def);
 }
 
+/// The input (`user_input_mutation`) or buffer (`buffer_mutation`) called
+/// `name` whose new contents a result tagged `tag` holds; null if none.
+Value mutationTarget(func::FuncOp func, StringRef tag, StringRef name) {
+  Value target;
+  if (tag == "user_input_mutation") {
+    for (BlockArgument arg : func.getArguments())
+      if (auto n = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                     "spyre.name");
+          n && n.getValue() == name)
+        target = arg;
+  } else if (tag == "buffer_mutation") {
+    func.walk([&](WeightOp w) {
+      if (w.getName() == name)
+        target = w.getResult();
+    });
+  }
+  return target;
+}
+
+/// Whether `want` and `have` are ranked tensor types of one shape and
+/// element type (so that only their layouts may differ).
+bool differOnlyInLayout(Type want, Type have) {
+  auto w = dyn_cast<RankedTensorType>(want);
+  auto h = dyn_cast<RankedTensorType>(have);
+  return w && h && w.getShape() == h.getShape() &&
+         w.getElementType() == h.getElementType();
+}
+
+/// Appends the tensor results of the ops in `func` to `values`, in
+/// definition order; a diagnostic for each one of dynamic shape.
+LogicalResult collectStaticValues(func::FuncOp func,
+                                  SmallVector<Value> &values) {
+  bool failedAny = false;
+  func.walk([&](Operation *op) {
+    for (Value r : op->getResults()) {
+      auto t = dyn_cast<RankedTensorType>(r.getType());
+      if (!t)
+        continue;
+      if (!t.hasStaticShape()) {
+        op->emitError("tensor ")
+            << t
+            << " has a dynamic shape; bind its symbols with "
+               "--bind-dims before layout assignment";
+        failedAny = true;
+      }
+      values.push_back(r);
+    }
+  });
+  return failure(failedAny);
+}
+
+/// The uses of `v` in program order of their owners (deterministic).
+SmallVector<OpOperand *> usesInProgramOrder(Value v) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : v.getUses())
+    uses.push_back(&use);
+  llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+    if (a->getOwner() == b->getOwner())
+      return a->getOperandNumber() < b->getOperandNumber();
+    return a->getOwner()->isBeforeInBlock(b->getOwner());
+  });
+  return uses;
+}
+
+using LayoutDemands = llvm::MapVector<LayoutAttr, SmallVector<OpOperand *>>;
+
+/// What each use of `v` needs, in use order; uses without a requirement
+/// are left out.
+LayoutDemands layoutDemands(Value v, const Arch &arch) {
+  LayoutDemands demands;
+  bool free = hasFreeLayout(v);
+  for (OpOperand *use : usesInProgramOrder(v))
+    demands[requiredLayout(*use, arch, free)].push_back(use);
+  demands.erase(LayoutAttr()); // uses without a requirement
+  return demands;
+}
+
+/// The most demanded layout; ties go to the first demanded.
+LayoutAttr mostDemandedLayout(const LayoutDemands &demands) {
+  size_t best = 0;
+  for (auto &[layout, users] : demands)
+    best = std::max(best, users.size());
+  for (auto &[layout, users] : demands)
+    if (users.size() == best)
+      return layout;
+  return LayoutAttr();
+}
+
+/// Points the uses that need a layout other than `v`'s at a copy of `v`
+/// (load-time data, `copies`) or a restickify of it, one per layout.
+void convertUses(Value v, RankedTensorType type, LayoutAttr supplied,
+                 const LayoutDemands &demands, bool copies) {
+  OpBuilder b(v.getContext());
+  for (auto &[layout, users] : demands) {
+    if (layout == supplied)
+      continue;
+    b.setInsertionPointAfterValue(v);
+    Value converted;
+    if (copies) {
+      Operation *copy = b.clone(*v.getDefiningOp());
+      copy->getResult(0).setType(layout.apply(type));
+      converted = copy->getResult(0);
+    } else {
+      converted = RestickifyOp::create(b, v.getLoc(), layout.apply(type), v);
+    }
+    for (OpOperand *use : users)
+      use->set(converted);
+  }
+}
+
+/// Gives `v` (without a layout yet) the canonical layout, or the one most
+/// of its uses need when its layout is free, and converts it for the
+/// other uses.
+void assignLayout(Value v, RankedTensorType type, const Arch &arch,
+                  const llvm::StringSet<> &mutated) {
+  LayoutDemands demands = layoutDemands(v, arch);
+  LayoutAttr supplied = LayoutAttr::getCanonical(type, arch.stickBytes);
+  if (hasFreeLayout(v) && !demands.empty())
+    supplied = mostDemandedLayout(demands);
+  v.setType(supplied.apply(type));
+  convertUses(v, type, supplied, demands, isLoadTimeData(v, mutated));
+}
+
 struct AssignLayoutsPass
     : public spyre::impl::SpyreAssignLayoutsBase<AssignLayoutsPass> {
   void runOnOperation() override {
@@ -102,28 +225,14 @@ struct AssignLayoutsPass
       if (!kind)
         continue;
       auto [tag, name] = kind.getValue().split(':');
-      Value target;
-      if (tag == "user_input_mutation") {
-        for (BlockArgument arg : func.getArguments())
-          if (auto n = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                         "spyre.name");
-              n && n.getValue() == name)
-            target = arg;
-      } else if (tag == "buffer_mutation") {
-        func.walk([&](WeightOp w) {
-          if (w.getName() == name)
-            target = w.getResult();
-        });
-      }
+      Value target = mutationTarget(func, tag, name);
       if (!target || target.getType() == result.get().getType())
         continue;
-      auto want = dyn_cast<RankedTensorType>(target.getType());
-      auto have = dyn_cast<RankedTensorType>(result.get().getType());
-      if (!want || !have || want.getShape() != have.getShape() ||
-          want.getElementType() != have.getElementType())
+      if (!differOnlyInLayout(target.getType(), result.get().getType()))
         continue; // lower-to-program reports the mismatch
-      result.set(RestickifyOp::create(b, result.get().getLoc(), want,
-                                      result.get()));
+      auto want = cast<RankedTensorType>(target.getType());
+      result.set(
+          RestickifyOp::create(b, result.get().getLoc(), want, result.get()));
     }
   }
 
@@ -132,76 +241,14 @@ struct AssignLayoutsPass
       return success();
     // Values in definition order: arguments, then op results.
     SmallVector<Value> values(func.getArguments());
-    bool failedAny = false;
-    func.walk([&](Operation *op) {
-      for (Value r : op->getResults()) {
-        auto t = dyn_cast<RankedTensorType>(r.getType());
-        if (!t)
-          continue;
-        if (!t.hasStaticShape()) {
-          op->emitError("tensor ")
-              << t << " has a dynamic shape; bind its symbols with "
-                      "--bind-dims before layout assignment";
-          failedAny = true;
-        }
-        values.push_back(r);
-      }
-    });
-    if (failedAny)
+    if (failed(collectStaticValues(func, values)))
       return failure();
     llvm::StringSet<> mutated = mutatedBuffers(func);
-
     for (Value v : values) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
       if (!type || getLayout(type))
         continue;
-      // What each use needs, in use order (deterministic: uses are
-      // visited in program order of their owners).
-      llvm::MapVector<LayoutAttr, SmallVector<OpOperand *>> demands;
-      SmallVector<OpOperand *> uses;
-      for (OpOperand &use : v.getUses())
-        uses.push_back(&use);
-      llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-        if (a->getOwner() == b->getOwner())
-          return a->getOperandNumber() < b->getOperandNumber();
-        return a->getOwner()->isBeforeInBlock(b->getOwner());
-      });
-      bool free = hasFreeLayout(v);
-      for (OpOperand *use : uses)
-        demands[requiredLayout(*use, arch, free)].push_back(use);
-      demands.erase(LayoutAttr()); // uses without a requirement
-
-      LayoutAttr supplied = LayoutAttr::getCanonical(type, arch.stickBytes);
-      if (hasFreeLayout(v) && !demands.empty()) {
-        // The most demanded layout; ties go to the first demanded.
-        size_t best = 0;
-        for (auto &[layout, users] : demands)
-          best = std::max(best, users.size());
-        for (auto &[layout, users] : demands)
-          if (users.size() == best) {
-            supplied = layout;
-            break;
-          }
-      }
-      v.setType(supplied.apply(type));
-      OpBuilder b(v.getContext());
-      bool copies = isLoadTimeData(v, mutated);
-      for (auto &[layout, users] : demands) {
-        if (layout == supplied)
-          continue;
-        b.setInsertionPointAfterValue(v);
-        Value converted;
-        if (copies) {
-          Operation *copy = b.clone(*v.getDefiningOp());
-          copy->getResult(0).setType(layout.apply(type));
-          converted = copy->getResult(0);
-        } else {
-          converted =
-              RestickifyOp::create(b, v.getLoc(), layout.apply(type), v);
-        }
-        for (OpOperand *use : users)
-          use->set(converted);
-      }
+      assignLayout(v, type, arch, mutated);
     }
 
     // Functions return what their body produces.

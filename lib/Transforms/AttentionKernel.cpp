@@ -27,9 +27,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ProgramScope.h"
 #include "spyre/Transforms/CostModel.h"
 #include "spyre/Transforms/KernelLowering.h"
-#include "ProgramScope.h"
 
 #include <cmath>
 #include <limits>
@@ -42,7 +42,8 @@ Value createAttentionConstants(OpBuilder &b, AttentionOp op) {
   // A causal kernel's diagonal mask compares positions up to a key tile.
   int64_t positions = 0;
   if (op.getCausal())
-    positions = cast<RankedTensorType>(op.getKey().getType()).getShape().end()[-2];
+    positions =
+        cast<RankedTensorType>(op.getKey().getType()).getShape().end()[-2];
   SmallVector<float> values(kIota + positions, 0);
   values[kScale] = float(op.getScale().convertToDouble());
   values[kLowest] = std::numeric_limits<float>::lowest();
@@ -100,8 +101,8 @@ int64_t bytesOf(Type t) { return getElementBytes(t); }
 /// (per stick along its stick loop), its stick and row loops and pitches.
 /// Broadcast dims (constant 0 in the map) move nothing.
 static PlanTensor attentionTensor(const KernelPlan &plan, Value value,
-                                  AffineMap map, bool isResult,
-                                  unsigned index, int64_t rowLoop) {
+                                  AffineMap map, bool isResult, unsigned index,
+                                  int64_t rowLoop) {
   PlanTensor t = PlanTensor::of(value, isResult, index, plan.loops.size());
   LayoutAttr layout = getLayout(t.type);
   ArrayRef<int64_t> shape = t.type.getShape();
@@ -127,79 +128,119 @@ static PlanTensor attentionTensor(const KernelPlan &plan, Value value,
   return t;
 }
 
-LogicalResult KernelPlan::buildAttention(bool emitErrors) {
-  auto fail = [&](const Twine &msg) -> LogicalResult {
-    if (emitErrors)
-      kernel.emitError(msg);
-    return failure();
-  };
-  ArrayRef<int64_t> space = kernel.getSpace();
-  int64_t n = space.size();
-  AttentionLoops L(n);
-  if (int64_t(schedule.getSplit().size()) != n ||
-      int64_t(schedule.getTile().size()) != n)
-    return fail("schedule does not match the kernel's " + Twine(n) +
-                " loops");
-  for (int64_t l = 0; l < n; ++l) {
-    PlanLoop loop;
-    loop.size = space[l];
-    loop.tile = schedule.getTile()[l];
-    loop.split = schedule.getSplit()[l];
-    loop.reduction = l >= L.s;
-    loop.role = l == L.m    ? LoopRole::Row
-                : l == L.ev ? LoopRole::Stick
-                : l == L.s  ? LoopRole::Reduction
-                            : LoopRole::Outer;
-    loops.push_back(loop);
-    bool whole = l == L.ev || l == L.e;
-    if ((l < L.m && loop.tile != 1) || (whole && loop.tile != loop.size))
-      return fail("attention loop " + Twine(l) + " cannot have tile " +
-                  Twine(loop.tile));
-    if ((l >= L.ev && loop.split != 1) || loop.split > loop.numTiles())
-      return fail("attention loop " + Twine(l) + " cannot be split " +
-                  Twine(loop.split) + " ways");
-  }
+/// Reports `msg` at the plan's kernel when `emitErrors`; always fails.
+static LogicalResult planError(const KernelPlan &plan, bool emitErrors,
+                               const Twine &msg) {
+  if (emitErrors)
+    plan.kernel.emitError(msg);
+  return failure();
+}
 
-  AttentionInputs in = inputsOf(kernel);
+/// Loop `l` of the kernel's space under the plan's schedule, with its role
+/// in the attention nest.
+static PlanLoop attentionLoop(const KernelPlan &plan, const AttentionLoops &L,
+                              int64_t l) {
+  PlanLoop loop;
+  loop.size = plan.kernel.getSpace()[l];
+  loop.tile = plan.schedule.getTile()[l];
+  loop.split = plan.schedule.getSplit()[l];
+  loop.reduction = l >= L.s;
+  loop.role = l == L.m    ? LoopRole::Row
+              : l == L.ev ? LoopRole::Stick
+              : l == L.s  ? LoopRole::Reduction
+                          : LoopRole::Outer;
+  return loop;
+}
+
+/// Batch loops have tiles of 1, ev and e are whole, and only batch and
+/// query loops are split (at most once per tile).
+static LogicalResult checkAttentionLoop(const KernelPlan &plan,
+                                        const AttentionLoops &L, int64_t l,
+                                        const PlanLoop &loop, bool emitErrors) {
+  bool whole = l == L.ev || l == L.e;
+  if ((l < L.m && loop.tile != 1) || (whole && loop.tile != loop.size))
+    return planError(plan, emitErrors,
+                     "attention loop " + Twine(l) + " cannot have tile " +
+                         Twine(loop.tile));
+  if ((l >= L.ev && loop.split != 1) || loop.split > loop.numTiles())
+    return planError(plan, emitErrors,
+                     "attention loop " + Twine(l) + " cannot be split " +
+                         Twine(loop.split) + " ways");
+  return success();
+}
+
+/// The plan's loops from the kernel's space and the schedule.
+static LogicalResult
+addAttentionLoops(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
+  int64_t n = plan.kernel.getSpace().size();
+  if (int64_t(plan.schedule.getSplit().size()) != n ||
+      int64_t(plan.schedule.getTile().size()) != n)
+    return planError(plan, emitErrors,
+                     "schedule does not match the kernel's " + Twine(n) +
+                         " loops");
+  for (int64_t l = 0; l < n; ++l) {
+    plan.loops.push_back(attentionLoop(plan, L, l));
+    if (failed(checkAttentionLoop(plan, L, l, plan.loops.back(), emitErrors)))
+      return failure();
+  }
+  return success();
+}
+
+/// The kernel's inputs (K and V in rows of key positions, the others in
+/// rows of queries), then its result.
+static void addAttentionTensors(KernelPlan &plan, const AttentionInputs &in,
+                                const AttentionLoops &L) {
+  KernelOp kernel = plan.kernel;
   SmallVector<AffineMap> maps = llvm::to_vector(
       kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
   unsigned numInputs = kernel.getInputs().size();
   for (auto [i, v] : llvm::enumerate(kernel.getInputs())) {
     int64_t row = i == in.k || i == in.v ? L.s : L.m;
-    tensors.push_back(attentionTensor(*this, v, maps[i], false, i, row));
+    plan.tensors.push_back(attentionTensor(plan, v, maps[i], false, i, row));
   }
-  tensors.push_back(attentionTensor(*this, kernel.getResult(0),
-                                    maps[numInputs], true, 0, L.m));
-  // Causal: a query tile's diagonal lies in one key tile, the same for
-  // every query tile (square tiles), or there is one query tile.
-  if (in.op.getCausal()) {
-    const PlanLoop &m = loops[L.m], &s = loops[L.s];
-    if (!(m.tile == s.tile || (m.numTiles() == 1 && m.tile <= s.tile)))
-      return fail("a causal attention needs square tiles (query tile " +
-                  Twine(m.tile) + ", key tile " + Twine(s.tile) + ")");
-    // The constants up to the positions of a key tile.
-    tensors[in.consts].sticks =
-        llvm::divideCeil((kIota + s.tile) * 4, arch.stickBytes);
-  }
-  // A mask tile starts on a stick: tiles along s are whole sticks of it.
-  if (in.mask >= 0) {
-    const PlanTensor &mask = tensors[in.mask];
-    const PlanLoop &s = loops[L.s];
-    int64_t e = mask.elementsPerStick;
-    if (mask.stickLoop == L.s && s.tile != s.size && s.tile % e != 0)
-      return fail("key tile " + Twine(s.tile) + " is not a whole number of " +
-                  Twine(e) + "-element mask sticks");
-  }
+  plan.tensors.push_back(attentionTensor(plan, kernel.getResult(0),
+                                         maps[numInputs], true, 0, L.m));
+}
 
-  // What a core moves once, per query tile, per key tile.
-  int64_t depth = schedule.getDepth();
-  SmallVector<int64_t> maxTiles(n, 0);
-  for (int64_t c = 0; c < numCores(); ++c) {
-    CoreShare share = this->share(c);
-    for (int64_t l = 0; l < n; ++l)
-      maxTiles[l] = std::max(maxTiles[l], share.tiles[l]);
-  }
-  for (PlanTensor &t : tensors) {
+/// Causal: a query tile's diagonal lies in one key tile, the same for
+/// every query tile (square tiles), or there is one query tile. Sizes the
+/// constants tile to the positions of a key tile.
+static LogicalResult checkCausalTiles(KernelPlan &plan,
+                                      const AttentionInputs &in,
+                                      const AttentionLoops &L,
+                                      bool emitErrors) {
+  const PlanLoop &m = plan.loops[L.m], &s = plan.loops[L.s];
+  if (!(m.tile == s.tile || (m.numTiles() == 1 && m.tile <= s.tile)))
+    return planError(plan, emitErrors,
+                     "a causal attention needs square tiles (query tile " +
+                         Twine(m.tile) + ", key tile " + Twine(s.tile) + ")");
+  // The constants up to the positions of a key tile.
+  plan.tensors[in.consts].sticks =
+      llvm::divideCeil((kIota + s.tile) * 4, plan.arch.stickBytes);
+  return success();
+}
+
+/// A mask tile starts on a stick: tiles along s are whole sticks of it.
+static LogicalResult checkMaskTiles(const KernelPlan &plan,
+                                    const AttentionInputs &in,
+                                    const AttentionLoops &L, bool emitErrors) {
+  const PlanTensor &mask = plan.tensors[in.mask];
+  const PlanLoop &s = plan.loops[L.s];
+  int64_t e = mask.elementsPerStick;
+  if (mask.stickLoop == L.s && s.tile != s.size && s.tile % e != 0)
+    return planError(plan, emitErrors,
+                     "key tile " + Twine(s.tile) +
+                         " is not a whole number of " + Twine(e) +
+                         "-element mask sticks");
+  return success();
+}
+
+/// What a core moves once, per query tile, per key tile.
+static void markAttentionTransfers(KernelPlan &plan, const AttentionLoops &L) {
+  int64_t n = plan.loops.size();
+  int64_t depth = plan.schedule.getDepth();
+  SmallVector<int64_t> maxTiles = plan.maxTilesPerLoop();
+  for (PlanTensor &t : plan.tensors) {
     t.hoisted = llvm::none_of(llvm::seq<int64_t>(0, n), [&](int64_t l) {
       return t.loopBytes[l] && maxTiles[l] > 1;
     });
@@ -207,49 +248,119 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
     t.copies = t.hoisted ? 1 : depth;
     for (int64_t l = 0; l < n; ++l)
       if (!t.isResult && !t.loopBytes[l])
-        t.sharers *= loops[l].split;
+        t.sharers *= plan.loops[l].split;
   }
+}
 
-  // Buffers: the tensors' tiles, then the kernel's own values.
-  auto addBuffer = [&](StringRef name, int64_t rows, int64_t cols, Type et,
-                       int64_t copies) {
-    int64_t sticks =
-        llvm::divideCeil(cols, arch.stickBytes / bytesOf(et));
-    PlanBuffer buf;
-    buf.name = name.str();
-    buf.bytes = int64_t(
-        llvm::alignTo(rows * sticks * arch.stickBytes, arch.lxAlignment));
-    buf.copies = copies;
-    buffers.push_back(buf);
-    return int64_t(buffers.size() - 1);
-  };
-  for (const PlanTensor &t : tensors)
-    tensorBuffer.push_back(addBuffer(
-        (t.isResult ? "out" : "in" + std::to_string(t.index)), t.rows,
+/// Adds a buffer of `rows` rows of `cols` elements of `et`; returns its
+/// index.
+static int64_t addAttentionBuffer(KernelPlan &plan, StringRef name,
+                                  int64_t rows, int64_t cols, Type et,
+                                  int64_t copies) {
+  const Arch &arch = plan.arch;
+  int64_t sticks = llvm::divideCeil(cols, arch.stickBytes / bytesOf(et));
+  PlanBuffer buf;
+  buf.name = name.str();
+  buf.bytes =
+      int64_t(llvm::alignTo(rows * sticks * arch.stickBytes, arch.lxAlignment));
+  buf.copies = copies;
+  plan.buffers.push_back(buf);
+  return int64_t(plan.buffers.size() - 1);
+}
+
+/// Buffers: the tensors' tiles, then the kernel's own values.
+static void addAttentionBuffers(KernelPlan &plan, AttentionInputs in,
+                                const AttentionLoops &L) {
+  for (const PlanTensor &t : plan.tensors)
+    plan.tensorBuffer.push_back(addAttentionBuffer(
+        plan, (t.isResult ? "out" : "in" + std::to_string(t.index)), t.rows,
         t.sticks * t.elementsPerStick, t.type.getElementType(), t.copies));
-  Type f32 = Float32Type::get(kernel.getContext());
-  Type kType = tensors[in.k].type.getElementType();
-  Type vType = tensors[in.v].type.getElementType();
+  MLIRContext *ctx = plan.kernel.getContext();
+  Type f32 = Float32Type::get(ctx);
+  Type kType = plan.tensors[in.k].type.getElementType();
+  Type vType = plan.tensors[in.v].type.getElementType();
+  const SmallVector<PlanLoop> &loops = plan.loops;
   int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
   int64_t e = loops[L.e].size, ev = loops[L.ev].size;
   // Two copies of the per-key-tile values let the PT array compute the
   // next tile's scores while the SFP works on this tile's.
-  int64_t perKeyTile = depth > 1 && loops[L.s].numTiles() > 1 ? 2 : 1;
-  addBuffer("kt", e, st, kType, perKeyTile);
-  addBuffer("s", mt, st, f32, perKeyTile);
-  addBuffer("p", mt, st, vType, perKeyTile);
-  addBuffer("o", mt, ev, f32, 1);
+  int64_t perKeyTile =
+      plan.schedule.getDepth() > 1 && loops[L.s].numTiles() > 1 ? 2 : 1;
+  addAttentionBuffer(plan, "kt", e, st, kType, perKeyTile);
+  addAttentionBuffer(plan, "s", mt, st, f32, perKeyTile);
+  addAttentionBuffer(plan, "p", mt, st, vType, perKeyTile);
+  addAttentionBuffer(plan, "o", mt, ev, f32, 1);
   for (StringRef stat : {"max", "newmax", "scale", "sum", "rowstat"})
-    addBuffer(stat, mt, 1, f32, 1);
+    addAttentionBuffer(plan, stat, mt, 1, f32, 1);
   // The diagonal tile's mask: key position > query position.
   if (in.op.getCausal())
-    addBuffer("above", mt, st, IntegerType::get(kernel.getContext(), 1), 1);
+    addAttentionBuffer(plan, "above", mt, st, IntegerType::get(ctx, 1), 1);
+}
+
+LogicalResult KernelPlan::buildAttention(bool emitErrors) {
+  AttentionLoops L(kernel.getSpace().size());
+  if (failed(addAttentionLoops(*this, L, emitErrors)))
+    return failure();
+  AttentionInputs in = inputsOf(kernel);
+  addAttentionTensors(*this, in, L);
+  if (in.op.getCausal() && failed(checkCausalTiles(*this, in, L, emitErrors)))
+    return failure();
+  if (in.mask >= 0 && failed(checkMaskTiles(*this, in, L, emitErrors)))
+    return failure();
+  markAttentionTransfers(*this, L);
+  addAttentionBuffers(*this, in, L);
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Cost
 //===----------------------------------------------------------------------===//
+
+/// Per key tile: the transpose of K, both products, the SFP passes over
+/// the [mt, st] scores (scale, mask, max, subtract, exp, sum, convert)
+/// and over O (rescale), and the [mt, 1] statistics.
+static double keyTileComputeNs(const KernelPlan &plan,
+                               const AttentionInputs &in,
+                               const AttentionLoops &L) {
+  const Arch &arch = plan.arch;
+  const SmallVector<PlanLoop> &loops = plan.loops;
+  int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
+  int64_t e = loops[L.e].size, ev = loops[L.ev].size;
+  int64_t kBytes = plan.tensors[in.k].elementBytes;
+  double compute =
+      sfpNs(arch, st, e, kBytes, false) + ptMatmulNs(arch, mt, e, st) +
+      ptMatmulNs(arch, mt, st, ev) + 5 * sfpNs(arch, mt, st, 4, false) +
+      sfpNs(arch, mt, st, 4, true) + sfpNs(arch, mt, ev, 4, false) +
+      8 * sfpNs(arch, mt, 1, 4, false);
+  if (in.mask >= 0)
+    compute += sfpNs(arch, mt, st, 4, false);
+  return compute;
+}
+
+namespace {
+/// An attention kernel's transfers (tile bytes, sharers) by how often they
+/// run.
+struct AttentionTransfers {
+  SmallVector<std::pair<int64_t, int64_t>> streamed, perQuery, stores;
+};
+} // namespace
+
+/// Groups the tensors' tile transfers: stores, per key tile, per query tile
+/// (hoisted ones run once and are left out).
+static AttentionTransfers groupTransfers(const KernelPlan &plan) {
+  AttentionTransfers g;
+  for (const PlanTensor &t : plan.tensors) {
+    std::pair<int64_t, int64_t> transfer = {t.tileBytes(plan.arch.stickBytes),
+                                            t.sharers};
+    if (t.isResult)
+      g.stores.push_back(transfer);
+    else if (t.variesInAccLoop)
+      g.streamed.push_back(transfer);
+    else if (!t.hoisted)
+      g.perQuery.push_back(transfer);
+  }
+  return g;
+}
 
 double KernelPlan::estimateAttentionNs() const {
   AttentionLoops L(loops.size());
@@ -258,38 +369,18 @@ double KernelPlan::estimateAttentionNs() const {
   int64_t cores = numCores();
   int64_t keyTiles = loops[L.s].numTiles();
   int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
-  int64_t e = loops[L.e].size, ev = loops[L.ev].size;
-  // Per key tile: the transpose of K, both products, the SFP passes over
-  // the [mt, st] scores (scale, mask, max, subtract, exp, sum, convert)
-  // and over O (rescale), and the [mt, 1] statistics.
-  int64_t kBytes = tensors[in.k].elementBytes;
-  double compute = sfpNs(arch, st, e, kBytes, false) +
-                   ptMatmulNs(arch, mt, e, st) + ptMatmulNs(arch, mt, st, ev) +
-                   5 * sfpNs(arch, mt, st, 4, false) +
-                   sfpNs(arch, mt, st, 4, true) + sfpNs(arch, mt, ev, 4, false) +
-                   8 * sfpNs(arch, mt, 1, 4, false);
-  if (in.mask >= 0)
-    compute += sfpNs(arch, mt, st, 4, false);
-  SmallVector<std::pair<int64_t, int64_t>> streamed, perQuery, stores;
-  for (const PlanTensor &t : tensors) {
-    std::pair<int64_t, int64_t> transfer = {t.tileBytes(arch.stickBytes),
-                                            t.sharers};
-    if (t.isResult)
-      stores.push_back(transfer);
-    else if (t.variesInAccLoop)
-      streamed.push_back(transfer);
-    else if (!t.hoisted)
-      perQuery.push_back(transfer);
-  }
+  int64_t ev = loops[L.ev].size;
+  double compute = keyTileComputeNs(*this, in, L);
+  AttentionTransfers g = groupTransfers(*this);
   // Per query tile: Q, the initial and final passes, the store, and the
   // key tiles streamed (causal: those up to the diagonal, which is also
   // masked).
-  double perQueryTile = dmaTime(arch, perQuery, cores).period +
+  double perQueryTile = dmaTime(arch, g.perQuery, cores).period +
                         sfpNs(arch, mt, ev, 4, false) * 2 +
-                        dmaTime(arch, stores, cores).period;
+                        dmaTime(arch, g.stores, cores).period;
   if (causal)
     perQueryTile += sfpNs(arch, mt, st, 4, false);
-  DmaTime keyTileDma = dmaTime(arch, streamed, cores);
+  DmaTime keyTileDma = dmaTime(arch, g.streamed, cores);
   auto queryTileNs = [&](int64_t keys) {
     return perQueryTile + pipelineNs(keyTileDma, compute, DmaTime(), keys,
                                      schedule.getDepth() > 1);
@@ -329,9 +420,8 @@ public:
   AttentionLowering(const KernelPlan &plan, OpBuilder &b,
                     ArrayRef<FlatSymbolRefAttr> symbols)
       : plan(plan), L(plan.loops.size()), in(inputsOf(plan.kernel)),
-        scope(b, plan.kernel.getLoc(), plan.numCores()), b(b),
-        symbols(symbols), loc(plan.kernel.getLoc()),
-        causal(in.op.getCausal()) {
+        scope(b, plan.kernel.getLoc(), plan.numCores()), b(b), symbols(symbols),
+        loc(plan.kernel.getLoc()), causal(in.op.getCausal()) {
     for (int64_t c = 0; c < plan.numCores(); ++c)
       shares.push_back(plan.share(c));
     f32 = b.getF32Type();
@@ -349,8 +439,7 @@ public:
       if (maxTiles(l) > 1)
         outer.push_back(l);
     for (int64_t l : outer)
-      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
-                     l);
+      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }), l);
     queryTile();
     for (size_t i = 0; i < outer.size(); ++i)
       scope.closeLoop();
@@ -439,8 +528,7 @@ private:
 
   /// DMA of tensor `ti`'s tile between device memory and LX; a tile of
   /// key positions is `where`.
-  void transfer(unsigned ti, bool store,
-                KeyTile where = KeyTile::Streamed) {
+  void transfer(unsigned ti, bool store, KeyTile where = KeyTile::Streamed) {
     const PlanTensor &t = plan.tensors[ti];
     bool diagonal = where == KeyTile::Diagonal && t.loopBytes[L.s];
     int64_t memParam = scope.params.slot(perCore([&](int64_t c) {
@@ -458,16 +546,15 @@ private:
       // The diagonal key tile advances with the query tiles.
       return tileBytes(l) + (diagonal && l == L.m ? tileBytes(L.s) : 0);
     });
-    auto mem = MemAddressAttr::get(b.getContext(), symbols[ti], 0, strides,
-                                   memParam);
+    auto mem =
+        MemAddressAttr::get(b.getContext(), symbols[ti], 0, strides, memParam);
     SmallVector<int64_t> box = {t.rows, 1, 1}, pitch = {t.rowPitch, 0, 0};
     IntegerAttr run = i64(t.sticks * stickBytes());
-    ClampAttr clamp = t.rowLoop == L.s   ? keyClamp(where, 0)
+    ClampAttr clamp = t.rowLoop == L.s ? keyClamp(where, 0)
                       : t.rowLoop >= 0 ? clampAlong(t.rowLoop, 0)
                                        : nullptr;
     if (store)
-      DmaStoreOp::create(b, loc, mem, tensorLx(ti),
-                         b.getDenseI64ArrayAttr(box),
+      DmaStoreOp::create(b, loc, mem, tensorLx(ti), b.getDenseI64ArrayAttr(box),
                          b.getDenseI64ArrayAttr(pitch), run, clamp, UnitAttr(),
                          IntegerAttr());
     else
@@ -485,9 +572,7 @@ private:
     bool bcastCol = false;
   };
   Operand stat(StringRef name) { return {lx(name), f32, stickBytes()}; }
-  Operand column(StringRef name) {
-    return {lx(name), f32, stickBytes(), true};
-  }
+  Operand column(StringRef name) { return {lx(name), f32, stickBytes(), true}; }
   Operand scores() { return {lx("s"), f32, pitchOf(st(), f32)}; }
   Operand acc() { return {lx("o"), f32, pitchOf(ev(), f32)}; }
   Operand above() {
@@ -504,14 +589,13 @@ private:
   template <typename OpT>
   void sfp(StringRef fn, Operand dst, int64_t rows, int64_t cols, Operand s0,
            std::optional<Operand> s1 = std::nullopt, ClampAttr clamp = {}) {
-    OpT::create(b, loc, b.getStringAttr(fn), dst.lx, s0.lx,
-                s1 ? s1->lx : LxAddressAttr(), i64(rows), i64(cols),
-                b.getDenseI64ArrayAttr({dst.pitch, s0.pitch,
-                                        s1 ? s1->pitch : 0}),
-                TypeAttr::get(dst.type), TypeAttr::get(s0.type),
-                s1 ? TypeAttr::get(s1->type) : TypeAttr(), flag(s0.bcastCol),
-                flag(s1 && s1->bcastCol), UnitAttr(), UnitAttr(),
-                IntegerAttr(), clamp);
+    OpT::create(
+        b, loc, b.getStringAttr(fn), dst.lx, s0.lx,
+        s1 ? s1->lx : LxAddressAttr(), i64(rows), i64(cols),
+        b.getDenseI64ArrayAttr({dst.pitch, s0.pitch, s1 ? s1->pitch : 0}),
+        TypeAttr::get(dst.type), TypeAttr::get(s0.type),
+        s1 ? TypeAttr::get(s1->type) : TypeAttr(), flag(s0.bcastCol),
+        flag(s1 && s1->bcastCol), UnitAttr(), UnitAttr(), IntegerAttr(), clamp);
   }
   void unary(StringRef fn, Operand dst, int64_t rows, int64_t cols,
              Operand src) {
@@ -543,9 +627,8 @@ private:
     unsigned out = numInputs();
     const PlanTensor &result = plan.tensors[out];
     Type outType = result.type.getElementType();
-    binary("div",
-           {tensorLx(out), outType, result.sticks * stickBytes()}, mt(), ev(),
-           acc(), column("sum"));
+    binary("div", {tensorLx(out), outType, result.sticks * stickBytes()}, mt(),
+           ev(), acc(), column("sum"));
     transfer(out, true);
   }
 
@@ -603,23 +686,21 @@ private:
                        constant(kNegInf));
     // The running max over the valid columns of this tile.
     ClampAttr cols = keyClamp(where, 1);
-    sfp<SfpReduceOp>("max", stat("rowstat"), mt(), st(), scores(),
-                     std::nullopt, cols);
+    sfp<SfpReduceOp>("max", stat("rowstat"), mt(), st(), scores(), std::nullopt,
+                     cols);
     binary("max", stat("newmax"), mt(), 1, stat("max"), stat("rowstat"));
-    binary("max", stat("newmax"), mt(), 1, stat("newmax"),
-           constant(kLowest));
+    binary("max", stat("newmax"), mt(), 1, stat("newmax"), constant(kLowest));
     binary("sub", stat("scale"), mt(), 1, stat("max"), stat("newmax"));
     unary("exp", stat("scale"), mt(), 1, stat("scale"));
     binary("sub", scores(), mt(), st(), scores(), column("newmax"));
     unary("exp", scores(), mt(), st(), scores());
-    sfp<SfpReduceOp>("sum", stat("rowstat"), mt(), st(), scores(),
-                     std::nullopt, cols);
+    sfp<SfpReduceOp>("sum", stat("rowstat"), mt(), st(), scores(), std::nullopt,
+                     cols);
     binary("mul", stat("sum"), mt(), 1, stat("sum"), stat("scale"));
     binary("add", stat("sum"), mt(), 1, stat("sum"), stat("rowstat"));
     binary("mul", acc(), mt(), ev(), acc(), column("scale"));
     // O += P' V over the valid keys.
-    unary("copy", {lx("p"), vType, pitchOf(st(), vType)}, mt(), st(),
-          scores());
+    unary("copy", {lx("p"), vType, pitchOf(st(), vType)}, mt(), st(), scores());
     PtMatmulOp::create(
         b, loc, lx("o"), lx("p"), tensorLx(in.v), i64(mt()), i64(st()),
         i64(ev()),

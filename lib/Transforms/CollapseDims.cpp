@@ -64,8 +64,8 @@ bool opMerges(Operation *op, ArrayRef<Shape> shapes, ArrayRef<int64_t> result,
       .Case([&](SliceOp slice) {
         ArrayRef<int64_t> offsets = slice.getOffsets();
         ArrayRef<int64_t> strides = slice.getStrides();
-        return offsets[d + 1] == 0 && strides[d + 1] == 1 &&
-               strides[d] == 1 && result[d + 1] == shapes[0][d + 1];
+        return offsets[d + 1] == 0 && strides[d + 1] == 1 && strides[d] == 1 &&
+               result[d + 1] == shapes[0][d + 1];
       })
       .Case([&](ConcatOp concat) { return concat.getDim() != d + 1; })
       .Case([&](ReduceOp reduce) {
@@ -158,7 +158,6 @@ bool isCollapsible(Operation *op) {
   return isPointwise(op) || isa<SliceOp, ConcatOp, ReduceOp, ScatterOp>(op);
 }
 
-
 /// The collapsed form of `v`: a reshape, or the value a previous collapse
 /// reshaped back (so chains of collapsed ops meet without reshapes).
 Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
@@ -180,8 +179,7 @@ int64_t groupOf(ArrayRef<Group> groups, int64_t d) {
 }
 
 /// Rewrites `op` over `groups`; the attributes that index dims follow.
-void collapseOp(Operation *op, ArrayRef<Shape> shapes,
-                ArrayRef<Group> groups) {
+void collapseOp(Operation *op, ArrayRef<Shape> shapes, ArrayRef<Group> groups) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   IRMapping operands;
@@ -222,6 +220,38 @@ void collapseOp(Operation *op, ArrayRef<Shape> shapes,
   op->erase();
 }
 
+/// Ops to collapse, each with where it must keep dims apart.
+using CutMap = llvm::MapVector<Operation *, SmallVector<bool>>;
+
+/// Links the ops that pass a value of the same shape from one fusable op
+/// to the next (they must merge it alike on both sides).
+void linkFusableNeighbours(const CutMap &cuts,
+                           llvm::EquivalenceClasses<Operation *> &linked) {
+  for (auto &[op, c] : cuts) {
+    linked.insert(op);
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && cuts.count(def) && fusable(def) && fusable(op) &&
+          shapeOf(v) == shapeOf(op->getResult(0)))
+        linked.unionSets(def, op);
+    }
+  }
+}
+
+/// The cuts of each class of linked ops: every cut one of them needs.
+llvm::DenseMap<Operation *, SmallVector<bool>>
+commonCuts(const CutMap &cuts, llvm::EquivalenceClasses<Operation *> &linked) {
+  llvm::DenseMap<Operation *, SmallVector<bool>> common;
+  for (auto &[op, c] : cuts) {
+    SmallVector<bool> &all = common[linked.getLeaderValue(op)];
+    if (all.empty())
+      all = c;
+    for (auto [a, ci] : llvm::zip(all, c))
+      a = a || ci;
+  }
+  return common;
+}
+
 struct CollapseDimsPass
     : public spyre::impl::SpyreCollapseDimsBase<CollapseDimsPass> {
   using Base::Base;
@@ -229,39 +259,16 @@ struct CollapseDimsPass
   void runOnOperation() override {
     if (failed(requireComputeLevel(getOperation(), getArgument())))
       return signalPassFailure();
-    // Ops to collapse, each with where it must keep dims apart.
-    llvm::MapVector<Operation *, SmallVector<bool>> cuts;
-    getOperation().walk([&](Operation *op) {
-      if (!isCollapsible(op) || op->getNumResults() != 1 ||
-          cast<RankedTensorType>(op->getResult(0).getType()).getRank() <=
-              maxRank)
-        return;
-      Shape result = shapeOf(op->getResult(0));
-      cuts[op] = cutsOf(op, operandShapes(op), result);
-    });
+    CutMap cuts = collectCuts();
     // A value of the same shape passed from one fusable op to the next must
     // be merged alike on both sides, or the two would meet through a
     // reshape pair that keeps them out of one kernel: ops linked by such
     // values keep apart every pair of dims one of them must (union-find
     // over the ops); a group valid for an op stays valid cut smaller.
     llvm::EquivalenceClasses<Operation *> linked;
-    for (auto &[op, c] : cuts) {
-      linked.insert(op);
-      for (Value v : op->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        if (def && cuts.count(def) && fusable(def) && fusable(op) &&
-            shapeOf(v) == shapeOf(op->getResult(0)))
-          linked.unionSets(def, op);
-      }
-    }
-    llvm::DenseMap<Operation *, SmallVector<bool>> common;
-    for (auto &[op, c] : cuts) {
-      SmallVector<bool> &all = common[linked.getLeaderValue(op)];
-      if (all.empty())
-        all = c;
-      for (auto [a, ci] : llvm::zip(all, c))
-        a = a || ci;
-    }
+    linkFusableNeighbours(cuts, linked);
+    llvm::DenseMap<Operation *, SmallVector<bool>> common =
+        commonCuts(cuts, linked);
     for (auto &[op, c] : cuts) {
       Shape result = shapeOf(op->getResult(0));
       SmallVector<Shape> shapes = operandShapes(op);
@@ -275,6 +282,20 @@ struct CollapseDimsPass
       if (op->use_empty())
         op->erase();
     });
+  }
+
+  /// The collapsible ops of more than maxRank dims, with their cuts.
+  CutMap collectCuts() {
+    CutMap cuts;
+    getOperation().walk([&](Operation *op) {
+      if (!isCollapsible(op) || op->getNumResults() != 1 ||
+          cast<RankedTensorType>(op->getResult(0).getType()).getRank() <=
+              maxRank)
+        return;
+      Shape result = shapeOf(op->getResult(0));
+      cuts[op] = cutsOf(op, operandShapes(op), result);
+    });
+    return cuts;
   }
 };
 

@@ -23,15 +23,15 @@ int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 double ptMatmulNs(const Arch &arch, int64_t m, int64_t k, int64_t n) {
   int64_t width = arch.ptCols * arch.ptSimd;
-  double macs = double(roundUp(m, arch.ptRows)) * double(roundUp(n, width)) *
-                double(k);
+  double macs =
+      double(roundUp(m, arch.ptRows)) * double(roundUp(n, width)) * double(k);
   double cycles = std::ceil(macs / double(arch.macsPerCycle())) +
                   double(arch.ptRows + arch.ptCols);
   return arch.coreCyclesToNs(cycles);
 }
 
-double sfpNs(const Arch &arch, int64_t rows, int64_t cols,
-             int64_t elementBytes, bool complex) {
+double sfpNs(const Arch &arch, int64_t rows, int64_t cols, int64_t elementBytes,
+             bool complex) {
   int64_t e = arch.elementsPerStick(elementBytes);
   double elems = double(rows) * double(roundUp(cols, e));
   double cycles = std::ceil(elems / double(arch.sfpLanesPerCore));
@@ -48,8 +48,8 @@ DmaTime dmaTime(const Arch &arch,
   bool together = true;
   for (auto [bytes, sharers] : transfers) {
     double service = double(bytes) / arch.memoryBandwidth() * 1e9;
-    double own = std::max(service, double(bytes) / arch.ringLinkBandwidth() *
-                                       1e9);
+    double own =
+        std::max(service, double(bytes) / arch.ringLinkBandwidth() * 1e9);
     double all = service * double(std::max<int64_t>(activeCores, 1)) /
                  double(std::max<int64_t>(sharers, 1));
     t.core += own + latency;
@@ -73,8 +73,8 @@ double pipelineNs(const DmaTime &dma, double compute, const DmaTime &store,
     // next step and waits for that compute to store. The last compute
     // overlaps the store before it; the last store follows it.
     double load = dma.period - store.period;
-    double fill = std::max(0.0, compute - load) +
-                  std::max(0.0, compute - store.period);
+    double fill =
+        std::max(0.0, compute - load) + std::max(0.0, compute - store.period);
     return n * std::max(dma.period, compute) + std::min(dma.period, fill);
   }
   // The first step in step with the other cores, the rest staggered.
@@ -204,8 +204,64 @@ double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
       ready = std::max(ready, arrival[i]);
     end = std::max(end, ready + tail);
   }
-  return end + dmaTime(plan.arch, t.stores, cores).period +
-         (start - loadStart);
+  return end + dmaTime(plan.arch, t.stores, cores).period + (start - loadStart);
+}
+
+/// The tiles of share `s`, the accumulation loop aside.
+int64_t tilesOutsideAccLoop(const KernelPlan &plan, const CoreShare &s) {
+  int64_t tiles = 1;
+  for (size_t l = 0; l < plan.loops.size(); ++l)
+    if (int64_t(l) != plan.accLoop)
+      tiles *= s.tiles[l];
+  return tiles;
+}
+
+/// The hoisted loads, then the kernel's first transfers: what every core
+/// issues at once.
+SmallVector<Transfer> firstTransfers(const KernelTransfers &t) {
+  SmallVector<Transfer> first = t.once;
+  llvm::append_range(first, t.loads);
+  llvm::append_range(first, t.inner);
+  llvm::append_range(first, t.stores);
+  return first;
+}
+
+/// Whether the core runs one tile and streams nothing.
+bool isOneTile(int64_t tiles, int64_t accTiles, const KernelTransfers &t) {
+  return tiles == 1 && accTiles == 1 && t.loads.empty() && t.inner.empty();
+}
+
+/// Without a streamed accumulation loop a tile is one pipeline step: its
+/// loads, all its compute, its stores (the lowering's order). Pipelined,
+/// each run of the pipelined loop fills and drains once.
+double tilePipelineNs(const KernelPlan &plan, const CoreShare &s,
+                      const KernelTransfers &t, const BodyTimes &body,
+                      const DmaTime &store, int64_t tiles, double prologue) {
+  int64_t cores = plan.numCores();
+  SmallVector<Transfer> all = t.loads;
+  all.append(t.inner);
+  all.append(t.stores);
+  int64_t p = plan.pipelinedLoop();
+  int64_t run = p >= 0 ? s.tiles[p] : 1;
+  return double(tiles / run) * pipelineNs(dmaTime(plan.arch, all, cores),
+                                          body.inner + body.epilogue, store,
+                                          run, p >= 0) +
+         prologue;
+}
+
+/// A streamed accumulation loop (matmul k): with depth >= 2 its loads run
+/// ahead of its compute. The tile's other loads and its stores do not
+/// overlap the stream: the stores wait for the epilogue, and the next
+/// tile's loads queue behind them.
+double streamedAccNs(const KernelPlan &plan, const KernelTransfers &t,
+                     const BodyTimes &body, const DmaTime &store, int64_t tiles,
+                     int64_t accTiles, double prologue) {
+  int64_t cores = plan.numCores();
+  double stream = pipelineNs(dmaTime(plan.arch, t.inner, cores), body.inner,
+                             DmaTime(), accTiles, plan.schedule.getDepth() > 1);
+  return double(tiles) * (dmaTime(plan.arch, t.loads, cores).period + stream +
+                          body.epilogue + store.period) +
+         prologue;
 }
 
 } // namespace
@@ -217,53 +273,22 @@ double KernelPlan::estimateNs() const {
     return estimateAttentionNs();
   CoreShare s = busiestShare(*this);
   int64_t accTiles = accLoop >= 0 ? s.tiles[accLoop] : 1;
-  int64_t tiles = 1; // the core's tiles, the accumulation loop aside
-  for (size_t l = 0; l < loops.size(); ++l)
-    if (int64_t(l) != accLoop)
-      tiles *= s.tiles[l];
+  int64_t tiles = tilesOutsideAccLoop(*this, s);
   if (tiles == 0 || accTiles == 0)
     return 0;
   int64_t cores = numCores();
   KernelTransfers t = transfersOf(*this);
   BodyTimes body = bodyTimesOf(*this);
 
-  // The hoisted loads, and the kernel's first transfers, which every core
-  // issues at once.
-  SmallVector<Transfer> first = t.once;
-  llvm::append_range(first, t.loads);
-  llvm::append_range(first, t.inner);
-  llvm::append_range(first, t.stores);
-  double start = dmaTime(arch, first, cores).start;
+  double start = dmaTime(arch, firstTransfers(t), cores).start;
   double prologue = dmaTime(arch, t.once, cores).period + start;
   DmaTime store = dmaTime(arch, t.stores, cores);
 
-  if (tiles == 1 && accTiles == 1 && t.loads.empty() && t.inner.empty())
+  if (isOneTile(tiles, accTiles, t))
     return oneTileNs(*this, t, body, start);
-
-  // Without a streamed accumulation loop a tile is one pipeline step: its
-  // loads, all its compute, its stores (the lowering's order). Pipelined,
-  // each run of the pipelined loop fills and drains once.
-  if (accLoop < 0 || !llvm::is_contained(hardwareLoops(), accLoop)) {
-    SmallVector<Transfer> all = t.loads;
-    all.append(t.inner);
-    all.append(t.stores);
-    int64_t p = pipelinedLoop();
-    int64_t run = p >= 0 ? s.tiles[p] : 1;
-    return double(tiles / run) *
-               pipelineNs(dmaTime(arch, all, cores),
-                          body.inner + body.epilogue, store, run, p >= 0) +
-           prologue;
-  }
-
-  // A streamed accumulation loop (matmul k): with depth >= 2 its loads run
-  // ahead of its compute. The tile's other loads and its stores do not
-  // overlap the stream: the stores wait for the epilogue, and the next
-  // tile's loads queue behind them.
-  double stream = pipelineNs(dmaTime(arch, t.inner, cores), body.inner,
-                             DmaTime(), accTiles, schedule.getDepth() > 1);
-  return double(tiles) * (dmaTime(arch, t.loads, cores).period + stream +
-                          body.epilogue + store.period) +
-         prologue;
+  if (accLoop < 0 || !llvm::is_contained(hardwareLoops(), accLoop))
+    return tilePipelineNs(*this, s, t, body, store, tiles, prologue);
+  return streamedAccNs(*this, t, body, store, tiles, accTiles, prologue);
 }
 
 double KernelPlan::estimateDataMovementNs() const {

@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Transforms/KernelLowering.h"
-#include "spyre/Transforms/CostModel.h"
 #include "ProgramScope.h"
+#include "spyre/Transforms/CostModel.h"
+#include "spyre/Transforms/KernelLowering.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -89,9 +89,9 @@ class DataMovementLowering {
 public:
   DataMovementLowering(const KernelPlan &plan, OpBuilder &b,
                        ArrayRef<FlatSymbolRefAttr> symbols)
-      : plan(plan), arch(plan.arch), scope(b, plan.kernel.getLoc(),
-                                           plan.numCores()),
-        b(b), symbols(symbols), ctx(b.getContext()) {}
+      : plan(plan), arch(plan.arch),
+        scope(b, plan.kernel.getLoc(), plan.numCores()), b(b), symbols(symbols),
+        ctx(b.getContext()) {}
 
   LogicalResult lower(StringRef name) {
     ProgramOp program = scope.begin(name, plan.kernel.getName());
@@ -130,8 +130,7 @@ private:
     return scope.lx(buf.offset, buf.bytes, buf.copies);
   }
 
-  MemAddressAttr mem(unsigned tensor, int64_t offset,
-                     ArrayRef<int64_t> perCore,
+  MemAddressAttr mem(unsigned tensor, int64_t offset, ArrayRef<int64_t> perCore,
                      ArrayRef<int64_t> strides) {
     return MemAddressAttr::get(ctx, symbols[tensor], offset, strides,
                                scope.params.slot(perCore));
@@ -219,6 +218,116 @@ private:
     return c;
   }
 
+  /// How the loops over a region's outer dims (tile 1) and its row dim
+  /// (tile `tr`) are shared among the cores: each core's first index and
+  /// tile count per loop (loop d is dim d).
+  struct LoopShare {
+    int64_t rowDim = -1, tr = 1;
+    SmallVector<SmallVector<int64_t>> starts, counts;
+  };
+
+  /// Shares the loops over all dims of `shape` but the last among the
+  /// cores as the schedule splits them.
+  LoopShare shareLoops(ArrayRef<int64_t> shape, int64_t rowDim, int64_t tr) {
+    int64_t numLoops = std::max<int64_t>(int64_t(shape.size()) - 1, 0);
+    LoopShare s;
+    s.rowDim = rowDim;
+    s.tr = tr;
+    s.starts.resize(numLoops);
+    s.counts.resize(numLoops);
+    for (int64_t core = 0; core < plan.numCores(); ++core) {
+      int64_t rest = core;
+      for (int64_t d = numLoops - 1; d >= 0; --d) {
+        int64_t split = plan.loops[d].split;
+        auto [start, count] =
+            shareOf(shape[d], d == rowDim ? tr : 1, split, rest % split);
+        rest /= split;
+        s.starts[d].push_back(start);
+        s.counts[d].push_back(count);
+      }
+    }
+    return s;
+  }
+
+  /// Opens a loop per shared dim where some core runs other than one
+  /// iteration (a core with nothing to do must not run the body once).
+  /// Returns how many were opened.
+  size_t openSharedLoops(const LoopShare &s) {
+    size_t opened = 0;
+    for (auto [d, counts] : llvm::enumerate(s.counts))
+      if (llvm::any_of(counts, [](int64_t n) { return n != 1; })) {
+        scope.openLoop(counts, d);
+        ++opened;
+      }
+    return opened;
+  }
+
+  void closeLoops(size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      scope.closeLoop();
+  }
+
+  /// Each core's byte offset to its first tile (`bytesOfDim`: bytes per
+  /// index of a dim).
+  SmallVector<int64_t>
+  perCoreOffsets(const LoopShare &s,
+                 function_ref<int64_t(int64_t)> bytesOfDim) {
+    SmallVector<int64_t> offsets;
+    for (int64_t core = 0; core < plan.numCores(); ++core) {
+      int64_t off = 0;
+      for (int64_t d = 0; d < int64_t(s.starts.size()); ++d)
+        off += s.starts[d][core] * bytesOfDim(d);
+      offsets.push_back(off);
+    }
+    return offsets;
+  }
+
+  /// The bytes each open loop advances by (a tile along the row dim, one
+  /// index along the others).
+  SmallVector<int64_t> loopStrides(const LoopShare &s,
+                                   function_ref<int64_t(int64_t)> bytesOfDim) {
+    return scope.memStrides(
+        [&](int64_t d) { return (d == s.rowDim ? s.tr : 1) * bytesOfDim(d); });
+  }
+
+  /// Bytes from the tensor's base to the region's first row, plus the
+  /// columns' offset into it.
+  int64_t regionBase(const Access &a, const Columns &col, int64_t rank) {
+    SmallVector<int64_t> idx(a.offsets);
+    if (rank)
+      idx.back() = 0;
+    return byteOffset(a.type, idx, arch) + col.offset;
+  }
+
+  /// The clamp of the region's row tiles at the edge (null without rows).
+  ClampAttr regionRowClamp(const LoopShare &s, const RegionCopy &c) {
+    if (s.rowDim < 0)
+      return nullptr;
+    SmallVector<int64_t> rowStarts;
+    for (int64_t core = 0; core < plan.numCores(); ++core)
+      rowStarts.push_back(s.starts.back()[core]);
+    return scope.clamp(s.rowDim, 0, s.tr, c.shape[s.rowDim], rowStarts);
+  }
+
+  /// Loads a tile of the region's rows into LX, then stores it.
+  void moveRegionTile(const RegionCopy &c, const LoopShare &s, int64_t cols,
+                      LxAddressAttr lx, ClampAttr clamp, int64_t lxRow) {
+    for (bool store : {false, true}) {
+      const Access &a = store ? c.dst : c.src;
+      auto bytesOfDim = [&](int64_t d) {
+        return a.steps[d] * dimBytes(a.type, d, arch);
+      };
+      Columns col = columns(a, cols, store);
+      SmallVector<int64_t> box = col.box, pitch = col.pitch;
+      box[0] = s.tr;
+      pitch[0] = s.rowDim >= 0 ? bytesOfDim(s.rowDim) : 0;
+      dma(store,
+          mem(a.tensor, regionBase(a, col, c.shape.size()),
+              perCoreOffsets(s, bytesOfDim), loopStrides(s, bytesOfDim)),
+          lx, box, pitch, col.run, clamp, lxRow);
+    }
+  }
+
   /// Copies a region: outer dims and row tiles split over the cores as the
   /// schedule says (clamped to the region), whole rows per tile.
   LogicalResult copyRegion(const RegionCopy &c) {
@@ -226,90 +335,22 @@ private:
     if (rank > 4)
       return plan.kernel.emitError("copies of rank ")
              << rank << " are not supported (at most 4)";
-    for (int64_t s : c.shape)
-      if (s == 0)
-        return success();
+    if (llvm::is_contained(c.shape, 0))
+      return success();
     int64_t rowDim = rank >= 2 ? rank - 2 : -1;
     int64_t cols = rank ? c.shape.back() : 1;
-    int64_t tr = rowDim >= 0 ? std::min(plan.loops[rowDim].tile,
-                                        c.shape[rowDim])
-                             : 1;
+    int64_t tr =
+        rowDim >= 0 ? std::min(plan.loops[rowDim].tile, c.shape[rowDim]) : 1;
     const PlanBuffer &tile = plan.buffer("tile");
-    int64_t lxRow = rowBytes(RankedTensorType::get({cols},
-                                                    c.dst.type.getElementType()),
-                             arch);
+    int64_t lxRow = rowBytes(
+        RankedTensorType::get({cols}, c.dst.type.getElementType()), arch);
     // Loops: outer dims (tile 1) and the row dim (tile tr).
-    SmallVector<int64_t> loopDims, loopTiles;
-    for (int64_t d = 0; d + 1 < rank; ++d) {
-      loopDims.push_back(d);
-      loopTiles.push_back(d == rowDim ? tr : 1);
-    }
-    int64_t cores = plan.numCores();
-    SmallVector<SmallVector<int64_t>> starts(loopDims.size()),
-        counts(loopDims.size());
-    for (int64_t core = 0; core < cores; ++core) {
-      int64_t rest = core;
-      SmallVector<std::pair<int64_t, int64_t>> share(loopDims.size());
-      for (int64_t i = int64_t(loopDims.size()) - 1; i >= 0; --i) {
-        int64_t d = loopDims[i];
-        int64_t split = plan.loops[d].split;
-        share[i] = shareOf(c.shape[d], loopTiles[i], split, rest % split);
-        rest /= split;
-      }
-      for (auto [i, s] : llvm::enumerate(share)) {
-        starts[i].push_back(s.first);
-        counts[i].push_back(s.second);
-      }
-    }
-    // A core with nothing to do must not run the body once.
-    size_t opened = 0;
-    for (auto [i, d] : llvm::enumerate(loopDims))
-      if (llvm::any_of(counts[i], [](int64_t n) { return n != 1; })) {
-        scope.openLoop(counts[i], d);
-        ++opened;
-      }
-    auto perCoreOffset = [&](const Access &a) {
-      SmallVector<int64_t> offsets;
-      for (int64_t core = 0; core < cores; ++core) {
-        int64_t off = 0;
-        for (auto [i, d] : llvm::enumerate(loopDims))
-          off += starts[i][core] * a.steps[d] * dimBytes(a.type, d, arch);
-        offsets.push_back(off);
-      }
-      return offsets;
-    };
-    auto loopStrides = [&](const Access &a) {
-      return scope.memStrides([&](int64_t d) {
-        int64_t t = d == rowDim ? tr : 1;
-        return t * a.steps[d] * dimBytes(a.type, d, arch);
-      });
-    };
-    auto base = [&](const Access &a, const Columns &col) {
-      SmallVector<int64_t> idx(a.offsets);
-      if (rank)
-        idx.back() = 0;
-      return byteOffset(a.type, idx, arch) + col.offset;
-    };
-    ClampAttr clamp;
-    if (rowDim >= 0) {
-      SmallVector<int64_t> rowStarts;
-      for (int64_t core = 0; core < cores; ++core)
-        rowStarts.push_back(starts.back()[core]);
-      clamp = scope.clamp(rowDim, 0, tr, c.shape[rowDim], rowStarts);
-    }
+    LoopShare s = shareLoops(c.shape, rowDim, tr);
+    size_t opened = openSharedLoops(s);
+    ClampAttr clamp = regionRowClamp(s, c);
     LxAddressAttr lx = lxOf(tile);
-    for (bool store : {false, true}) {
-      const Access &a = store ? c.dst : c.src;
-      Columns col = columns(a, cols, store);
-      SmallVector<int64_t> box = col.box, pitch = col.pitch;
-      box[0] = tr;
-      pitch[0] = rowDim >= 0 ? a.steps[rowDim] * dimBytes(a.type, rowDim, arch)
-                             : 0;
-      dma(store, mem(a.tensor, base(a, col), perCoreOffset(a), loopStrides(a)),
-          lx, box, pitch, col.run, clamp, lxRow);
-    }
-    for (size_t i = 0; i < opened; ++i)
-      scope.closeLoop();
+    moveRegionTile(c, s, cols, lx, clamp, lxRow);
+    closeLoops(opened);
     return success();
   }
 
@@ -347,8 +388,8 @@ private:
         rowStarts.push_back(starts[core] * rowsPerChunk);
         offsets.push_back(starts[core] * rowsPerChunk * pitch);
       }
-      ClampAttr clamp = scope.clamp(0, 0, per * rowsPerChunk, total / len,
-                                    rowStarts);
+      ClampAttr clamp =
+          scope.clamp(0, 0, per * rowsPerChunk, total / len, rowStarts);
       SmallVector<int64_t> strides =
           scope.memStrides([&](int64_t) { return per * rowsPerChunk * pitch; });
       dma(store, mem(store ? resultIndex() : 0, 0, offsets, strides), lx,
@@ -371,55 +412,23 @@ private:
     int64_t ieb = getElementBytes(idx.getElementType());
     int64_t rowDim = rank - 2;
     int64_t tr = std::min(plan.loops[rowDim].tile, out.getDimSize(rowDim));
-    int64_t cores = plan.numCores();
-    SmallVector<SmallVector<int64_t>> starts(rank - 1), counts(rank - 1);
-    for (int64_t core = 0; core < cores; ++core) {
-      int64_t rest = core;
-      for (int64_t d = rank - 2; d >= 0; --d) {
-        int64_t split = plan.loops[d].split;
-        auto [s, n] = shareOf(out.getDimSize(d), d == rowDim ? tr : 1, split,
-                              rest % split);
-        rest /= split;
-        starts[d].push_back(s);
-        counts[d].push_back(n);
-      }
-    }
-    size_t opened = 0;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      if (llvm::any_of(counts[d], [](int64_t n) { return n != 1; })) {
-        scope.openLoop(counts[d], d);
-        ++opened;
-      }
-    auto perCore = [&](auto bytesOfDim) {
-      SmallVector<int64_t> offsets;
-      for (int64_t core = 0; core < cores; ++core) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < rank - 1; ++d)
-          off += starts[d][core] * bytesOfDim(d);
-        offsets.push_back(off);
-      }
-      return offsets;
-    };
-    auto strides = [&](auto bytesOfDim) {
-      return scope.memStrides([&](int64_t d) {
-        return (d == rowDim ? tr : 1) * bytesOfDim(d);
-      });
-    };
-    SmallVector<int64_t> rowStarts = starts[rowDim];
+    LoopShare s = shareLoops(out.getShape(), rowDim, tr);
+    size_t opened = openSharedLoops(s);
+    SmallVector<int64_t> rowStarts = s.starts[rowDim];
     ClampAttr rowClamp =
         scope.clamp(rowDim, 0, tr, out.getDimSize(rowDim), rowStarts);
     // The tile's indices: tr consecutive elements of the index tensor's
     // last dim (an exact run, clamped in bytes at the edge).
     auto idxBytes = [&](int64_t d) { return dimBytes(idx, d, arch); };
     SmallVector<int64_t> byteStarts;
-    for (int64_t s : rowStarts)
-      byteStarts.push_back(s * ieb);
+    for (int64_t start : rowStarts)
+      byteStarts.push_back(start * ieb);
     ClampAttr runClamp = scope.clamp(rowDim, 3, tr * ieb,
                                      out.getDimSize(rowDim) * ieb, byteStarts);
     const PlanBuffer &idxBuf = plan.buffer("idx");
     const PlanBuffer &tile = plan.buffer("tile");
-    dma(false, mem(1, 0, perCore(idxBytes), strides(idxBytes)), lxOf(idxBuf),
-        {1, 1, 1}, {0, 0, 0}, tr * ieb, runClamp, 0);
+    dma(false, mem(1, 0, perCoreOffsets(s, idxBytes), loopStrides(s, idxBytes)),
+        lxOf(idxBuf), {1, 1, 1}, {0, 0, 0}, tr * ieb, runClamp, 0);
     int64_t row = rowBytes(out, arch);
     DmaGatherOp::create(b, loc(), mem(0, 0, {}, {}), lxOf(tile), lxOf(idxBuf),
                         TypeAttr::get(idx.getElementType()), scope.i64(tr),
@@ -427,10 +436,11 @@ private:
                         scope.i64(rowBytes(table, arch)), scope.i64(row),
                         rowClamp);
     auto outBytes = [&](int64_t d) { return dimBytes(out, d, arch); };
-    dma(true, mem(resultIndex(), 0, perCore(outBytes), strides(outBytes)),
+    dma(true,
+        mem(resultIndex(), 0, perCoreOffsets(s, outBytes),
+            loopStrides(s, outBytes)),
         lxOf(tile), {tr, 1, 1}, {outBytes(rowDim), 0, 0}, row, rowClamp, 0);
-    for (size_t i = 0; i < opened; ++i)
-      scope.closeLoop();
+    closeLoops(opened);
     return success();
   }
 
@@ -469,18 +479,17 @@ private:
     for (int64_t d : outer)
       scope.openLoop({src.getDimSize(d)}, d);
     int64_t row = rowBytes(src, arch);
-    auto srcStrides = scope.memStrides(
-        [&](int64_t d) { return dimBytes(src, d, arch); });
-    auto dstStrides = scope.memStrides(
-        [&](int64_t d) { return dimBytes(dest, d, arch); });
+    auto srcStrides =
+        scope.memStrides([&](int64_t d) { return dimBytes(src, d, arch); });
+    auto dstStrides =
+        scope.memStrides([&](int64_t d) { return dimBytes(dest, d, arch); });
     dma(false, mem(2, 0, {}, srcStrides), lxOf(rows), {n, 1, 1},
         {dimBytes(src, dim, arch), 0, 0}, row, nullptr, 0);
-    DmaScatterOp::create(b, loc(), mem(resultIndex(), 0, {}, dstStrides),
-                         lxOf(rows), lxOf(idxBuf),
-                         TypeAttr::get(idx.getElementType()), scope.i64(n),
-                         scope.i64(dest.getDimSize(dim)),
-                         scope.i64(dimBytes(dest, dim, arch)), scope.i64(row),
-                         nullptr);
+    DmaScatterOp::create(
+        b, loc(), mem(resultIndex(), 0, {}, dstStrides), lxOf(rows),
+        lxOf(idxBuf), TypeAttr::get(idx.getElementType()), scope.i64(n),
+        scope.i64(dest.getDimSize(dim)), scope.i64(dimBytes(dest, dim, arch)),
+        scope.i64(row), nullptr);
     for (size_t i = 0; i < outer.size(); ++i)
       scope.closeLoop();
     return success();
@@ -493,13 +502,18 @@ private:
 // Plans
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelPlan::buildDataMovement(bool emitErrors) {
-  auto fail = [&](const Twine &msg) -> LogicalResult {
-    if (emitErrors)
-      kernel.emitError(msg);
-    return failure();
-  };
-  Operation *op = &kernel.getBodyBlock().front();
+/// Reports `msg` at the plan's kernel when `emitErrors`; always fails.
+static LogicalResult planError(const KernelPlan &plan, bool emitErrors,
+                               const Twine &msg) {
+  if (emitErrors)
+    plan.kernel.emitError(msg);
+  return failure();
+}
+
+/// The kernel's inputs and results, which must have canonical layouts (no
+/// buffers of their own: the data moves through "tile").
+static LogicalResult addDataMovementTensors(KernelPlan &plan, bool emitErrors) {
+  KernelOp kernel = plan.kernel;
   SmallVector<Value> all(kernel.getInputs());
   llvm::append_range(all, kernel.getResults());
   for (auto [i, v] : llvm::enumerate(all)) {
@@ -510,60 +524,104 @@ LogicalResult KernelPlan::buildDataMovement(bool emitErrors) {
     t.type = cast<RankedTensorType>(v.getType());
     LayoutAttr layout = getLayout(t.type);
     if (!layout ||
-        layout != LayoutAttr::getCanonical(t.type, arch.stickBytes))
-      return fail("data movement needs canonical layouts (sticks along the "
-                  "innermost dim)");
+        layout != LayoutAttr::getCanonical(t.type, plan.arch.stickBytes))
+      return planError(plan, emitErrors,
+                       "data movement needs canonical layouts (sticks along "
+                       "the innermost dim)");
     t.elementBytes = getElementBytes(t.type.getElementType());
     t.elementsPerStick = layout.getStickElems();
-    t.loopBytes.assign(loops.size(), 0);
-    tensors.push_back(t);
-    tensorBuffer.push_back(-1);
+    t.loopBytes.assign(plan.loops.size(), 0);
+    plan.tensors.push_back(t);
+    plan.tensorBuffer.push_back(-1);
   }
-  auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
-  int64_t depth = schedule.getDepth();
-  auto addBuffer = [&](StringRef name, int64_t bytes, int64_t copies) {
-    buffers.push_back({name.str(), alignTo(std::max<int64_t>(bytes, 1),
-                                           arch.lxAlignment),
-                       copies, -1, {}});
-  };
-  int64_t rows = rowTile();
-  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    auto in = cast<RankedTensorType>(reshape.getInput().getType());
-    int64_t eb = getElementBytes(in.getElementType());
-    int64_t chunk = std::lcm(lastDim(in), lastDim(out));
-    int64_t budget = arch.usableLxBytes() / (2 * depth);
-    if (chunk * eb > budget)
-      return fail("the reshape from " + Twine(lastDim(in)) + "- to " +
-                  Twine(lastDim(out)) + "-element rows needs chunks of " +
-                  Twine(chunk) + " elements, more than LX holds");
-    int64_t chunks = in.getNumElements() / chunk;
-    int64_t perCore = llvm::divideCeil(chunks, numCores());
-    repackChunk = chunk;
-    repackTileChunks =
-        std::max<int64_t>(1, std::min(perCore, budget / (chunk * eb)));
-    addBuffer("tile", repackTileChunks * chunk * eb, depth);
-    return success();
-  }
-  if (isa<GatherOp>(op)) {
-    auto idx = cast<RankedTensorType>(kernel.getInputs()[1].getType());
-    if (lastDim(idx) != out.getDimSize(out.getRank() - 2))
-      return fail("gather indices do not match the result rows");
-    addBuffer("idx", rows * getElementBytes(idx.getElementType()), depth);
-    addBuffer("tile", rows * rowBytes(out, arch), depth);
-    return success();
-  }
-  if (auto scatter = dyn_cast<ScatterOp>(op)) {
-    auto src = cast<RankedTensorType>(scatter.getSource().getType());
-    auto idx = cast<RankedTensorType>(scatter.getIndices().getType());
-    addBuffer("tile", rows * rowBytes(out, arch), depth);
-    addBuffer("src", src.getDimSize(scatter.getDim()) * rowBytes(src, arch), 1);
-    addBuffer("idx",
-              idx.getDimSize(0) * getElementBytes(idx.getElementType()), 1);
-    return success();
-  }
-  // Slices and concatenations: LX rows of the result's row bytes.
-  addBuffer("tile", rows * rowBytes(out, arch), depth);
   return success();
+}
+
+static void addDataMovementBuffer(KernelPlan &plan, StringRef name,
+                                  int64_t bytes, int64_t copies) {
+  plan.buffers.push_back(
+      {name.str(),
+       alignTo(std::max<int64_t>(bytes, 1), plan.arch.lxAlignment),
+       copies,
+       -1,
+       {}});
+}
+
+/// A reshape repacks chunks of lcm(Lin, Lout) elements (whole rows of both
+/// shapes), as many per tile as LX and the core's share allow.
+static LogicalResult planRepack(KernelPlan &plan, ReshapeOp reshape,
+                                RankedTensorType out, bool emitErrors) {
+  const Arch &arch = plan.arch;
+  int64_t depth = plan.schedule.getDepth();
+  auto in = cast<RankedTensorType>(reshape.getInput().getType());
+  int64_t eb = getElementBytes(in.getElementType());
+  int64_t chunk = std::lcm(lastDim(in), lastDim(out));
+  int64_t budget = arch.usableLxBytes() / (2 * depth);
+  if (chunk * eb > budget)
+    return planError(plan, emitErrors,
+                     "the reshape from " + Twine(lastDim(in)) + "- to " +
+                         Twine(lastDim(out)) +
+                         "-element rows needs chunks of " + Twine(chunk) +
+                         " elements, more than LX holds");
+  int64_t chunks = in.getNumElements() / chunk;
+  int64_t perCore = llvm::divideCeil(chunks, plan.numCores());
+  plan.repackChunk = chunk;
+  plan.repackTileChunks =
+      std::max<int64_t>(1, std::min(perCore, budget / (chunk * eb)));
+  addDataMovementBuffer(plan, "tile", plan.repackTileChunks * chunk * eb,
+                        depth);
+  return success();
+}
+
+/// A gather's tile of indices and tile of table rows.
+static LogicalResult planGather(KernelPlan &plan, RankedTensorType out,
+                                bool emitErrors) {
+  int64_t depth = plan.schedule.getDepth();
+  int64_t rows = plan.rowTile();
+  auto idx = cast<RankedTensorType>(plan.kernel.getInputs()[1].getType());
+  if (lastDim(idx) != out.getDimSize(out.getRank() - 2))
+    return planError(plan, emitErrors,
+                     "gather indices do not match the result rows");
+  addDataMovementBuffer(plan, "idx",
+                        rows * getElementBytes(idx.getElementType()), depth);
+  addDataMovementBuffer(plan, "tile", rows * rowBytes(out, plan.arch), depth);
+  return success();
+}
+
+/// A scatter's copy tile, its whole source rows and its whole indices.
+static LogicalResult planScatter(KernelPlan &plan, ScatterOp scatter,
+                                 RankedTensorType out) {
+  const Arch &arch = plan.arch;
+  int64_t rows = plan.rowTile();
+  auto src = cast<RankedTensorType>(scatter.getSource().getType());
+  auto idx = cast<RankedTensorType>(scatter.getIndices().getType());
+  addDataMovementBuffer(plan, "tile", rows * rowBytes(out, arch),
+                        plan.schedule.getDepth());
+  addDataMovementBuffer(
+      plan, "src", src.getDimSize(scatter.getDim()) * rowBytes(src, arch), 1);
+  addDataMovementBuffer(
+      plan, "idx", idx.getDimSize(0) * getElementBytes(idx.getElementType()),
+      1);
+  return success();
+}
+
+LogicalResult KernelPlan::buildDataMovement(bool emitErrors) {
+  Operation *op = &kernel.getBodyBlock().front();
+  if (failed(addDataMovementTensors(*this, emitErrors)))
+    return failure();
+  auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](ReshapeOp reshape) {
+        return planRepack(*this, reshape, out, emitErrors);
+      })
+      .Case([&](GatherOp) { return planGather(*this, out, emitErrors); })
+      .Case([&](ScatterOp scatter) { return planScatter(*this, scatter, out); })
+      .Default([&](Operation *) {
+        // Slices and concatenations: LX rows of the result's row bytes.
+        addDataMovementBuffer(*this, "tile", rowTile() * rowBytes(out, arch),
+                              schedule.getDepth());
+        return success();
+      });
 }
 
 LogicalResult lowerDataMovement(const KernelPlan &plan, OpBuilder &b,

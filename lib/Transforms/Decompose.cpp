@@ -1,8 +1,8 @@
 //===- Decompose.cpp - spyre-decompose ------------------------------------===//
 
+#include "spyre/Dialect/Spyre/AtenSchema.h"
 #include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
-#include "spyre/Dialect/Spyre/AtenSchema.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,7 +24,8 @@ namespace {
 /// "s0 (exported range [1, 64])" for each range-constrained symbol named in
 /// `expr` ("32*s0").
 std::string describeSymbols(ModuleOp module, StringRef expr) {
-  auto ranges = module->getAttrOfType<DictionaryAttr>("spyre.range_constraints");
+  auto ranges =
+      module->getAttrOfType<DictionaryAttr>("spyre.range_constraints");
   std::string out;
   SmallVector<StringRef> tokens;
   llvm::SplitString(expr, tokens, " ()*+-/%,");
@@ -63,70 +64,101 @@ std::optional<StringRef> symbolicIntArgument(AtenOp op, NamedAttribute arg) {
   return std::nullopt;
 }
 
+/// What the error about a symbolic `expr` advises.
+std::string staticShapeAdvice(ModuleOp module, StringRef passName,
+                              StringRef expr) {
+  return "; " + passName.str() +
+         " needs static shapes: specialize with --bind-dims <symbol>=<size>" +
+         describeSymbols(module, expr);
+}
+
+/// Reports each dynamic dim of argument `arg` of `func`; returns whether
+/// there was one.
+bool reportSymbolicArgument(ModuleOp module, StringRef passName,
+                            func::FuncOp func, BlockArgument arg) {
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || type.hasStaticShape())
+    return false;
+  auto dims =
+      func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "spyre.dims");
+  auto name =
+      func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "spyre.name");
+  bool reported = false;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    std::string expr = dims && d < int64_t(dims.size())
+                           ? cast<StringAttr>(dims[d]).getValue().str()
+                           : std::string("?");
+    emitError(arg.getLoc()) << "dimension " << d << " of input '"
+                            << (name ? name.getValue().str()
+                                     : "#" + std::to_string(arg.getArgNumber()))
+                            << "' is symbolic (" << expr << ")"
+                            << staticShapeAdvice(module, passName, expr);
+    reported = true;
+  }
+  return reported;
+}
+
+/// Reports every dynamic dim of every function's inputs; returns whether
+/// there was one.
+bool reportSymbolicInputs(ModuleOp module, StringRef passName) {
+  bool reported = false;
+  module.walk([&](func::FuncOp func) {
+    for (BlockArgument arg : func.getArguments())
+      reported |= reportSymbolicArgument(module, passName, func, arg);
+  });
+  return reported;
+}
+
+/// The importer's expressions of result `i`'s dims (from the op's
+/// `dims`, spyre.dims), when it left them, comma-separated.
+std::string resultDimExprs(ArrayAttr dims, size_t i) {
+  std::string exprs;
+  if (auto d = dims ? dyn_cast<ArrayAttr>(dims[i]) : ArrayAttr())
+    for (auto e : d.getAsRange<StringAttr>())
+      if (!e.getValue().empty())
+        exprs += (exprs.empty() ? "" : ", ") + e.getValue().str();
+  return exprs;
+}
+
+/// Reports the first symbolic int argument or symbolic result shape of
+/// `op`; returns whether there was one.
+bool reportSymbolicOp(ModuleOp module, StringRef passName, AtenOp op) {
+  for (NamedAttribute arg : op.getArgs())
+    if (std::optional<StringRef> expr = symbolicIntArgument(op, arg)) {
+      op.emitError("argument '")
+          << arg.getName().getValue() << "' of '" << op.getTarget()
+          << "' is symbolic (" << *expr << ")"
+          << staticShapeAdvice(module, passName, *expr);
+      return true;
+    }
+  auto dims = op->getAttrOfType<ArrayAttr>("spyre.dims");
+  for (auto [i, type] : llvm::enumerate(op.getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.hasStaticShape())
+      continue;
+    std::string exprs = resultDimExprs(dims, i);
+    op.emitError("result ")
+        << i << " of '" << op.getTarget() << "' has a symbolic shape"
+        << (exprs.empty() ? "" : " (" + exprs + ")")
+        << staticShapeAdvice(module, passName, exprs);
+    return true;
+  }
+  return false;
+}
+
 /// Decompositions compute shapes, strides and tile sizes: every dim must be
 /// static. The importer leaves a symbolic dim dynamic with its expression in
 /// `spyre.dims` (and an unbound SymInt argument as a string); the error names
 /// the symbol to bind. Reports the inputs, else the first op, not every
 /// value the symbol flows into.
 LogicalResult requireStaticShapes(ModuleOp module, StringRef passName) {
-  auto advice = [&](StringRef expr) {
-    return "; " + passName.str() +
-           " needs static shapes: specialize with --bind-dims <symbol>=<size>" +
-           describeSymbols(module, expr);
-  };
-  bool reported = false;
-  module.walk([&](func::FuncOp func) {
-    for (BlockArgument arg : func.getArguments()) {
-      auto type = dyn_cast<RankedTensorType>(arg.getType());
-      if (!type || type.hasStaticShape())
-        continue;
-      auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                   "spyre.dims");
-      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                    "spyre.name");
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        if (!type.isDynamicDim(d))
-          continue;
-        std::string expr =
-            dims && d < int64_t(dims.size())
-                ? cast<StringAttr>(dims[d]).getValue().str()
-                : std::string("?");
-        emitError(arg.getLoc())
-            << "dimension " << d << " of input '"
-            << (name ? name.getValue().str()
-                     : "#" + std::to_string(arg.getArgNumber()))
-            << "' is symbolic (" << expr << ")" << advice(expr);
-        reported = true;
-      }
-    }
-  });
-  if (reported)
+  if (reportSymbolicInputs(module, passName))
     return failure();
   WalkResult walk = module.walk([&](AtenOp op) {
-    for (NamedAttribute arg : op.getArgs())
-      if (std::optional<StringRef> expr = symbolicIntArgument(op, arg)) {
-        op.emitError("argument '")
-            << arg.getName().getValue() << "' of '" << op.getTarget()
-            << "' is symbolic (" << *expr << ")" << advice(*expr);
-        return WalkResult::interrupt();
-      }
-    auto dims = op->getAttrOfType<ArrayAttr>("spyre.dims");
-    for (auto [i, type] : llvm::enumerate(op.getResultTypes())) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || tensor.hasStaticShape())
-        continue;
-      // The importer's expressions of this result's dims, when it left them.
-      std::string exprs;
-      if (auto d = dims ? dyn_cast<ArrayAttr>(dims[i]) : ArrayAttr())
-        for (auto e : d.getAsRange<StringAttr>())
-          if (!e.getValue().empty())
-            exprs += (exprs.empty() ? "" : ", ") + e.getValue().str();
-      op.emitError("result ")
-          << i << " of '" << op.getTarget() << "' has a symbolic shape"
-          << (exprs.empty() ? "" : " (" + exprs + ")") << advice(exprs);
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
+    return reportSymbolicOp(module, passName, op) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }

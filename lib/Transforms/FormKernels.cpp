@@ -40,14 +40,12 @@ namespace {
 constexpr size_t kMaxFusedOps = 32;
 
 /// Ops that may join an existing kernel.
-bool isFusable(Operation *op) {
-  return isPointwise(op) || isa<ReduceOp>(op);
-}
+bool isFusable(Operation *op) { return isPointwise(op) || isa<ReduceOp>(op); }
 
 /// A readable, unique kernel name: "k<n>_<op>[_<node name>]".
 std::string kernelName(Operation *op, unsigned index) {
-  std::string name = "k" + std::to_string(index) + "_" +
-                     op->getName().stripDialect().str();
+  std::string name =
+      "k" + std::to_string(index) + "_" + op->getName().stripDialect().str();
   Location loc = op->getLoc();
   if (auto fused = dyn_cast<FusedLoc>(loc))
     for (Location l : fused.getLocations())
@@ -99,6 +97,90 @@ struct Embedding {
   SmallVector<IteratorKind> iterators;
 };
 
+/// How `op` embeds in matmul kernel `kernel`, whose result `fused` it
+/// reads: through the matmul's result map, the op covering that result.
+std::optional<Embedding> embedInMatmul(KernelOp kernel, Value fused,
+                                       ComputeOpInterface op,
+                                       const IterationSpace &space,
+                                       Embedding e) {
+  if (isa<ReduceOp>(op))
+    return std::nullopt;
+  unsigned r = cast<OpResult>(fused).getResultNumber();
+  AffineMap resultMap = mapsOf(kernel)[kernel.getInputs().size() + r];
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (cast<RankedTensorType>(fused.getType()).getShape() !=
+          resultType.getShape() ||
+      !resultMap.isProjectedPermutation())
+    return std::nullopt;
+  for (AffineMap m : space.operandMaps)
+    e.operandMaps.push_back(m.compose(resultMap));
+  e.resultMap = resultMap;
+  return e;
+}
+
+/// The loops of `iters` that are reductions.
+SmallVector<int64_t> reducedLoopsOf(ArrayRef<IteratorKind> iters) {
+  SmallVector<int64_t> reducedLoops;
+  for (auto [l, it] : llvm::enumerate(iters))
+    if (it == IteratorKind::reduction)
+      reducedLoops.push_back(l);
+  return reducedLoops;
+}
+
+/// Whether an op's loop `sizes` are the kernel's `loops`, or size 1 over a
+/// reduced loop (an op on reduced values).
+bool sizesFitLoops(ArrayRef<int64_t> sizes, ArrayRef<int64_t> loops,
+                   ArrayRef<int64_t> reducedLoops) {
+  for (auto [l, size] : llvm::enumerate(sizes)) {
+    if (size == loops[l])
+      continue;
+    if (size != 1 || !llvm::is_contained(reducedLoops, int64_t(l)))
+      return false;
+  }
+  return true;
+}
+
+/// `map` over the kernel's loops, with the op's own size-1 dims (`sizes`)
+/// over the kernel's longer loops reading 0.
+AffineMap zeroUnitDims(AffineMap map, ArrayRef<int64_t> sizes,
+                       ArrayRef<int64_t> loops, MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (AffineExpr expr : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (dim && sizes[dim.getPosition()] == 1 && loops[dim.getPosition()] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(expr);
+  }
+  return AffineMap::get(loops.size(), 0, exprs, ctx);
+}
+
+/// How `op` embeds in a kernel that is not a matmul's: the op's loops are
+/// the kernel's loops (`e` holds its iterators).
+std::optional<Embedding> embedInLoops(KernelOp kernel, ComputeOpInterface op,
+                                      const IterationSpace &space,
+                                      Embedding e) {
+  MLIRContext *ctx = kernel.getContext();
+  ArrayRef<int64_t> loops = kernel.getSpace();
+  if (space.sizes.size() != loops.size())
+    return std::nullopt;
+  SmallVector<int64_t> reducedLoops = reducedLoopsOf(e.iterators);
+  if (!sizesFitLoops(space.sizes, loops, reducedLoops))
+    return std::nullopt;
+  auto reduce = dyn_cast<ReduceOp>(op.getOperation());
+  if (reduce) {
+    int64_t d = reduce.getDim();
+    // One reduced loop per kernel.
+    if (!reducedLoops.empty() && reducedLoops != SmallVector<int64_t>{d})
+      return std::nullopt;
+    e.iterators[d] = IteratorKind::reduction;
+  }
+  e.resultMap = zeroUnitDims(space.resultMaps[0], space.sizes, loops, ctx);
+  for (AffineMap m : space.operandMaps)
+    e.operandMaps.push_back(zeroUnitDims(m, space.sizes, loops, ctx));
+  return e;
+}
+
 struct FormKernelsPass
     : public spyre::impl::SpyreFormKernelsBase<FormKernelsPass> {
   using Base::Base;
@@ -112,24 +194,29 @@ struct FormKernelsPass
       SmallVector<Operation *> ops;
       for (Operation &op : func.getBody().getOps())
         ops.push_back(&op);
-      for (Operation *op : ops) {
-        if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-          if (!isView(reshape))
-            wrapRepack(reshape);
-          continue;
-        }
-        auto compute = dyn_cast<ComputeOpInterface>(op);
-        if (!compute)
-          continue;
-        if (!fuseConsumers || !isFusable(op) || !tryFuse(compute))
-          wrap(compute);
-      }
+      for (Operation *op : ops)
+        formKernel(op);
       SmallVector<KernelOp> kernels;
       func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
       for (KernelOp kernel : kernels)
         pruneResults(kernel);
       copyUncomputedOutputs(func);
     }
+  }
+
+  /// Puts `op` in a kernel: fused into one producing an operand where it
+  /// can, else alone (a reshape only when it is not a view).
+  void formKernel(Operation *op) {
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      if (!isView(reshape))
+        wrapRepack(reshape);
+      return;
+    }
+    auto compute = dyn_cast<ComputeOpInterface>(op);
+    if (!compute)
+      return;
+    if (!fuseConsumers || !isFusable(op) || !tryFuse(compute))
+      wrap(compute);
   }
 
   /// A reshape stays outside kernels as a view of its input's bytes when
@@ -183,7 +270,8 @@ struct FormKernelsPass
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     SmallVector<unsigned> operandToInput;
-    for (auto [operand, map] : llvm::zip(raw->getOperands(), space.operandMaps)) {
+    for (auto [operand, map] :
+         llvm::zip(raw->getOperands(), space.operandMaps)) {
       unsigned idx = inputs.size();
       for (auto [i, v] : llvm::enumerate(inputs))
         if (v == operand && maps[i] == map)
@@ -221,81 +309,11 @@ struct FormKernelsPass
   std::optional<Embedding> embed(KernelOp kernel, Value fused,
                                  ComputeOpInterface op) {
     IterationSpace space = op.getIterationSpace();
-    MLIRContext *ctx = kernel.getContext();
-    ArrayRef<int64_t> loops = kernel.getSpace();
-    SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
-    bool isMatmulKernel = isa<MatmulOp>(&kernel.getBodyBlock().front());
     Embedding e;
-    e.iterators = iters;
-
-    if (isMatmulKernel) {
-      // Through the matmul's result map: the op must cover that result.
-      if (isa<ReduceOp>(op))
-        return std::nullopt;
-      unsigned r = cast<OpResult>(fused).getResultNumber();
-      AffineMap resultMap =
-          mapsOf(kernel)[kernel.getInputs().size() + r];
-      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-      if (cast<RankedTensorType>(fused.getType()).getShape() !=
-              resultType.getShape() ||
-          !resultMap.isProjectedPermutation())
-        return std::nullopt;
-      for (AffineMap m : space.operandMaps)
-        e.operandMaps.push_back(m.compose(resultMap));
-      e.resultMap = resultMap;
-      return e;
-    }
-
-    // Other kernels: the op's loops are the kernel's loops.
-    if (space.sizes.size() != loops.size())
-      return std::nullopt;
-    SmallVector<int64_t> reducedLoops;
-    for (auto [l, it] : llvm::enumerate(iters))
-      if (it == IteratorKind::reduction)
-        reducedLoops.push_back(l);
-    for (auto [l, size] : llvm::enumerate(space.sizes)) {
-      if (size == loops[l])
-        continue;
-      // A dim of size 1 over a reduced loop: an op on reduced values.
-      if (size != 1 || !llvm::is_contained(reducedLoops, int64_t(l)))
-        return std::nullopt;
-    }
-    auto reduce = dyn_cast<ReduceOp>(op.getOperation());
-    if (reduce) {
-      int64_t d = reduce.getDim();
-      // One reduced loop per kernel.
-      if (!reducedLoops.empty() && reducedLoops != SmallVector<int64_t>{d})
-        return std::nullopt;
-      e.iterators[d] = IteratorKind::reduction;
-    }
-    for (AffineMap m : space.operandMaps)
-      e.operandMaps.push_back(m);
-    AffineMap resultMap = space.resultMaps[0];
-    // The op's own size-1 dims over the kernel's reduced loops read 0.
-    SmallVector<AffineExpr> exprs;
-    for (auto [d, expr] : llvm::enumerate(resultMap.getResults())) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (dim && space.sizes[dim.getPosition()] == 1 &&
-          loops[dim.getPosition()] != 1)
-        exprs.push_back(getAffineConstantExpr(0, ctx));
-      else
-        exprs.push_back(expr);
-    }
-    e.resultMap = AffineMap::get(loops.size(), 0, exprs, ctx);
-    // Operands likewise.
-    for (auto [i, m] : llvm::enumerate(e.operandMaps)) {
-      SmallVector<AffineExpr> ex;
-      for (AffineExpr expr : m.getResults()) {
-        auto dim = dyn_cast<AffineDimExpr>(expr);
-        if (dim && space.sizes[dim.getPosition()] == 1 &&
-            loops[dim.getPosition()] != 1)
-          ex.push_back(getAffineConstantExpr(0, ctx));
-        else
-          ex.push_back(expr);
-      }
-      e.operandMaps[i] = AffineMap::get(loops.size(), 0, ex, ctx);
-    }
-    return e;
+    e.iterators = kernel.getIteratorKinds();
+    if (isa<MatmulOp>(&kernel.getBodyBlock().front()))
+      return embedInMatmul(kernel, fused, op, space, e);
+    return embedInLoops(kernel, op, space, e);
   }
 
   /// Fuses `op` into the kernel producing one of its operands, if one
@@ -387,8 +405,8 @@ struct FormKernelsPass
     IRMapping mapping;
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
       if (operand.getDefiningOp() == source.getOperation()) {
-        mapping.map(operand,
-                    yield.getOperand(cast<OpResult>(operand).getResultNumber()));
+        mapping.map(operand, yield.getOperand(
+                                 cast<OpResult>(operand).getResultNumber()));
         continue;
       }
       AffineMap map = e.operandMaps[i];
@@ -447,9 +465,8 @@ struct FormKernelsPass
       int64_t rows = type.getNumElements() / type.getShape().back();
       auto flat = RankedTensorType::get({rows, type.getShape().back()},
                                         type.getElementType());
-      copyType = RankedTensorType::get(
-          flat.getShape(), flat.getElementType(),
-          LayoutAttr::getCanonical(flat, stick));
+      copyType = RankedTensorType::get(flat.getShape(), flat.getElementType(),
+                                       LayoutAttr::getCanonical(flat, stick));
       v = ReshapeOp::create(b, loc, copyType, v);
     }
     auto kernel = KernelOp::create(
@@ -457,13 +474,11 @@ struct FormKernelsPass
     int64_t rank = copyType.getRank();
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
     setLoops(kernel, copyType.getShape(),
-             SmallVector<IteratorKind>(rank, IteratorKind::parallel),
-             {id, id});
+             SmallVector<IteratorKind>(rank, IteratorKind::parallel), {id, id});
     OpBuilder inner = OpBuilder::atBlockEnd(&kernel.getBodyBlock());
-    Value copy = SliceOp::create(inner, loc, copyType,
-                                 kernel.getBodyBlock().getArgument(0),
-                                 SmallVector<int64_t>(rank, 0),
-                                 SmallVector<int64_t>(rank, 1));
+    Value copy = SliceOp::create(
+        inner, loc, copyType, kernel.getBodyBlock().getArgument(0),
+        SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 1));
     YieldOp::create(inner, loc, copy);
     if (copyType == type)
       return kernel.getResult(0);
@@ -519,22 +534,31 @@ struct FormKernelsPass
     for (auto [k, i] : llvm::enumerate(keep))
       kernel.getResult(i).replaceAllUsesWith(pruned.getResult(k));
     kernel.erase();
-    // Body values no result needs any more are dead code (users first).
+    eraseDeadBodyOps(pruned);
+    eraseUnreadInputs(pruned);
+  }
+
+  /// Body values no result needs any more are dead code (users first).
+  static void eraseDeadBodyOps(KernelOp kernel) {
     for (Operation &op : llvm::make_early_inc_range(
-             llvm::reverse(pruned.getBodyBlock().without_terminator())))
+             llvm::reverse(kernel.getBodyBlock().without_terminator())))
       if (op.use_empty())
         op.erase();
-    // And inputs nothing reads.
-    Block &body = pruned.getBodyBlock();
-    SmallVector<AffineMap> allMaps = mapsOf(pruned);
+  }
+
+  /// Drops the inputs nothing in the body reads, with their maps.
+  static void eraseUnreadInputs(KernelOp kernel) {
+    Block &body = kernel.getBodyBlock();
+    SmallVector<AffineMap> allMaps = mapsOf(kernel);
     for (int64_t i = int64_t(body.getNumArguments()) - 1; i >= 0; --i) {
       if (!body.getArgument(i).use_empty())
         continue;
-      pruned.getInputsMutable().erase(i);
+      kernel.getInputsMutable().erase(i);
       body.eraseArgument(i);
       allMaps.erase(allMaps.begin() + i);
     }
-    pruned.setIndexingMapsAttr(b.getAffineMapArrayAttr(allMaps));
+    Builder b(kernel.getContext());
+    kernel.setIndexingMapsAttr(b.getAffineMapArrayAttr(allMaps));
   }
 };
 

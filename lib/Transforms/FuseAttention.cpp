@@ -27,6 +27,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
 #include <optional>
@@ -64,8 +65,8 @@ bool leadsToScores(Value v) {
       continue;
     }
     auto bin = dyn_cast<BinaryOp>(op);
-    if (!bin || (bin.getKind() != BinaryKind::mul &&
-                 bin.getKind() != BinaryKind::div))
+    if (!bin ||
+        (bin.getKind() != BinaryKind::mul && bin.getKind() != BinaryKind::div))
       return false;
     v = splatValue(bin.getRhs()) ? bin.getLhs() : bin.getRhs();
   }
@@ -84,113 +85,187 @@ struct EagerAttention {
   llvm::SetVector<Operation *> chain; // every op the attention replaces
 };
 
-/// Matches the score side, from the softmax input `x` down to q @ k^T:
-/// casts, one reshape, splat factors, one additive mask.
-LogicalResult matchScores(Value x, EagerAttention &m) {
+/// The state of matchScores' walk down the score side.
+struct ScoresWalk {
+  EagerAttention &m;
   // Factors outside the mask scale it too; those inside scale the scores
   // only.
   double outer = 1.0, inner = 1.0;
   bool maskSeen = false;
+};
+
+/// The walk reached q @ k^T: records it and the scales. Returns null (the
+/// walk ends).
+FailureOr<Value> reachScoresMatmul(MatmulOp mm, ScoresWalk &w) {
+  if (!mm.getTransposeRhs() || mm.getTransposeLhs())
+    return failure();
+  w.m.scores = mm;
+  w.m.chain.insert(mm);
+  w.m.scale = w.outer * w.inner;
+  w.m.maskScale = w.outer;
+  return Value();
+}
+
+/// A float cast on the score side: walks through it.
+FailureOr<Value> stepThroughCast(CastOp cast, ScoresWalk &w) {
+  if (!isa<FloatType>(elementTypeOf(cast.getInput())))
+    return failure();
+  w.m.chain.insert(cast);
+  return cast.getInput();
+}
+
+/// The one reshape of the score side (grouped query heads).
+FailureOr<Value> stepThroughReshape(ReshapeOp reshape, ScoresWalk &w) {
+  if (w.m.rowsToHeads)
+    return failure();
+  w.m.rowsToHeads = reshape;
+  w.m.chain.insert(reshape);
+  return reshape.getInput();
+}
+
+/// A multiplication or division by a splat factor: folds it into the scale
+/// of the scores (and of the mask, before the mask is seen).
+FailureOr<Value> stepThroughFactor(BinaryOp bin, ScoresWalk &w) {
+  Value lhs = bin.getLhs(), rhs = bin.getRhs();
+  bool div = bin.getKind() == BinaryKind::div;
+  std::optional<double> c = splatValue(rhs);
+  Value next = lhs;
+  if (!c && !div) {
+    c = splatValue(lhs);
+    next = rhs;
+  }
+  if (!c || (div && *c == 0))
+    return failure();
+  (w.maskSeen ? w.inner : w.outer) *= div ? 1.0 / *c : *c;
+  w.m.chain.insert(bin);
+  return next;
+}
+
+/// One additive mask, in the softmax's space (not the rows' space of a
+/// grouped-query reshape): records it and walks down the scores side.
+FailureOr<Value> stepThroughMask(BinaryOp bin, ScoresWalk &w) {
+  if (bin.getKind() != BinaryKind::add || w.maskSeen || w.m.rowsToHeads)
+    return failure();
+  Value lhs = bin.getLhs(), rhs = bin.getRhs();
+  // The scores side leads to the matmul; the other side is the mask.
+  bool lhsScores = leadsToScores(lhs);
+  if (lhsScores == leadsToScores(rhs))
+    return failure();
+  w.maskSeen = true;
+  w.m.mask = lhsScores ? rhs : lhs;
+  w.m.chain.insert(bin);
+  return lhsScores ? lhs : rhs;
+}
+
+/// A binary op of the score side: a splat factor or the mask.
+FailureOr<Value> stepThroughBinary(BinaryOp bin, ScoresWalk &w) {
+  if (bin.getKind() == BinaryKind::mul || bin.getKind() == BinaryKind::div)
+    return stepThroughFactor(bin, w);
+  return stepThroughMask(bin, w);
+}
+
+/// One step of the walk from `op`: the next value to visit, null when the
+/// matmul is reached, failure when `op` has no place in the chain.
+FailureOr<Value> stepScores(Operation *op, ScoresWalk &w) {
+  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case([&](MatmulOp mm) { return reachScoresMatmul(mm, w); })
+      .Case([&](CastOp cast) { return stepThroughCast(cast, w); })
+      .Case([&](ReshapeOp reshape) { return stepThroughReshape(reshape, w); })
+      .Case([&](BinaryOp bin) { return stepThroughBinary(bin, w); })
+      .Default([](Operation *) { return failure(); });
+}
+
+/// Matches the score side, from the softmax input `x` down to q @ k^T:
+/// casts, one reshape, splat factors, one additive mask.
+LogicalResult matchScores(Value x, EagerAttention &m) {
+  ScoresWalk w{m};
   Value v = x;
   while (Operation *op = v.getDefiningOp()) {
-    if (auto mm = dyn_cast<MatmulOp>(op)) {
-      if (!mm.getTransposeRhs() || mm.getTransposeLhs())
-        return failure();
-      m.scores = mm;
-      m.chain.insert(op);
-      m.scale = outer * inner;
-      m.maskScale = outer;
+    FailureOr<Value> next = stepScores(op, w);
+    if (failed(next))
+      return failure();
+    if (!*next)
       return success();
-    }
-    if (auto cast = dyn_cast<CastOp>(op)) {
-      if (!isa<FloatType>(elementTypeOf(cast.getInput())))
-        return failure();
-      m.chain.insert(op);
-      v = cast.getInput();
-      continue;
-    }
-    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-      if (m.rowsToHeads)
-        return failure();
-      m.rowsToHeads = reshape;
-      m.chain.insert(op);
-      v = reshape.getInput();
-      continue;
-    }
-    auto bin = dyn_cast<BinaryOp>(op);
-    if (!bin)
-      return failure();
-    Value lhs = bin.getLhs(), rhs = bin.getRhs();
-    if (bin.getKind() == BinaryKind::mul || bin.getKind() == BinaryKind::div) {
-      bool div = bin.getKind() == BinaryKind::div;
-      std::optional<double> c = splatValue(rhs);
-      Value next = lhs;
-      if (!c && !div) {
-        c = splatValue(lhs);
-        next = rhs;
-      }
-      if (!c || (div && *c == 0))
-        return failure();
-      (maskSeen ? inner : outer) *= div ? 1.0 / *c : *c;
-      m.chain.insert(op);
-      v = next;
-      continue;
-    }
-    // One additive mask, in the softmax's space (not the rows' space of a
-    // grouped-query reshape).
-    if (bin.getKind() != BinaryKind::add || maskSeen || m.rowsToHeads)
-      return failure();
-    // The scores side leads to the matmul; the other side is the mask.
-    bool lhsScores = leadsToScores(lhs);
-    if (lhsScores == leadsToScores(rhs))
-      return failure();
-    maskSeen = true;
-    m.mask = lhsScores ? rhs : lhs;
-    m.chain.insert(op);
-    v = lhsScores ? lhs : rhs;
+    v = *next;
   }
   return failure();
+}
+
+/// PyTorch's _safe_softmax: select(max == -inf, 0, p), a row whose max is
+/// -inf giving 0. Peels it from `p` (recording the compare in `allMasked`)
+/// and returns the plain softmax; `p` itself when there is no select.
+FailureOr<Value> peelSafeSoftmax(Value p, EagerAttention &m,
+                                 CompareOp &allMasked) {
+  auto select = p.getDefiningOp<SelectOp>();
+  if (!select)
+    return p;
+  allMasked = select.getCondition().getDefiningOp<CompareOp>();
+  std::optional<double> zero = splatValue(select.getTrueValue());
+  std::optional<double> inf =
+      allMasked ? splatValue(allMasked.getRhs()) : std::nullopt;
+  if (!allMasked || allMasked.getPredicate() != ComparePredicate::eq ||
+      zero != 0.0 || inf != -std::numeric_limits<double>::infinity())
+    return failure();
+  m.chain.insert(select);
+  m.chain.insert(allMasked);
+  return select.getFalseValue();
+}
+
+/// The ops of a plain softmax, exp(X - max(X)) / sum(exp(...)).
+struct SoftmaxOps {
+  BinaryOp div;
+  UnaryOp exp;
+  ReduceOp sum;
+  BinaryOp sub;
+  ReduceOp max;
+};
+
+/// Matches `p` = exp(...) / sum(exp(...)).
+LogicalResult matchNormalization(Value p, SoftmaxOps &s) {
+  s.div = p.getDefiningOp<BinaryOp>();
+  if (!s.div || s.div.getKind() != BinaryKind::div)
+    return failure();
+  s.exp = s.div.getLhs().getDefiningOp<UnaryOp>();
+  s.sum = s.div.getRhs().getDefiningOp<ReduceOp>();
+  if (!s.exp || s.exp.getKind() != UnaryKind::exp || !s.sum ||
+      s.sum.getKind() != ReduceKind::sum ||
+      s.sum.getInput() != s.exp.getResult())
+    return failure();
+  return success();
+}
+
+/// Matches the exp's input, X - max(X).
+LogicalResult matchShiftByMax(SoftmaxOps &s) {
+  s.sub = s.exp.getInput().getDefiningOp<BinaryOp>();
+  if (!s.sub || s.sub.getKind() != BinaryKind::sub)
+    return failure();
+  s.max = s.sub.getRhs().getDefiningOp<ReduceOp>();
+  if (!s.max || s.max.getKind() != ReduceKind::max ||
+      s.max.getInput() != s.sub.getLhs())
+    return failure();
+  return success();
 }
 
 /// Matches `p`, the probabilities: the softmax of X along its last dim
 /// (PyTorch's _safe_softmax form or the plain one). Returns X.
 FailureOr<Value> matchSoftmax(Value p, EagerAttention &m) {
   CompareOp allMasked;
-  if (auto select = p.getDefiningOp<SelectOp>()) {
-    // _safe_softmax: a row whose max is -inf gives 0.
-    allMasked = select.getCondition().getDefiningOp<CompareOp>();
-    std::optional<double> zero = splatValue(select.getTrueValue());
-    std::optional<double> inf =
-        allMasked ? splatValue(allMasked.getRhs()) : std::nullopt;
-    if (!allMasked || allMasked.getPredicate() != ComparePredicate::eq ||
-        zero != 0.0 || inf != -std::numeric_limits<double>::infinity())
-      return failure();
-    m.chain.insert(select);
-    m.chain.insert(allMasked);
-    p = select.getFalseValue();
-  }
-  auto div = p.getDefiningOp<BinaryOp>();
-  if (!div || div.getKind() != BinaryKind::div)
+  FailureOr<Value> plain = peelSafeSoftmax(p, m, allMasked);
+  if (failed(plain))
     return failure();
-  auto exp = div.getLhs().getDefiningOp<UnaryOp>();
-  auto sum = div.getRhs().getDefiningOp<ReduceOp>();
-  if (!exp || exp.getKind() != UnaryKind::exp || !sum ||
-      sum.getKind() != ReduceKind::sum || sum.getInput() != exp.getResult())
+  p = *plain;
+  SoftmaxOps s;
+  if (failed(matchNormalization(p, s)) || failed(matchShiftByMax(s)))
     return failure();
-  auto sub = exp.getInput().getDefiningOp<BinaryOp>();
-  if (!sub || sub.getKind() != BinaryKind::sub)
-    return failure();
-  auto max = sub.getRhs().getDefiningOp<ReduceOp>();
-  Value x = sub.getLhs();
+  Value x = s.sub.getLhs();
   int64_t last = int64_t(shapeOf(x).size()) - 1;
-  if (!max || max.getKind() != ReduceKind::max || max.getInput() != x ||
-      int64_t(max.getDim()) != last || int64_t(sum.getDim()) != last ||
+  if (int64_t(s.max.getDim()) != last || int64_t(s.sum.getDim()) != last ||
       shapeOf(p) != shapeOf(x) ||
-      (allMasked && allMasked.getLhs() != max.getResult()))
+      (allMasked && allMasked.getLhs() != s.max.getResult()))
     return failure();
-  for (Operation *op : {div.getOperation(), exp.getOperation(),
-                        sum.getOperation(), sub.getOperation(),
-                        max.getOperation()})
+  for (Operation *op :
+       {s.div.getOperation(), s.exp.getOperation(), s.sum.getOperation(),
+        s.sub.getOperation(), s.max.getOperation()})
     m.chain.insert(op);
   return x;
 }
@@ -198,14 +273,9 @@ FailureOr<Value> matchSoftmax(Value p, EagerAttention &m) {
 /// Whether batch dim `n` of a key or value serves query batch dim `q`.
 bool serves(int64_t n, int64_t q) { return n == 1 || n == q; }
 
-/// The eager-attention chain that ends in `out` (p @ v), checked: every op
-/// of it feeds only the chain, and the shapes are attention's.
-FailureOr<EagerAttention> matchEagerAttention(MatmulOp out) {
-  if (out.getTransposeLhs() || out.getTransposeRhs())
-    return failure();
-  EagerAttention m;
-  m.output = out;
-  Value p = out.getLhs();
+/// Walks from p @ v's lhs through casts and at most one reshape (the
+/// probabilities back to the scores' shape); returns the softmax's result.
+Value peelProbabilityCasts(Value p, EagerAttention &m) {
   while (Operation *op = p.getDefiningOp()) {
     if (auto cast = dyn_cast<CastOp>(op)) {
       p = cast.getInput();
@@ -218,42 +288,90 @@ FailureOr<EagerAttention> matchEagerAttention(MatmulOp out) {
     }
     m.chain.insert(op);
   }
+  return p;
+}
+
+/// Whether every op of the chain feeds only the chain or `out`.
+bool chainFeedsOnlyItself(const EagerAttention &m, MatmulOp out) {
+  for (Operation *op : m.chain)
+    for (Operation *user : op->getUsers())
+      if (user != out && !m.chain.contains(user))
+        return false;
+  return true;
+}
+
+/// Grouped query heads: [.., Hk, G * L, S] scores are [.., Hk * G, L, S]
+/// (`xs`, the softmax's shape).
+bool groupedHeadsMatch(EagerAttention &m, ArrayRef<int64_t> scores,
+                       ArrayRef<int64_t> xs, int64_t rank) {
+  int64_t headDim = rank - 3;
+  return !(rank < 3 || scores.take_front(headDim) != xs.take_front(headDim) ||
+           scores.back() != xs.back() || xs[headDim] % scores[headDim] != 0 ||
+           scores[rank - 2] * scores[headDim] != xs[rank - 2] * xs[headDim] ||
+           shapeOf(m.headsToRows.getResult()) != scores);
+}
+
+/// Whether q, k and v share one float element type.
+bool shareFloatType(Value q, Value k, Value v) {
+  Type et = elementTypeOf(q);
+  return isa<FloatType>(et) && elementTypeOf(k) == et && elementTypeOf(v) == et;
+}
+
+/// Whether k, v and the softmax input (`xs`) have the queries' rank, at
+/// least 2, and k and v as many key positions.
+bool ranksMatch(ArrayRef<int64_t> qs, ArrayRef<int64_t> ks,
+                ArrayRef<int64_t> vs, ArrayRef<int64_t> xs) {
+  int64_t rank = qs.size();
+  return !(rank < 2 || int64_t(ks.size()) != rank ||
+           int64_t(vs.size()) != rank || int64_t(xs.size()) != rank ||
+           vs[rank - 2] != ks[rank - 2]);
+}
+
+/// Whether every batch dim of k and v serves the queries' (the scores' head
+/// count at `headDim`, the softmax's elsewhere).
+bool keysServeQueries(ArrayRef<int64_t> ks, ArrayRef<int64_t> vs,
+                      ArrayRef<int64_t> scores, ArrayRef<int64_t> xs,
+                      int64_t headDim) {
+  int64_t rank = xs.size();
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    int64_t heads = d == headDim ? scores[d] : xs[d];
+    if (!serves(ks[d], heads) || !serves(vs[d], heads))
+      return false;
+  }
+  return true;
+}
+
+/// Whether q, k, v and the softmax input `x` have attention's types and
+/// shapes (K and V batch dims broadcast over or equal to the queries').
+bool hasAttentionShapes(EagerAttention &m, Value x) {
+  Value q = m.scores.getLhs(), k = m.scores.getRhs(), v = m.output.getRhs();
+  if (!shareFloatType(q, k, v))
+    return false;
+  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v),
+                    scores = shapeOf(m.scores.getResult()), xs = shapeOf(x);
+  if (!ranksMatch(qs, ks, vs, xs))
+    return false;
+  int64_t rank = qs.size();
+  int64_t headDim = m.rowsToHeads ? rank - 3 : -1;
+  if (m.rowsToHeads ? !groupedHeadsMatch(m, scores, xs, rank) : scores != xs)
+    return false;
+  return keysServeQueries(ks, vs, scores, xs, headDim);
+}
+
+/// The eager-attention chain that ends in `out` (p @ v), checked: every op
+/// of it feeds only the chain, and the shapes are attention's.
+FailureOr<EagerAttention> matchEagerAttention(MatmulOp out) {
+  if (out.getTransposeLhs() || out.getTransposeRhs())
+    return failure();
+  EagerAttention m;
+  m.output = out;
+  Value p = peelProbabilityCasts(out.getLhs(), m);
   FailureOr<Value> x = matchSoftmax(p, m);
   if (failed(x) || failed(matchScores(*x, m)) ||
       bool(m.rowsToHeads) != bool(m.headsToRows))
     return failure();
-  for (Operation *op : m.chain)
-    for (Operation *user : op->getUsers())
-      if (user != out && !m.chain.contains(user))
-        return failure();
-
-  Value q = m.scores.getLhs(), k = m.scores.getRhs(), v = out.getRhs();
-  Type et = elementTypeOf(q);
-  if (!isa<FloatType>(et) || elementTypeOf(k) != et || elementTypeOf(v) != et)
+  if (!chainFeedsOnlyItself(m, out) || !hasAttentionShapes(m, *x))
     return failure();
-  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v),
-                    scores = shapeOf(m.scores.getResult()), xs = shapeOf(*x);
-  int64_t rank = qs.size();
-  if (rank < 2 || int64_t(ks.size()) != rank || int64_t(vs.size()) != rank ||
-      int64_t(xs.size()) != rank || vs[rank - 2] != ks[rank - 2])
-    return failure();
-  // Grouped query heads: [.., Hk, G * L, S] scores are [.., Hk * G, L, S].
-  int64_t headDim = -1;
-  if (m.rowsToHeads) {
-    headDim = rank - 3;
-    if (rank < 3 || scores.take_front(headDim) != xs.take_front(headDim) ||
-        scores.back() != xs.back() || xs[headDim] % scores[headDim] != 0 ||
-        scores[rank - 2] * scores[headDim] != xs[rank - 2] * xs[headDim] ||
-        shapeOf(m.headsToRows.getResult()) != scores)
-      return failure();
-  } else if (scores != xs) {
-    return failure();
-  }
-  for (int64_t d = 0; d + 2 < rank; ++d) {
-    int64_t heads = d == headDim ? scores[d] : xs[d];
-    if (!serves(ks[d], heads) || !serves(vs[d], heads))
-      return failure();
-  }
   return m;
 }
 
@@ -263,8 +381,8 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
   Location loc = out.getLoc();
   rw.setInsertionPoint(out);
   Value q = m.scores.getLhs();
-  ArrayRef<int64_t> xs = shapeOf(m.headsToRows ? m.headsToRows.getInput()
-                                               : m.scores.getResult());
+  ArrayRef<int64_t> xs =
+      shapeOf(m.headsToRows ? m.headsToRows.getInput() : m.scores.getResult());
   int64_t rank = xs.size();
   AttentionOperands in{q, m.scores.getRhs(), out.getRhs(), m.mask};
   if (in.mask) {
@@ -284,8 +402,8 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
     in.q = reshapeTo(rw, loc, q, qShape);
     int64_t kvHeads = shapeOf(m.scores.getResult())[headDim];
     if (shapeOf(in.k)[headDim] != 1 || shapeOf(in.v)[headDim] != 1)
-      in = groupAttentionHeads(rw, loc, in, headDim,
-                               xs[headDim] / kvHeads, /*causal=*/false);
+      in = groupAttentionHeads(rw, loc, in, headDim, xs[headDim] / kvHeads,
+                               /*causal=*/false);
   }
   SmallVector<int64_t> resultShape(shapeOf(in.q));
   resultShape.back() = shapeOf(in.v).back();
@@ -297,9 +415,8 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
   // The chain, users first.
   SmallVector<Operation *> dead(m.chain.begin(), m.chain.end());
   while (!dead.empty()) {
-    auto unused = llvm::find_if(dead, [](Operation *op) {
-      return op->use_empty();
-    });
+    auto unused =
+        llvm::find_if(dead, [](Operation *op) { return op->use_empty(); });
     assert(unused != dead.end() && "the chain feeds only itself");
     rw.eraseOp(*unused);
     dead.erase(unused);

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <numeric>
 
@@ -67,22 +68,23 @@ bool keepsStick(Operation *op) {
   return in.getStickDim() == out.getStickDim();
 }
 
-/// Describes kernel tensor `value` read through `map`; fills in what does
-/// not depend on the tile sizes.
-FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
-                                     AffineMap map, const KernelPlan &plan,
-                                     bool isResult, unsigned index,
-                                     bool emitErrors) {
-  auto fail = [&](const Twine &msg) -> FailureOr<PlanTensor> {
-    if (emitErrors)
-      kernel.emitError(msg);
-    return failure();
-  };
-  Twine what = Twine(isResult ? "result " : "input ") + Twine(index);
-  LayoutAttr layout = getLayout(cast<RankedTensorType>(value.getType()));
-  if (!layout)
-    return fail(what + " has no layout; run spyre-assign-layouts first");
-  PlanTensor t = PlanTensor::of(value, isResult, index, plan.loops.size());
+/// Reports `msg` at `kernel` when `emitErrors`; always fails.
+LogicalResult kernelError(KernelOp kernel, bool emitErrors, const Twine &msg) {
+  if (emitErrors)
+    kernel.emitError(msg);
+  return failure();
+}
+
+/// Whether a tensor's non-stick dim along loop `l` is tiled in rows.
+bool isTiledRowLoop(const KernelPlan &plan, int64_t l) {
+  return plan.loops[l].tile > 1 || l == plan.rowLoop || l == plan.accLoop ||
+         (plan.kind == KernelKind::Transpose && l == plan.stickLoop);
+}
+
+/// Records the loop, pitch and bytes of each of `t`'s dims read through
+/// `map`; fails when two non-stick dims are tiled.
+LogicalResult mapTensorDims(PlanTensor &t, LayoutAttr layout, AffineMap map,
+                            const KernelPlan &plan) {
   ArrayRef<int64_t> shape = t.type.getShape();
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(expr);
@@ -90,37 +92,58 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
       continue; // broadcast
     int64_t l = dim.getPosition();
     int64_t stride = layout.getDimStride(shape, d) * t.elementBytes;
+    t.loopBytes[l] = stride;
     if (int64_t(d) == layout.getStickDim()) {
       t.stickLoop = l;
       t.stickPitch = stride;
-      t.loopBytes[l] = stride;
       continue;
     }
-    t.loopBytes[l] = stride;
-    bool tiledRows = plan.loops[l].tile > 1 || l == plan.rowLoop ||
-                     l == plan.accLoop ||
-                     (plan.kind == KernelKind::Transpose &&
-                      l == plan.stickLoop);
-    if (!tiledRows)
+    if (!isTiledRowLoop(plan, l))
       continue;
     if (t.rowLoop >= 0)
-      return fail(what + " is tiled along two non-stick dims");
+      return failure();
     t.rowLoop = l;
     t.rowPitch = stride;
   }
+  return success();
+}
+
+/// Whether `t`'s sticks run along the kernel's stick loop (a matmul's lhs
+/// along k, a transpose's input along the row loop).
+bool sticksAlongStickLoop(const PlanTensor &t, const KernelPlan &plan) {
+  bool stickOk = t.stickLoop < 0 || t.stickLoop == plan.stickLoop;
+  if (plan.isMatmul() && !t.isResult && t.index == 0)
+    stickOk |= t.stickLoop == plan.accLoop;
+  if (plan.kind == KernelKind::Transpose && !t.isResult)
+    stickOk = t.stickLoop == plan.rowLoop;
+  return stickOk;
+}
+
+/// Describes kernel tensor `value` read through `map`; fills in what does
+/// not depend on the tile sizes.
+FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
+                                     AffineMap map, const KernelPlan &plan,
+                                     bool isResult, unsigned index,
+                                     bool emitErrors) {
+  Twine what = Twine(isResult ? "result " : "input ") + Twine(index);
+  LayoutAttr layout = getLayout(cast<RankedTensorType>(value.getType()));
+  if (!layout)
+    return kernelError(kernel, emitErrors,
+                       what + " has no layout; run spyre-assign-layouts first");
+  PlanTensor t = PlanTensor::of(value, isResult, index, plan.loops.size());
+  if (failed(mapTensorDims(t, layout, map, plan)))
+    return kernelError(kernel, emitErrors,
+                       what + " is tiled along two non-stick dims");
   // A tensor broadcast along the sticks still occupies one stick per row.
   if (layout.getStickDim() >= 0 && t.stickPitch == 0)
-    t.stickPitch = layout.getDimStride(shape, layout.getStickDim()) *
-                   t.elementBytes;
-  bool stickOk = t.stickLoop < 0 || t.stickLoop == plan.stickLoop;
-  if (plan.isMatmul() && !isResult && index == 0)
-    stickOk |= t.stickLoop == plan.accLoop;
-  if (plan.kind == KernelKind::Transpose && !isResult)
-    stickOk = t.stickLoop == plan.rowLoop;
-  if (!stickOk)
-    return fail(what + " has its sticks along loop " + Twine(t.stickLoop) +
-                ", not along the kernel's stick loop " +
-                Twine(plan.stickLoop));
+    t.stickPitch =
+        layout.getDimStride(t.type.getShape(), layout.getStickDim()) *
+        t.elementBytes;
+  if (!sticksAlongStickLoop(t, plan))
+    return kernelError(
+        kernel, emitErrors,
+        what + " has its sticks along loop " + Twine(t.stickLoop) +
+            ", not along the kernel's stick loop " + Twine(plan.stickLoop));
   return t;
 }
 
@@ -139,60 +162,201 @@ static std::optional<KernelRole> roleOf(Operation *op) {
   return std::nullopt;
 }
 
-FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
-  Block &body = kernel.getBodyBlock();
+/// The ops of `kernel`'s body, without the terminator.
+static SmallVector<Operation *> bodyOps(KernelOp kernel) {
   SmallVector<Operation *> ops;
-  for (Operation &op : body.without_terminator())
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
     ops.push_back(&op);
-  auto unsupported = [&](Operation *op) -> FailureOr<KernelKind> {
-    if (emitErrors)
-      kernel.emitError("the program lowering does not support '")
-          << op->getName() << "' in a " << "kernel body of this form";
-    return failure();
-  };
-  if (ops.empty())
-    return unsupported(kernel);
-  std::optional<KernelRole> first = roleOf(ops.front());
-  if (!first)
-    return unsupported(ops.front());
-  // Kernels of one DMA op, or of a matmul and its pointwise epilogue.
-  bool single = ops.size() == 1;
-  switch (*first) {
+  return ops;
+}
+
+/// Reports `op` as unsupported in `kernel`'s body when `emitErrors`.
+static FailureOr<KernelKind> unsupportedInKernel(KernelOp kernel, Operation *op,
+                                                 bool emitErrors) {
+  if (emitErrors)
+    kernel.emitError("the program lowering does not support '")
+        << op->getName() << "' in a " << "kernel body of this form";
+  return failure();
+}
+
+/// A matmul and its pointwise epilogue.
+static FailureOr<KernelKind>
+classifyMatmul(KernelOp kernel, ArrayRef<Operation *> ops, bool emitErrors) {
+  for (Operation *op : llvm::drop_begin(ops))
+    if (!isPointwise(op))
+      return unsupportedInKernel(kernel, op, emitErrors);
+  return KernelKind::Matmul;
+}
+
+/// A kernel of one op of kind `kind` (DMA ops, attention).
+static FailureOr<KernelKind> classifySingleOp(KernelOp kernel,
+                                              ArrayRef<Operation *> ops,
+                                              KernelKind kind,
+                                              bool emitErrors) {
+  if (ops.size() != 1)
+    return unsupportedInKernel(kernel, ops[1], emitErrors);
+  return kind;
+}
+
+/// The kernel kind of a DMA role.
+static KernelKind dataMovementKind(KernelRole role) {
+  return role == KernelRole::Copy     ? KernelKind::Copy
+         : role == KernelRole::Gather ? KernelKind::Gather
+                                      : KernelKind::Scatter;
+}
+
+/// The kind of kernels whose first op decides it (one DMA op, a matmul and
+/// its epilogue, attention, one stick-moving transpose); nullopt for the
+/// others.
+static std::optional<FailureOr<KernelKind>>
+classifyByFirstOp(KernelOp kernel, ArrayRef<Operation *> ops, KernelRole first,
+                  bool emitErrors) {
+  switch (first) {
   case KernelRole::Matmul:
-    for (Operation *op : llvm::drop_begin(ops))
-      if (!isPointwise(op))
-        return unsupported(op);
-    return KernelKind::Matmul;
+    return classifyMatmul(kernel, ops, emitErrors);
   case KernelRole::Copy:
   case KernelRole::Gather:
   case KernelRole::Scatter:
-    if (!single)
-      return unsupported(ops[1]);
-    return *first == KernelRole::Copy     ? KernelKind::Copy
-           : *first == KernelRole::Gather ? KernelKind::Gather
-                                          : KernelKind::Scatter;
+    return classifySingleOp(kernel, ops, dataMovementKind(first), emitErrors);
   case KernelRole::Layout:
-    if (single && !keepsStick(ops.front()))
-      return KernelKind::Transpose;
-    break;
+    if (ops.size() == 1 && !keepsStick(ops.front()))
+      return FailureOr<KernelKind>(KernelKind::Transpose);
+    return std::nullopt;
   case KernelRole::Attention:
-    if (!single)
-      return unsupported(ops[1]);
-    return KernelKind::Attention;
+    return classifySingleOp(kernel, ops, KernelKind::Attention, emitErrors);
   default:
-    break;
+    return std::nullopt;
   }
-  // Pointwise ops, reductions and dim moves that keep the stick.
+}
+
+/// Pointwise ops, reductions and dim moves that keep the stick.
+static FailureOr<KernelKind>
+classifyPointwise(KernelOp kernel, ArrayRef<Operation *> ops, bool emitErrors) {
   bool reduces = false;
   for (Operation *op : ops) {
     std::optional<KernelRole> role = roleOf(op);
     bool fits = role == KernelRole::Pointwise || role == KernelRole::Reduce ||
                 (role == KernelRole::Layout && keepsStick(op));
     if (!fits)
-      return unsupported(op);
+      return unsupportedInKernel(kernel, op, emitErrors);
     reduces |= role == KernelRole::Reduce;
   }
   return reduces ? KernelKind::Reduction : KernelKind::Elementwise;
+}
+
+FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
+  SmallVector<Operation *> ops = bodyOps(kernel);
+  if (ops.empty())
+    return unsupportedInKernel(kernel, kernel, emitErrors);
+  std::optional<KernelRole> first = roleOf(ops.front());
+  if (!first)
+    return unsupportedInKernel(kernel, ops.front(), emitErrors);
+  if (std::optional<FailureOr<KernelKind>> kind =
+          classifyByFirstOp(kernel, ops, *first, emitErrors))
+    return *kind;
+  return classifyPointwise(kernel, ops, emitErrors);
+}
+
+/// Matmul loops (batch..., m, n, k).
+static void setMatmulRoles(int64_t n, KernelPlan::Roles &r) {
+  r.rowLoop = n - 3;
+  r.stickLoop = n - 2;
+  r.accLoop = n - 1;
+}
+
+/// Rows of the result are the input's sticks and vice versa.
+static void setTransposeRoles(KernelOp kernel, KernelPlan::Roles &r) {
+  Operation *op = &kernel.getBodyBlock().front();
+  LayoutAttr in = getLayout(op->getOperand(0).getType());
+  LayoutAttr out = getLayout(op->getResult(0).getType());
+  AffineMap inMap = cast<AffineMapAttr>(kernel.getIndexingMaps()[0]).getValue();
+  r.stickLoop = out.getStickDim();
+  r.rowLoop =
+      cast<AffineDimExpr>(inMap.getResult(in.getStickDim())).getPosition();
+}
+
+/// The one loop a reduction kernel reduces (-1: none); a diagnostic when it
+/// reduces several.
+static FailureOr<int64_t> reducedLoopOf(KernelOp kernel, bool emitErrors) {
+  SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
+  int64_t n = kernel.getSpace().size();
+  int64_t reduced = -1;
+  for (int64_t l = 0; l < n; ++l)
+    if (iters[l] == IteratorKind::reduction) {
+      if (reduced >= 0) {
+        if (emitErrors)
+          kernel.emitError("a reduction kernel may reduce one loop, this "
+                           "one reduces loops ")
+              << reduced << " and " << l;
+        return failure();
+      }
+      reduced = l;
+    }
+  return reduced;
+}
+
+/// The number of arg-reductions in the kernel (which keep no running index
+/// across tiles).
+static size_t countArgReductions(KernelOp kernel) {
+  size_t count = 0;
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    if (auto red = dyn_cast<ReduceOp>(op))
+      if (red.getKind() == ReduceKind::argmax ||
+          red.getKind() == ReduceKind::argmin)
+        ++count;
+  return count;
+}
+
+/// A reduction along the stick (whole rows in every tile) or along another
+/// dim (its tiles are rows, accumulated into the result).
+static LogicalResult setReductionRoles(KernelOp kernel, KernelPlan::Roles &r,
+                                       bool emitErrors) {
+  int64_t n = kernel.getSpace().size();
+  FailureOr<int64_t> reducedOr = reducedLoopOf(kernel, emitErrors);
+  if (failed(reducedOr))
+    return failure();
+  int64_t reduced = *reducedOr;
+  r.stickLoop = n - 1;
+  if (reduced == n - 1) {
+    // Reductions along the stick: whole rows in every tile.
+    r.rowLoop = n - 2;
+    r.wholeLoops.push_back(reduced);
+    return success();
+  }
+  // Along another dim: its tiles are rows, accumulated into the result.
+  r.rowLoop = reduced;
+  r.accLoop = reduced;
+  // Arg-reductions keep no running index across tiles.
+  r.wholeLoops.append(countArgReductions(kernel), reduced);
+  return success();
+}
+
+/// Whole rows: runs of a row may start anywhere in a stick.
+static void setDataMovementRoles(int64_t n, KernelPlan::Roles &r) {
+  if (n >= 1) {
+    r.stickLoop = n - 1;
+    r.wholeLoops.push_back(n - 1);
+  }
+  if (n >= 2)
+    r.rowLoop = n - 2;
+  r.singleCore = r.kind == KernelKind::Scatter;
+}
+
+/// (batch..., m, ev, s, e): query rows, whole value columns, key positions
+/// streamed, the whole head dim.
+static void setAttentionRoles(int64_t n, KernelPlan::Roles &r) {
+  r.rowLoop = n - 4;
+  r.stickLoop = n - 3;
+  r.accLoop = n - 2;
+  r.wholeLoops = {n - 3, n - 1};
+}
+
+/// Elementwise kernels: the last loop is the stick, the one before it rows.
+static void setElementwiseRoles(int64_t n, KernelPlan::Roles &r) {
+  if (n >= 1)
+    r.stickLoop = n - 1;
+  if (n >= 2)
+    r.rowLoop = n - 2;
 }
 
 FailureOr<KernelPlan::Roles> KernelPlan::roles(KernelOp kernel,
@@ -203,80 +367,27 @@ FailureOr<KernelPlan::Roles> KernelPlan::roles(KernelOp kernel,
   Roles r;
   r.kind = *kind;
   int64_t n = kernel.getSpace().size();
-  SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
   switch (*kind) {
   case KernelKind::Matmul:
-    r.rowLoop = n - 3;
-    r.stickLoop = n - 2;
-    r.accLoop = n - 1;
+    setMatmulRoles(n, r);
     break;
-  case KernelKind::Transpose: {
-    // Rows of the result are the input's sticks and vice versa.
-    Operation *op = &kernel.getBodyBlock().front();
-    LayoutAttr in = getLayout(op->getOperand(0).getType());
-    LayoutAttr out = getLayout(op->getResult(0).getType());
-    AffineMap inMap = cast<AffineMapAttr>(kernel.getIndexingMaps()[0]).getValue();
-    r.stickLoop = out.getStickDim();
-    r.rowLoop =
-        cast<AffineDimExpr>(inMap.getResult(in.getStickDim())).getPosition();
+  case KernelKind::Transpose:
+    setTransposeRoles(kernel, r);
     break;
-  }
-  case KernelKind::Reduction: {
-    int64_t reduced = -1;
-    for (int64_t l = 0; l < n; ++l)
-      if (iters[l] == IteratorKind::reduction) {
-        if (reduced >= 0) {
-          if (emitErrors)
-            kernel.emitError("a reduction kernel may reduce one loop, this "
-                             "one reduces loops ")
-                << reduced << " and " << l;
-          return failure();
-        }
-        reduced = l;
-      }
-    r.stickLoop = n - 1;
-    if (reduced == n - 1) {
-      // Reductions along the stick: whole rows in every tile.
-      r.rowLoop = n - 2;
-      r.wholeLoops.push_back(reduced);
-    } else {
-      // Along another dim: its tiles are rows, accumulated into the result.
-      r.rowLoop = reduced;
-      r.accLoop = reduced;
-      // Arg-reductions keep no running index across tiles.
-      for (Operation &op : kernel.getBodyBlock().without_terminator())
-        if (auto red = dyn_cast<ReduceOp>(op))
-          if (red.getKind() == ReduceKind::argmax ||
-              red.getKind() == ReduceKind::argmin)
-            r.wholeLoops.push_back(reduced);
-    }
+  case KernelKind::Reduction:
+    if (failed(setReductionRoles(kernel, r, emitErrors)))
+      return failure();
     break;
-  }
   case KernelKind::Copy:
   case KernelKind::Gather:
   case KernelKind::Scatter:
-    // Whole rows: runs of a row may start anywhere in a stick.
-    if (n >= 1) {
-      r.stickLoop = n - 1;
-      r.wholeLoops.push_back(n - 1);
-    }
-    if (n >= 2)
-      r.rowLoop = n - 2;
-    r.singleCore = *kind == KernelKind::Scatter;
+    setDataMovementRoles(n, r);
     break;
   case KernelKind::Attention:
-    // (batch..., m, ev, s, e): query rows, whole value columns, key
-    // positions streamed, the whole head dim.
-    r.rowLoop = n - 4;
-    r.stickLoop = n - 3;
-    r.accLoop = n - 2;
-    r.wholeLoops = {n - 3, n - 1};
+    setAttentionRoles(n, r);
     break;
   default:
-    if (n >= 1)
-      r.stickLoop = n - 1;
-    if (n >= 2)
-      r.rowLoop = n - 2;
+    setElementwiseRoles(n, r);
     break;
   }
   return r;
@@ -335,8 +446,7 @@ private:
   /// rules (unsplit reductions, tile-1 outer loops, whole loops where the
   /// kernel needs them, no more cores than tiles).
   LogicalResult buildLoops(const KernelPlan::Roles &roles) {
-    ArrayRef<int64_t> space = kernel.getSpace();
-    int64_t n = space.size();
+    int64_t n = kernel.getSpace().size();
     ScheduleAttr schedule = plan.schedule;
     if (int64_t(schedule.getSplit().size()) != n ||
         int64_t(schedule.getTile().size()) != n)
@@ -344,30 +454,42 @@ private:
                   " loops");
     SmallVector<IteratorKind> iters = kernel.getIteratorKinds();
     for (int64_t l = 0; l < n; ++l) {
-      PlanLoop loop;
-      loop.size = space[l];
-      loop.tile = schedule.getTile()[l];
-      loop.split = schedule.getSplit()[l];
-      loop.reduction = iters[l] == IteratorKind::reduction;
-      loop.role = l == plan.rowLoop     ? LoopRole::Row
-                  : l == plan.stickLoop ? LoopRole::Stick
-                  : l == plan.accLoop   ? LoopRole::Reduction
-                                        : LoopRole::Outer;
-      plan.loops.push_back(loop);
-      if (loop.reduction && loop.split != 1)
-        return fail("reduction loop " + Twine(l) +
-                    " cannot be split over cores");
-      if (loop.role == LoopRole::Outer && loop.tile != 1)
-        return fail("outer loop " + Twine(l) + " must have tile 1, got " +
-                    Twine(loop.tile));
-      if (llvm::is_contained(roles.wholeLoops, l) && loop.tile != loop.size)
-        return fail("loop " + Twine(l) + " must be one tile of " +
-                    Twine(loop.size));
-      if (loop.split > loop.numTiles())
-        return fail("loop " + Twine(l) + " is split over " +
-                    Twine(loop.split) + " cores but has only " +
-                    Twine(loop.numTiles()) + " tiles");
+      plan.loops.push_back(planLoop(l, iters[l]));
+      if (failed(checkLoop(roles, l, plan.loops.back())))
+        return failure();
     }
+    return success();
+  }
+
+  /// Loop `l` of the kernel's space (iterating `iter`) under the schedule,
+  /// with its role.
+  PlanLoop planLoop(int64_t l, IteratorKind iter) {
+    PlanLoop loop;
+    loop.size = kernel.getSpace()[l];
+    loop.tile = plan.schedule.getTile()[l];
+    loop.split = plan.schedule.getSplit()[l];
+    loop.reduction = iter == IteratorKind::reduction;
+    loop.role = l == plan.rowLoop     ? LoopRole::Row
+                : l == plan.stickLoop ? LoopRole::Stick
+                : l == plan.accLoop   ? LoopRole::Reduction
+                                      : LoopRole::Outer;
+    return loop;
+  }
+
+  /// Checks loop `l`'s tile and split against the plan's rules.
+  LogicalResult checkLoop(const KernelPlan::Roles &roles, int64_t l,
+                          const PlanLoop &loop) {
+    if (loop.reduction && loop.split != 1)
+      return fail("reduction loop " + Twine(l) + " cannot be split over cores");
+    if (loop.role == LoopRole::Outer && loop.tile != 1)
+      return fail("outer loop " + Twine(l) + " must have tile 1, got " +
+                  Twine(loop.tile));
+    if (llvm::is_contained(roles.wholeLoops, l) && loop.tile != loop.size)
+      return fail("loop " + Twine(l) + " must be one tile of " +
+                  Twine(loop.size));
+    if (loop.split > loop.numTiles())
+      return fail("loop " + Twine(l) + " is split over " + Twine(loop.split) +
+                  " cores but has only " + Twine(loop.numTiles()) + " tiles");
     return success();
   }
 
@@ -440,32 +562,44 @@ private:
   /// Tile shapes, hoisting (a tensor no multi-tile loop moves is loaded
   /// once), rotating copies and multicast sharers.
   void sizeTensors() {
-    int64_t n = plan.loops.size();
-    SmallVector<int64_t> maxTiles(n, 0);
-    for (int64_t c = 0; c < plan.numCores(); ++c) {
-      CoreShare s = plan.share(c);
-      for (int64_t l = 0; l < n; ++l)
-        maxTiles[l] = std::max(maxTiles[l], s.tiles[l]);
-    }
+    SmallVector<int64_t> maxTiles = plan.maxTilesPerLoop();
     int64_t depth = plan.schedule.getDepth();
-    for (PlanTensor &t : plan.tensors) {
-      if (t.rowLoop >= 0)
-        t.rows = plan.loops[t.rowLoop].tile;
-      if (t.stickLoop >= 0)
-        t.sticks = llvm::divideCeil(plan.loops[t.stickLoop].tile,
-                                    t.elementsPerStick);
-      t.hoisted = true;
-      for (int64_t l = 0; l < n; ++l)
-        if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
-          t.hoisted = false;
-      t.copies = t.hoisted ? 1 : depth;
-      t.variesInAccLoop =
-          plan.accLoop >= 0 &&
-          (t.loopBytes[plan.accLoop] || t.rowLoop == plan.accLoop);
-      for (int64_t l = 0; l < n; ++l)
-        if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
-          t.sharers *= plan.loops[l].split;
-    }
+    for (PlanTensor &t : plan.tensors)
+      sizeTensor(t, maxTiles, depth);
+  }
+
+  /// Sizes one tensor's tile and decides how it moves (`maxTiles`: the
+  /// most tiles a core runs along each loop).
+  void sizeTensor(PlanTensor &t, ArrayRef<int64_t> maxTiles, int64_t depth) {
+    if (t.rowLoop >= 0)
+      t.rows = plan.loops[t.rowLoop].tile;
+    if (t.stickLoop >= 0)
+      t.sticks =
+          llvm::divideCeil(plan.loops[t.stickLoop].tile, t.elementsPerStick);
+    t.hoisted = isHoisted(t, maxTiles);
+    t.copies = t.hoisted ? 1 : depth;
+    t.variesInAccLoop = plan.accLoop >= 0 && (t.loopBytes[plan.accLoop] ||
+                                              t.rowLoop == plan.accLoop);
+    t.sharers *= sharersOf(t);
+  }
+
+  /// Whether no loop `t` moves along has more than one tile on some core.
+  static bool isHoisted(const PlanTensor &t, ArrayRef<int64_t> maxTiles) {
+    bool hoisted = true;
+    for (int64_t l = 0; l < int64_t(maxTiles.size()); ++l)
+      if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
+        hoisted = false;
+    return hoisted;
+  }
+
+  /// The product of the splits of the loops an input does not depend on
+  /// (1 for a result).
+  int64_t sharersOf(const PlanTensor &t) {
+    int64_t sharers = 1;
+    for (int64_t l = 0; l < int64_t(plan.loops.size()); ++l)
+      if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
+        sharers *= plan.loops[l].split;
+    return sharers;
   }
 
   int64_t addBuffer(std::string name, int64_t bytes, int64_t copies) {
@@ -504,20 +638,29 @@ private:
 
   /// The tile shape of `op`'s result.
   TileShape resultShape(Operation &op) {
-    if (isa<ReduceOp>(op))
-      return plan.accLoop >= 0 ? TileShape::ColReduced : TileShape::RowReduced;
-    // A broadcast's tile is what its result type spans, whatever its
-    // operand spans: broadcasting along the stick makes whole rows.
-    if (isa<BroadcastOp>(op))
-      return shapeOfType(op.getResult(0));
-    if (isa<MatmulOp>(op))
-      return TileShape::Full;
-    // A stick-moving transpose makes a whole result tile from a whole input
-    // tile whose rows run along the result's sticks: a one-row input (a
-    // [1, N] tensor becoming [N, 1]) is not a column-reduced value.
-    if (isa<TransposeOp, RestickifyOp>(op))
-      return keepsStick(&op) ? shapeOfOperand(op.getOperand(0))
-                             : TileShape::Full;
+    return llvm::TypeSwitch<Operation *, TileShape>(&op)
+        .Case([&](ReduceOp) {
+          return plan.accLoop >= 0 ? TileShape::ColReduced
+                                   : TileShape::RowReduced;
+        })
+        // A broadcast's tile is what its result type spans, whatever its
+        // operand spans: broadcasting along the stick makes whole rows.
+        .Case([&](BroadcastOp) { return shapeOfType(op.getResult(0)); })
+        .Case([](MatmulOp) { return TileShape::Full; })
+        // A stick-moving transpose makes a whole result tile from a whole
+        // input tile whose rows run along the result's sticks: a one-row
+        // input (a [1, N] tensor becoming [N, 1]) is not a column-reduced
+        // value.
+        .Case<TransposeOp, RestickifyOp>([&](Operation *) {
+          return keepsStick(&op) ? shapeOfOperand(op.getOperand(0))
+                                 : TileShape::Full;
+        })
+        .Default([&](Operation *) { return combinedOperandShape(op); });
+  }
+
+  /// The tile shape of an elementwise result: full when some operand is
+  /// full (or operands are reduced both ways), else its operands' shape.
+  TileShape combinedOperandShape(Operation &op) {
     bool row = false, col = false, full = false;
     for (Value v : op.getOperands()) {
       TileShape s = shapeOfOperand(v);
@@ -576,28 +719,11 @@ private:
     if (failed(placeAfterAccumulation(op, pv)))
       return failure();
     pv.alias = isa<TransposeOp, RestickifyOp>(op) && keepsStick(&op);
-    pv.rows = pv.shape == TileShape::ColReduced ? 1 : plan.rowTile();
-    pv.sticks = pv.shape == TileShape::RowReduced
-                    ? 1
-                    : llvm::divideCeil(plan.stickTile(),
-                                       elementsPerStick(pv.lxElementType, arch));
-    for (OpOperand &use : result.getUses())
-      if (use.getOwner() == kernel.getYield().getOperation()) {
-        unsigned ti = numInputs() + use.getOperandNumber();
-        const PlanTensor &r = plan.tensors[ti];
-        if (r.type.getElementType() == pv.lxElementType &&
-            r.rows == pv.rows && r.sticks == pv.sticks && !pv.alias) {
-          pv.storedAs = ti;
-          pv.copies = r.copies;
-        }
-      }
+    sizeValueTile(pv);
+    storeAsResult(result, pv);
     plan.values[result] = pv;
     if (pv.alias) {
-      Value src = op.getOperand(0);
-      plan.valueBuffer[result] =
-          isa<BlockArgument>(src)
-              ? plan.tensorBuffer[cast<BlockArgument>(src).getArgNumber()]
-              : plan.valueBuffer.lookup(src);
+      plan.valueBuffer[result] = bufferOf(op.getOperand(0));
       return success();
     }
     std::string name =
@@ -605,6 +731,38 @@ private:
     plan.valueBuffer[result] =
         addBuffer(name, pv.rows * pv.sticks * arch.stickBytes, pv.copies);
     return success();
+  }
+
+  /// The rows and sticks of a body value's tile.
+  void sizeValueTile(PlanValue &pv) {
+    pv.rows = pv.shape == TileShape::ColReduced ? 1 : plan.rowTile();
+    pv.sticks =
+        pv.shape == TileShape::RowReduced
+            ? 1
+            : llvm::divideCeil(plan.stickTile(),
+                               elementsPerStick(pv.lxElementType, arch));
+  }
+
+  /// A value yielded as a result whose tile it matches is stored from its
+  /// own buffer (with the result's copies).
+  void storeAsResult(Value result, PlanValue &pv) {
+    for (OpOperand &use : result.getUses())
+      if (use.getOwner() == kernel.getYield().getOperation()) {
+        unsigned ti = numInputs() + use.getOperandNumber();
+        const PlanTensor &r = plan.tensors[ti];
+        if (r.type.getElementType() == pv.lxElementType && r.rows == pv.rows &&
+            r.sticks == pv.sticks && !pv.alias) {
+          pv.storedAs = ti;
+          pv.copies = r.copies;
+        }
+      }
+  }
+
+  /// The buffer holding kernel input or body value `v`.
+  int64_t bufferOf(Value v) {
+    return isa<BlockArgument>(v)
+               ? plan.tensorBuffer[cast<BlockArgument>(v).getArgNumber()]
+               : plan.valueBuffer.lookup(v);
   }
 
   /// Results: the value's own buffer, or a staging buffer for a
@@ -622,9 +780,8 @@ private:
         continue;
       }
       const PlanTensor &t = plan.tensors[ti];
-      plan.tensorBuffer.push_back(addBuffer("out" + std::to_string(j),
-                                            t.tileBytes(arch.stickBytes),
-                                            t.copies));
+      plan.tensorBuffer.push_back(addBuffer(
+          "out" + std::to_string(j), t.tileBytes(arch.stickBytes), t.copies));
     }
     return success();
   }
@@ -684,13 +841,18 @@ int64_t KernelPlan::lxBytes() const {
   return total;
 }
 
-SmallVector<int64_t> KernelPlan::hardwareLoops() const {
+SmallVector<int64_t> KernelPlan::maxTilesPerLoop() const {
   SmallVector<int64_t> maxTiles(loops.size(), 0);
   for (int64_t c = 0; c < numCores(); ++c) {
     CoreShare s = share(c);
     for (size_t l = 0; l < loops.size(); ++l)
       maxTiles[l] = std::max(maxTiles[l], s.tiles[l]);
   }
+  return maxTiles;
+}
+
+SmallVector<int64_t> KernelPlan::hardwareLoops() const {
+  SmallVector<int64_t> maxTiles = maxTilesPerLoop();
   SmallVector<int64_t> order;
   for (size_t l = 0; l < loops.size(); ++l)
     if (loops[l].role == LoopRole::Outer)
@@ -799,16 +961,9 @@ static SmallVector<int64_t> stickTiles(int64_t size, int64_t e) {
 }
 
 /// The least common multiple of the stick sizes (in elements) of the
-/// kernel's tensors along `loop`, so that a tile is whole sticks for all.
-static int64_t stickElementsAlong(KernelOp kernel,
-                                  const KernelPlan::Roles &roles, int64_t loop,
-                                  const Arch &arch) {
+/// kernel's inputs and results whose stick dim runs along `loop`.
+static int64_t tensorStickElementsAlong(KernelOp kernel, int64_t loop) {
   int64_t e = 1;
-  // DMA kernels move exact runs of bytes (a gather's tile of indices too):
-  // their tiles need not be whole sticks.
-  if (roles.kind == KernelKind::Copy || roles.kind == KernelKind::Gather ||
-      roles.kind == KernelKind::Scatter)
-    return e;
   SmallVector<AffineMap> maps = llvm::to_vector(
       kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
   SmallVector<Type> types(kernel.getInputs().getTypes());
@@ -821,6 +976,21 @@ static int64_t stickElementsAlong(KernelOp kernel,
     if (dim && dim.getPosition() == unsigned(loop))
       e = std::lcm(e, layout.getStickElems());
   }
+  return e;
+}
+
+/// The least common multiple of the stick sizes (in elements) of the
+/// kernel's tensors along `loop`, so that a tile is whole sticks for all.
+static int64_t stickElementsAlong(KernelOp kernel,
+                                  const KernelPlan::Roles &roles, int64_t loop,
+                                  const Arch &arch) {
+  int64_t e = 1;
+  // DMA kernels move exact runs of bytes (a gather's tile of indices too):
+  // their tiles need not be whole sticks.
+  if (roles.kind == KernelKind::Copy || roles.kind == KernelKind::Gather ||
+      roles.kind == KernelKind::Scatter)
+    return e;
+  e = tensorStickElementsAlong(kernel, loop);
   // Matmul accumulators are f32.
   if (roles.kind == KernelKind::Matmul && loop == roles.stickLoop)
     e = std::lcm(e, arch.stickBytes / 4);

@@ -199,13 +199,7 @@ private:
     if (!kernel.getBuffers() || !kernel.getResultOffsets())
       return kernel.emitError("kernel is not allocated; run "
                               "spyre-allocate-scratchpad first");
-    for (auto [r, offset] :
-         llvm::zip(kernel.getResults(), *kernel.getResultOffsets())) {
-      if (offset < 0)
-        continue; // an output, declared above
-      declare(r, "t_" + kernel.getName().str(), TensorRole::workspace)
-          .setWorkspaceOffset(offset);
-    }
+    declareWorkspaceResults(kernel);
     FailureOr<KernelPlan> kp =
         KernelPlan::build(kernel, *kernel.getSchedule(), arch);
     if (failed(kp))
@@ -214,6 +208,30 @@ private:
     for (auto [buf, attr] : llvm::zip(
              kp->buffers, kernel.getBuffersAttr().getAsRange<BufferAttr>()))
       buf.offset = attr.getOffset();
+    FailureOr<SmallVector<FlatSymbolRefAttr>> symbols = tensorSymbols(kernel);
+    if (failed(symbols))
+      return failure();
+    std::string name = uniqueName(kernel.getName().str());
+    if (failed(lowerKernel(*kp, b, name, *symbols)))
+      return failure();
+    plan.push_back(FlatSymbolRefAttr::get(b.getContext(), name));
+    return success();
+  }
+
+  /// Declares the kernel's results that live in the workspace (outputs
+  /// are declared above).
+  void declareWorkspaceResults(KernelOp kernel) {
+    for (auto [r, offset] :
+         llvm::zip(kernel.getResults(), *kernel.getResultOffsets())) {
+      if (offset < 0)
+        continue; // an output, declared above
+      declare(r, "t_" + kernel.getName().str(), TensorRole::workspace)
+          .setWorkspaceOffset(offset);
+    }
+  }
+
+  /// The storage symbols of the kernel's inputs, then of its results.
+  FailureOr<SmallVector<FlatSymbolRefAttr>> tensorSymbols(KernelOp kernel) {
     SmallVector<FlatSymbolRefAttr> symbols;
     for (Value v : kernel.getInputs()) {
       if (!storage.count(v))
@@ -222,11 +240,7 @@ private:
     }
     for (Value r : kernel.getResults())
       symbols.push_back(storage[r]);
-    std::string name = uniqueName(kernel.getName().str());
-    if (failed(lowerKernel(*kp, b, name, symbols)))
-      return failure();
-    plan.push_back(FlatSymbolRefAttr::get(b.getContext(), name));
-    return success();
+    return symbols;
   }
 
   /// Records which outputs are the new contents of a mutated input or
@@ -267,8 +281,7 @@ private:
     return success();
   }
 
-  LogicalResult linkBufferMutation(unsigned j, TensorOp out,
-                                   StringRef target) {
+  LogicalResult linkBufferMutation(unsigned j, TensorOp out, StringRef target) {
     auto it = weightsByName.find(target);
     if (it == weightsByName.end())
       return func.emitError("output ")
@@ -292,9 +305,9 @@ struct LowerToProgramPass
     ModuleOp module = getOperation();
     if (failed(requireKernels(module, getArgument())))
       return signalPassFailure();
-    SmallVector<func::FuncOp> funcs = llvm::to_vector(
-        llvm::make_filter_range(module.getOps<func::FuncOp>(),
-                                [](func::FuncOp f) { return !f.isExternal(); }));
+    SmallVector<func::FuncOp> funcs = llvm::to_vector(llvm::make_filter_range(
+        module.getOps<func::FuncOp>(),
+        [](func::FuncOp f) { return !f.isExternal(); }));
     if (funcs.size() != 1) {
       module.emitError("spyre-lower-to-program needs exactly one function "
                        "with a body, found ")

@@ -56,6 +56,110 @@ std::string kernelSignature(KernelOp kernel) {
   return text;
 }
 
+/// The depth-first search over one kernel's candidate schedules: tiles of
+/// each loop, then the splits the tiles allow, keeping the fastest plan
+/// that fits LX and the hardware loop depth.
+class ScheduleSearch {
+public:
+  ScheduleSearch(KernelOp kernel, const Arch &arch,
+                 SmallVector<SmallVector<int64_t>> tileChoices)
+      : kernel(kernel), arch(arch), ctx(kernel.getContext()),
+        space(kernel.getSpace()), n(space.size()),
+        tileChoices(std::move(tileChoices)), tile(n, 1), split(n, 1) {}
+
+  /// Searches the schedules of depth `depth` on at most `cores` cores;
+  /// returns the best found by this and earlier runs (null: none fits).
+  ScheduleAttr run(int64_t depth, int64_t cores) {
+    tryDepth = depth;
+    visit(0, cores);
+    return best;
+  }
+
+private:
+  KernelOp kernel;
+  const Arch &arch;
+  MLIRContext *ctx;
+  ArrayRef<int64_t> space;
+  int64_t n;
+  SmallVector<SmallVector<int64_t>> tileChoices;
+  ScheduleAttr best;
+  double bestNs = 0;
+  int64_t bestCores = 0;
+  SmallVector<int64_t> tile, split;
+  int64_t tryDepth = 1;
+
+  /// Chooses the tile and split of loop `l` and those after it, with
+  /// `coresLeft` cores for them.
+  void visit(int64_t l, int64_t coresLeft) {
+    if (l == n) {
+      evaluate();
+      return;
+    }
+    for (int64_t t : tileChoices[l]) {
+      tile[l] = t;
+      int64_t tiles = llvm::divideCeil(space[l], t);
+      bool splittable = kernel.getIteratorKinds()[l] == IteratorKind::parallel;
+      for (int64_t s : KernelPlan::powersUpTo(std::min(tiles, coresLeft))) {
+        if (!splittable && s > 1)
+          break;
+        split[l] = s;
+        visit(l + 1, coresLeft / s);
+      }
+      split[l] = 1;
+    }
+    tile[l] = 1;
+  }
+
+  /// Plans the current candidate and keeps it if it fits and wins.
+  void evaluate() {
+    auto candidate =
+        ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0);
+    FailureOr<KernelPlan> plan =
+        KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
+    if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
+        plan->hardwareLoops().size() > 3)
+      return;
+    double ns = plan->estimateNs();
+    int64_t used = candidate.getNumCores();
+    if (!beats(ns, used))
+      return;
+    best = ScheduleAttr::get(ctx, split, tile, tryDepth,
+                             int64_t(std::llround(ns)));
+    bestNs = ns;
+    bestCores = used;
+  }
+
+  /// Strictly faster wins; among equals, fewer cores (less contention for
+  /// everything else) and the earlier (smaller-tile) candidate.
+  bool beats(double ns, int64_t used) const {
+    return !best || ns < bestNs * (1 - 1e-9) ||
+           (ns <= bestNs * (1 + 1e-9) && used < bestCores);
+  }
+};
+
+/// Says why no schedule fits `kernel`, with the smallest schedule's plan
+/// (diagnostics on).
+LogicalResult explainNoSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
+                                const Arch &arch) {
+  FailureOr<KernelPlan> plan =
+      KernelPlan::smallestPlan(kernel, roles, arch, /*depth=*/1);
+  if (failed(plan))
+    return failure();
+  return kernel.emitError("no schedule fits: the smallest tiles need ")
+         << plan->lxBytes() << " bytes of LX per core (" << arch.usableLxBytes()
+         << " usable) and " << plan->hardwareLoops().size()
+         << " hardware loops (at most 3)";
+}
+
+/// What kernels of the module share: the schedules found, by kernel
+/// signature (the options and the machine are the same for the whole
+/// module), and the on-disk cache.
+struct FoundSchedules {
+  std::map<std::string, ScheduleAttr> found;
+  std::optional<ScheduleCache> cache;
+  bool warned = false;
+};
+
 struct ScheduleCoresPass
     : public spyre::impl::SpyreScheduleCoresBase<ScheduleCoresPass> {
   using Base::Base;
@@ -65,128 +169,80 @@ struct ScheduleCoresPass
     if (failed(requireKernels(module, getArgument())))
       return signalPassFailure();
     Arch arch = getArch(module);
-    int64_t cores = maxCores > 0 ? std::min<int64_t>(maxCores, arch.cores)
-                                 : arch.cores;
+    int64_t cores =
+        maxCores > 0 ? std::min<int64_t>(maxCores, arch.cores) : arch.cores;
     if (depth < 1) {
       module.emitError("depth must be at least 1");
       return signalPassFailure();
     }
-    // Schedules found, by kernel signature (the options and the machine
-    // are the same for the whole module).
-    std::map<std::string, ScheduleAttr> found;
-    std::optional<ScheduleCache> cache;
+    FoundSchedules schedules;
     if (!cacheDir.empty())
-      cache.emplace(cacheDir, "cores " + std::to_string(cores) + " depth " +
-                                  std::to_string(depth) + " arch " +
-                                  arch.canonicalJson());
-    bool warned = false;
+      schedules.cache.emplace(cacheDir, "cores " + std::to_string(cores) +
+                                            " depth " + std::to_string(depth) +
+                                            " arch " + arch.canonicalJson());
     WalkResult r = module.walk([&](KernelOp kernel) {
-      if (kernel.getScheduleAttr())
-        return WalkResult::advance();
-      std::string signature = kernelSignature(kernel);
-      if (auto it = found.find(signature); it != found.end()) {
-        kernel.setScheduleAttr(it->second);
-        return WalkResult::advance();
-      }
-      std::optional<ScheduleAttr> cached;
-      if (cache)
-        cached = cache->lookup(signature, kernel.getContext());
-      if (cached) {
-        kernel.setScheduleAttr(*cached);
-      } else {
-        if (failed(schedule(kernel, arch, cores)))
-          return WalkResult::interrupt();
-        std::string error;
-        if (cache &&
-            !cache->store(signature, kernel.getScheduleAttr(), error) &&
-            !warned) {
-          module.emitWarning("schedule cache not written: ") << error;
-          warned = true;
-        }
-      }
-      found.emplace(std::move(signature), kernel.getScheduleAttr());
-      return WalkResult::advance();
+      return scheduleOrReuse(kernel, arch, cores, schedules);
     });
     if (r.wasInterrupted())
       signalPassFailure();
   }
 
+  /// Gives `kernel` (unless it has one) the schedule of a kernel of the
+  /// same signature, a cached one, or a new one (then cached).
+  WalkResult scheduleOrReuse(KernelOp kernel, const Arch &arch, int64_t cores,
+                             FoundSchedules &schedules) {
+    if (kernel.getScheduleAttr())
+      return WalkResult::advance();
+    std::string signature = kernelSignature(kernel);
+    if (auto it = schedules.found.find(signature);
+        it != schedules.found.end()) {
+      kernel.setScheduleAttr(it->second);
+      return WalkResult::advance();
+    }
+    std::optional<ScheduleAttr> cached;
+    if (schedules.cache)
+      cached = schedules.cache->lookup(signature, kernel.getContext());
+    if (cached)
+      kernel.setScheduleAttr(*cached);
+    else if (failed(
+                 scheduleAndCache(kernel, signature, arch, cores, schedules)))
+      return WalkResult::interrupt();
+    schedules.found.emplace(std::move(signature), kernel.getScheduleAttr());
+    return WalkResult::advance();
+  }
+
+  /// Searches `kernel`'s schedule and stores it in the cache (warning once
+  /// when the cache cannot be written).
+  LogicalResult scheduleAndCache(KernelOp kernel, const std::string &signature,
+                                 const Arch &arch, int64_t cores,
+                                 FoundSchedules &schedules) {
+    if (failed(schedule(kernel, arch, cores)))
+      return failure();
+    std::string error;
+    if (schedules.cache &&
+        !schedules.cache->store(signature, kernel.getScheduleAttr(), error) &&
+        !schedules.warned) {
+      getOperation().emitWarning("schedule cache not written: ") << error;
+      schedules.warned = true;
+    }
+    return success();
+  }
+
   LogicalResult schedule(KernelOp kernel, const Arch &arch, int64_t cores) {
-    MLIRContext *ctx = kernel.getContext();
-    ArrayRef<int64_t> space = kernel.getSpace();
-    int64_t n = space.size();
     FailureOr<KernelPlan::Roles> roles = KernelPlan::roles(kernel);
     if (failed(roles))
       return failure();
     if (roles->singleCore)
       cores = 1;
-
-    SmallVector<SmallVector<int64_t>> tileChoices =
-        KernelPlan::tileChoices(kernel, *roles, arch);
-
-    ScheduleAttr best;
-    double bestNs = 0;
-    int64_t bestCores = 0;
-    SmallVector<int64_t> tile(n, 1), split(n, 1);
-    int64_t tryDepth = depth;
-    // Depth-first over loops: tiles, then splits that the tiles allow.
-    std::function<void(int64_t, int64_t)> visit = [&](int64_t l,
-                                                      int64_t coresLeft) {
-      if (l == n) {
-        auto candidate =
-            ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0);
-        FailureOr<KernelPlan> plan =
-            KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
-        if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
-            plan->hardwareLoops().size() > 3)
-          return;
-        double ns = plan->estimateNs();
-        int64_t used = candidate.getNumCores();
-        // Strictly faster wins; among equals, fewer cores (less contention
-        // for everything else) and the earlier (smaller-tile) candidate.
-        if (!best || ns < bestNs * (1 - 1e-9) ||
-            (ns <= bestNs * (1 + 1e-9) && used < bestCores)) {
-          best = ScheduleAttr::get(ctx, split, tile, tryDepth,
-                                   int64_t(std::llround(ns)));
-          bestNs = ns;
-          bestCores = used;
-        }
-        return;
-      }
-      for (int64_t t : tileChoices[l]) {
-        tile[l] = t;
-        int64_t tiles = llvm::divideCeil(space[l], t);
-        bool splittable = kernel.getIteratorKinds()[l] == IteratorKind::parallel;
-        for (int64_t s : KernelPlan::powersUpTo(std::min(tiles, coresLeft))) {
-          if (!splittable && s > 1)
-            break;
-          split[l] = s;
-          visit(l + 1, coresLeft / s);
-        }
-        split[l] = 1;
-      }
-      tile[l] = 1;
-    };
-    visit(0, cores);
+    ScheduleSearch search(kernel, arch,
+                          KernelPlan::tileChoices(kernel, *roles, arch));
+    ScheduleAttr best = search.run(depth, cores);
     // A kernel whose buffers fit only once runs without pipelining rather
     // than not at all (spyre-form-kernels fuses up to that bound).
-    if (!best && depth > 1) {
-      tryDepth = 1;
-      visit(0, cores);
-    }
-
-    if (!best) {
-      // Say why with the smallest schedule's plan (diagnostics on).
-      FailureOr<KernelPlan> plan =
-          KernelPlan::smallestPlan(kernel, *roles, arch, /*depth=*/1);
-      if (failed(plan))
-        return failure();
-      return kernel.emitError("no schedule fits: the smallest tiles need ")
-             << plan->lxBytes() << " bytes of LX per core ("
-             << arch.usableLxBytes() << " usable) and "
-             << plan->hardwareLoops().size()
-             << " hardware loops (at most 3)";
-    }
+    if (!best && depth > 1)
+      best = search.run(/*depth=*/1, cores);
+    if (!best)
+      return explainNoSchedule(kernel, *roles, arch);
     kernel.setScheduleAttr(best);
     return success();
   }

@@ -63,14 +63,14 @@ Inst dma(Opcode op, uint32_t lx, uint32_t rows, uint32_t rowBytes,
 std::vector<uint8_t> matmulSeed() {
   const Arch &arch = Arch::builtinDefault();
   spy::SpyWriter w(arch);
-  uint32_t x = w.addTensor(tensor("x", Role::Input, 0, DType::F16, {8, 64},
-                                  arch));
-  uint32_t wt = w.addTensor(tensor("w", Role::Weight, -1, DType::F16,
-                                   {64, 64}, arch));
-  uint32_t y = w.addTensor(tensor("y", Role::Output, 0, DType::F32, {8, 64},
-                                  arch));
-  spy::TensorDesc tmp = tensor("t", Role::Workspace, -1, DType::F32, {8, 64},
-                               arch);
+  uint32_t x =
+      w.addTensor(tensor("x", Role::Input, 0, DType::F16, {8, 64}, arch));
+  uint32_t wt =
+      w.addTensor(tensor("w", Role::Weight, -1, DType::F16, {64, 64}, arch));
+  uint32_t y =
+      w.addTensor(tensor("y", Role::Output, 0, DType::F32, {8, 64}, arch));
+  spy::TensorDesc tmp =
+      tensor("t", Role::Workspace, -1, DType::F32, {8, 64}, arch);
   tmp.workspaceOffset = 0;
   uint32_t t = w.addTensor(tmp);
   w.setWorkspaceSize(4096);
@@ -138,12 +138,12 @@ std::vector<uint8_t> matmulSeed() {
 std::vector<uint8_t> sfpRingSeed() {
   const Arch &arch = Arch::builtinDefault();
   spy::SpyWriter w(arch);
-  uint32_t x = w.addTensor(tensor("x", Role::Input, 0, DType::F32, {2, 32},
-                                  arch));
-  uint32_t c = w.addTensor(tensor("c", Role::Constant, -1, DType::F32,
-                                  {1, 32}, arch));
-  uint32_t y = w.addTensor(tensor("y", Role::Output, 0, DType::F32, {2, 32},
-                                  arch));
+  uint32_t x =
+      w.addTensor(tensor("x", Role::Input, 0, DType::F32, {2, 32}, arch));
+  uint32_t c =
+      w.addTensor(tensor("c", Role::Constant, -1, DType::F32, {1, 32}, arch));
+  uint32_t y =
+      w.addTensor(tensor("y", Role::Output, 0, DType::F32, {2, 32}, arch));
   std::vector<uint8_t> ones(128);
   for (size_t i = 0; i < 32; ++i) {
     float f = 1.0f;
@@ -275,62 +275,90 @@ void fixChecksum(std::vector<uint8_t> &bytes) {
               &header.checksum, sizeof(header.checksum));
 }
 
-void mutate(std::vector<uint8_t> &bytes, std::mt19937_64 &rng) {
-  static const uint64_t interesting[] = {0,          1,          0x7f,
-                                         0x80,       0xff,       0x7fff,
-                                         0x8000,     0xffff,     0x7fffffff,
-                                         0x80000000, 0xffffffff, 128,
-                                         4096,       UINT64_MAX, 1ull << 40};
-  auto pick = [&](uint64_t n) { return n ? rng() % n : 0; };
-  unsigned count = 1 + unsigned(pick(4));
-  for (unsigned m = 0; m < count; ++m) {
-    if (bytes.empty()) {
-      bytes.push_back(uint8_t(rng()));
-      continue;
-    }
-    size_t at = size_t(pick(bytes.size()));
-    switch (pick(8)) {
-    case 0: // bit flip
-      bytes[at] ^= uint8_t(1u << pick(8));
-      break;
-    case 1: // random byte
-      bytes[at] = uint8_t(rng());
-      break;
-    case 2: { // interesting little-endian value of 1, 2, 4 or 8 bytes
-      uint64_t v = interesting[pick(sizeof(interesting) / 8)];
-      size_t width = size_t(1) << pick(4);
-      for (size_t i = 0; i < width && at + i < bytes.size(); ++i)
-        bytes[at + i] = uint8_t(v >> (8 * i));
-      break;
-    }
-    case 3: // truncate
-      bytes.resize(at);
-      break;
-    case 4: { // delete a run
-      size_t n = size_t(std::min<uint64_t>(pick(64) + 1, bytes.size() - at));
-      bytes.erase(bytes.begin() + long(at), bytes.begin() + long(at + n));
-      break;
-    }
-    case 5: { // insert random bytes
-      size_t n = size_t(pick(16) + 1);
-      std::vector<uint8_t> ins(n);
-      for (uint8_t &b : ins)
-        b = uint8_t(rng());
-      bytes.insert(bytes.begin() + long(at), ins.begin(), ins.end());
-      break;
-    }
-    case 6: { // copy a chunk elsewhere
-      size_t from = size_t(pick(bytes.size()));
-      size_t n = size_t(std::min<uint64_t>(
-          pick(32) + 1, std::min(bytes.size() - from, bytes.size() - at)));
-      std::memmove(bytes.data() + at, bytes.data() + from, n);
-      break;
-    }
-    default: // add a small delta to a byte
-      bytes[at] = uint8_t(bytes[at] + int(pick(33)) - 16);
-      break;
-    }
+namespace {
+
+/// A uniform pick in [0, n) (0 when n is 0).
+uint64_t pick(std::mt19937_64 &rng, uint64_t n) { return n ? rng() % n : 0; }
+
+/// Writes an interesting little-endian value of 1, 2, 4 or 8 bytes at `at`
+/// (cut at the end of the file).
+void writeInterestingValue(std::vector<uint8_t> &bytes, size_t at,
+                           std::mt19937_64 &rng) {
+  static const uint64_t interesting[] = {
+      0,          1,      0x7f,   0x80,       0xff,
+      0x7fff,     0x8000, 0xffff, 0x7fffffff, 0x80000000,
+      0xffffffff, 128,    4096,   UINT64_MAX, 1ull << 40};
+  uint64_t v = interesting[pick(rng, sizeof(interesting) / 8)];
+  size_t width = size_t(1) << pick(rng, 4);
+  for (size_t i = 0; i < width && at + i < bytes.size(); ++i)
+    bytes[at + i] = uint8_t(v >> (8 * i));
+}
+
+/// Deletes a run of up to 64 bytes at `at`.
+void deleteRun(std::vector<uint8_t> &bytes, size_t at, std::mt19937_64 &rng) {
+  size_t n = size_t(std::min<uint64_t>(pick(rng, 64) + 1, bytes.size() - at));
+  bytes.erase(bytes.begin() + long(at), bytes.begin() + long(at + n));
+}
+
+/// Inserts 1 to 16 random bytes at `at`.
+void insertRandomBytes(std::vector<uint8_t> &bytes, size_t at,
+                       std::mt19937_64 &rng) {
+  size_t n = size_t(pick(rng, 16) + 1);
+  std::vector<uint8_t> ins(n);
+  for (uint8_t &b : ins)
+    b = uint8_t(rng());
+  bytes.insert(bytes.begin() + long(at), ins.begin(), ins.end());
+}
+
+/// Copies a chunk of up to 32 bytes from elsewhere in the file to `at`.
+void copyChunk(std::vector<uint8_t> &bytes, size_t at, std::mt19937_64 &rng) {
+  size_t from = size_t(pick(rng, bytes.size()));
+  size_t n = size_t(std::min<uint64_t>(
+      pick(rng, 32) + 1, std::min(bytes.size() - from, bytes.size() - at)));
+  std::memmove(bytes.data() + at, bytes.data() + from, n);
+}
+
+/// One random mutation (a random byte when the file is empty).
+void mutateOnce(std::vector<uint8_t> &bytes, std::mt19937_64 &rng) {
+  if (bytes.empty()) {
+    bytes.push_back(uint8_t(rng()));
+    return;
   }
+  size_t at = size_t(pick(rng, bytes.size()));
+  switch (pick(rng, 8)) {
+  case 0: // bit flip
+    bytes[at] ^= uint8_t(1u << pick(rng, 8));
+    break;
+  case 1: // random byte
+    bytes[at] = uint8_t(rng());
+    break;
+  case 2:
+    writeInterestingValue(bytes, at, rng);
+    break;
+  case 3: // truncate
+    bytes.resize(at);
+    break;
+  case 4:
+    deleteRun(bytes, at, rng);
+    break;
+  case 5:
+    insertRandomBytes(bytes, at, rng);
+    break;
+  case 6:
+    copyChunk(bytes, at, rng);
+    break;
+  default: // add a small delta to a byte
+    bytes[at] = uint8_t(bytes[at] + int(pick(rng, 33)) - 16);
+    break;
+  }
+}
+
+} // namespace
+
+void mutate(std::vector<uint8_t> &bytes, std::mt19937_64 &rng) {
+  unsigned count = 1 + unsigned(pick(rng, 4));
+  for (unsigned m = 0; m < count; ++m)
+    mutateOnce(bytes, rng);
 }
 
 } // namespace spyre::fuzz

@@ -34,98 +34,126 @@ Status LoadedModel::load(Device &device, std::shared_ptr<const Model> model,
   if (!model)
     return invalidArgument("no model");
   if (model->arch().hash() != device.arch().hash())
-    return Status::error(StatusCode::ArchMismatch,
-                         "model validated for machine description '" +
-                             model->arch().name +
-                             "' cannot be loaded on a device of '" +
-                             device.arch().name + "'");
+    return Status::error(
+        StatusCode::ArchMismatch,
+        "model validated for machine description '" + model->arch().name +
+            "' cannot be loaded on a device of '" + device.arch().name + "'");
   auto loaded =
       std::unique_ptr<LoadedModel>(new LoadedModel(device, std::move(model)));
-  const Model &m = *loaded->model_;
-  const auto &tensors = m.tensors();
-  const auto &programs = m.programs();
+  SPYRE_RETURN_IF_ERROR(loaded->uploadConstants());
+  std::vector<std::vector<uint8_t>> images = loaded->copyProgramImages();
+  loaded->initConfineWindows();
+  loaded->patchLoadRelocations(images);
+  SPYRE_RETURN_IF_ERROR(loaded->uploadPrograms(images));
+  loaded->buildPatchLists();
+  loaded->buildPlan();
+  out = std::move(loaded);
+  return Status::success();
+}
 
-  // Weights and constants.
-  loaded->tensorAddress_.assign(tensors.size(), 0);
+Status LoadedModel::uploadConstants() {
+  const Model &m = *model_;
+  const auto &tensors = m.tensors();
+  tensorAddress_.assign(tensors.size(), 0);
   for (size_t t = 0; t < tensors.size(); ++t) {
     const TensorInfo &info = tensors[t];
     if (info.role != Role::Weight && info.role != Role::Constant)
       continue;
     DeviceAddr addr;
-    SPYRE_RETURN_IF_ERROR(device.allocate(info.size, info.alignment,
-                                          MemoryKind::Data, addr)
-                              .withContext("loading tensor '" + info.displayName() +
-                                           "'"));
-    loaded->tensorAddress_[t] = addr;
     SPYRE_RETURN_IF_ERROR(
-        device.write(addr, m.segmentData(uint32_t(info.segment)), info.size));
+        device_.allocate(info.size, info.alignment, MemoryKind::Data, addr)
+            .withContext("loading tensor '" + info.displayName() + "'"));
+    tensorAddress_[t] = addr;
+    SPYRE_RETURN_IF_ERROR(
+        device_.write(addr, m.segmentData(uint32_t(info.segment)), info.size));
   }
+  return Status::success();
+}
 
-  // Program images, with their Load relocations patched on the host copy.
+std::vector<std::vector<uint8_t>> LoadedModel::copyProgramImages() const {
+  const Model &m = *model_;
+  const auto &programs = m.programs();
   std::vector<std::vector<uint8_t>> images(programs.size());
   for (size_t p = 0; p < programs.size(); ++p) {
     uint64_t bytes = uint64_t(programs[p].numInsts) * isa::kInstBytes;
     const uint8_t *src = m.programImage(uint32_t(p));
     images[p].assign(src, src + bytes);
   }
-  // Every instruction may touch only the tensor its relocation names; one
-  // without a relocation, no device memory at all.
-  loaded->confine_.resize(programs.size());
+  return images;
+}
+
+void LoadedModel::initConfineWindows() {
+  const auto &programs = model_->programs();
+  confine_.resize(programs.size());
   for (size_t p = 0; p < programs.size(); ++p)
-    loaded->confine_[p].assign(programs[p].numInsts, DeviceRange());
-  auto window = [&](const RelocationInfo &r) {
-    return &loaded->confine_[r.program][r.offset / isa::kInstBytes];
-  };
+    confine_[p].assign(programs[p].numInsts, DeviceRange());
+}
+
+DeviceRange *LoadedModel::confineWindow(const RelocationInfo &r) {
+  return &confine_[r.program][r.offset / isa::kInstBytes];
+}
+
+void LoadedModel::patchLoadRelocations(
+    std::vector<std::vector<uint8_t>> &images) {
+  const Model &m = *model_;
   for (const RelocationInfo &r : m.relocations()) {
     if (r.phase != Phase::Load)
       continue;
-    DeviceAddr base = loaded->tensorAddress_[r.tensor];
+    DeviceAddr base = tensorAddress_[r.tensor];
     uint64_t value = base + uint64_t(r.addend);
     std::memcpy(images[r.program].data() + r.offset, &value, sizeof(value));
-    *window(r) = {base, base + tensors[r.tensor].size};
+    *confineWindow(r) = {base, base + m.tensors()[r.tensor].size};
   }
-  loaded->programAddress_.assign(programs.size(), 0);
+}
+
+Status
+LoadedModel::uploadPrograms(const std::vector<std::vector<uint8_t>> &images) {
+  const auto &programs = model_->programs();
+  programAddress_.assign(programs.size(), 0);
   for (size_t p = 0; p < programs.size(); ++p) {
     DeviceAddr addr;
-    SPYRE_RETURN_IF_ERROR(device.allocate(images[p].size(), isa::kInstBytes,
-                                          MemoryKind::Code, addr)
-                              .withContext("loading program '" +
-                                           programs[p].name + "'"));
-    loaded->programAddress_[p] = addr;
-    SPYRE_RETURN_IF_ERROR(device.write(addr, images[p].data(),
-                                       images[p].size()));
+    SPYRE_RETURN_IF_ERROR(
+        device_
+            .allocate(images[p].size(), isa::kInstBytes, MemoryKind::Code, addr)
+            .withContext("loading program '" + programs[p].name + "'"));
+    programAddress_[p] = addr;
+    SPYRE_RETURN_IF_ERROR(
+        device_.write(addr, images[p].data(), images[p].size()));
   }
+  return Status::success();
+}
 
-  // Precomputed patch lists for the later phases.
+void LoadedModel::buildPatchLists() {
+  const Model &m = *model_;
   uint64_t numInputs = m.inputs().size();
   for (const RelocationInfo &r : m.relocations()) {
-    DeviceAddr where = loaded->programAddress_[r.program] + r.offset;
-    const TensorInfo &t = tensors[r.tensor];
+    DeviceAddr where = programAddress_[r.program] + r.offset;
+    const TensorInfo &t = m.tensors()[r.tensor];
     if (r.phase == Phase::Bind)
-      loaded->bindPatches_.push_back(
-          {where, t.workspaceOffset, r.addend, window(r), t.size});
+      bindPatches_.push_back(
+          {where, t.workspaceOffset, r.addend, confineWindow(r), t.size});
     else if (r.phase == Phase::Launch)
-      loaded->launchPatches_.push_back(
+      launchPatches_.push_back(
           {where, (t.role == Role::Input ? 0 : numInputs) + uint64_t(t.ioIndex),
-           r.addend, window(r), t.size});
+           r.addend, confineWindow(r), t.size});
   }
-  loaded->launchPatchValues_.assign(loaded->launchPatches_.size(), 0);
+  launchPatchValues_.assign(launchPatches_.size(), 0);
+}
 
-  // The plan as device step requests.
+void LoadedModel::buildPlan() {
+  const Model &m = *model_;
   for (uint32_t p : m.plan()) {
-    const ProgramInfo &prog = programs[p];
+    const ProgramInfo &prog = m.programs()[p];
     StepRequest step;
     step.name = prog.name.c_str();
-    step.code = loaded->programAddress_[p];
+    step.code = programAddress_[p];
     step.numInsts = prog.numInsts;
     step.numCores = prog.numCores;
     step.numParams = prog.numParams;
     step.params = prog.params.data();
-    step.confine = loaded->confine_[p].data();
-    loaded->plan_.push_back(step);
+    step.confine = confine_[p].data();
+    plan_.push_back(step);
   }
-  out = std::move(loaded);
-  return Status::success();
 }
 
 Status LoadedModel::applyBind(const Workspace &workspace) {
@@ -139,22 +167,27 @@ Status LoadedModel::applyBind(const Workspace &workspace) {
   return Status::success();
 }
 
-Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
-                           size_t numInputs, const DeviceAddr *outputs,
-                           size_t numOutputs) {
+Status LoadedModel::checkLaunchArgs(const Workspace &workspace,
+                                    const DeviceAddr *inputs, size_t numInputs,
+                                    const DeviceAddr *outputs,
+                                    size_t numOutputs) const {
   const Model &m = *model_;
   if (workspace.owner_ != this)
     return invalidArgument("workspace belongs to another loaded model");
   if (numInputs != m.inputs().size() || numOutputs != m.outputs().size())
-    return invalidArgument(
-        "launch with " + std::to_string(numInputs) + " inputs and " +
-        std::to_string(numOutputs) + " outputs; the model has " +
-        std::to_string(m.inputs().size()) + " and " +
-        std::to_string(m.outputs().size()));
+    return invalidArgument("launch with " + std::to_string(numInputs) +
+                           " inputs and " + std::to_string(numOutputs) +
+                           " outputs; the model has " +
+                           std::to_string(m.inputs().size()) + " and " +
+                           std::to_string(m.outputs().size()));
   if ((numInputs && !inputs) || (numOutputs && !outputs))
     return invalidArgument("missing input or output buffer list");
-  if (boundWorkspace_ != &workspace)
-    SPYRE_RETURN_IF_ERROR(applyBind(workspace));
+  return Status::success();
+}
+
+Status LoadedModel::applyLaunchPatches(const DeviceAddr *inputs,
+                                       size_t numInputs,
+                                       const DeviceAddr *outputs) {
   for (size_t i = 0; i < launchPatches_.size(); ++i) {
     const Patch &p = launchPatches_[i];
     DeviceAddr buffer = p.slotOrOffset < numInputs
@@ -167,6 +200,17 @@ Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
     SPYRE_RETURN_IF_ERROR(device_.write(p.where, &value, sizeof(value)));
     launchPatchValues_[i] = value;
   }
+  return Status::success();
+}
+
+Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
+                           size_t numInputs, const DeviceAddr *outputs,
+                           size_t numOutputs) {
+  SPYRE_RETURN_IF_ERROR(
+      checkLaunchArgs(workspace, inputs, numInputs, outputs, numOutputs));
+  if (boundWorkspace_ != &workspace)
+    SPYRE_RETURN_IF_ERROR(applyBind(workspace));
+  SPYRE_RETURN_IF_ERROR(applyLaunchPatches(inputs, numInputs, outputs));
   SPYRE_RETURN_IF_ERROR(device_.launch(plan_.data(), plan_.size()));
   return applyMutations(inputs, outputs);
 }
@@ -203,10 +247,10 @@ Status Workspace::create(LoadedModel &loaded, std::unique_ptr<Workspace> &out) {
     for (const TensorInfo &t : loaded.model().tensors())
       if (t.role == Role::Workspace && t.alignment > alignment)
         alignment = t.alignment;
-    SPYRE_RETURN_IF_ERROR(loaded.device()
-                              .allocate(ws->size_, alignment,
-                                        MemoryKind::Data, ws->base_)
-                              .withContext("allocating the workspace"));
+    SPYRE_RETURN_IF_ERROR(
+        loaded.device()
+            .allocate(ws->size_, alignment, MemoryKind::Data, ws->base_)
+            .withContext("allocating the workspace"));
   }
   loaded.workspaces_.insert(ws.get());
   SPYRE_RETURN_IF_ERROR(loaded.applyBind(*ws));

@@ -216,6 +216,15 @@ static_assert(sizeof(kAccessByOpcode) / sizeof(kAccessByOpcode[0]) ==
                   size_t(Opcode::LastOpcode) + 1,
               "every opcode has an entry");
 
+/// A reduction uses lx[0] and lx[1]; an accumulating arg-max or arg-min
+/// also carries the running value in lx[2].
+unsigned reduceLxOperands(const isa::Inst &inst) {
+  bool argAcc = (inst.op == uint16_t(isa::ReduceOp::ArgMax) ||
+                 inst.op == uint16_t(isa::ReduceOp::ArgMin)) &&
+                (inst.flags & isa::kFlagAccumulate);
+  return (1u << 0) | (1u << 1) | (argAcc ? (1u << 2) : 0);
+}
+
 } // namespace
 
 unsigned lxOperandsUsed(const isa::Inst &inst) {
@@ -232,12 +241,8 @@ unsigned lxOperandsUsed(const isa::Inst &inst) {
     return (1u << 0) | (1u << 1);
   case Opcode::DmaScatter:
     return (1u << 1) | (1u << 2);
-  case Opcode::SfpReduce: {
-    bool argAcc = (inst.op == uint16_t(isa::ReduceOp::ArgMax) ||
-                   inst.op == uint16_t(isa::ReduceOp::ArgMin)) &&
-                  (inst.flags & isa::kFlagAccumulate);
-    return (1u << 0) | (1u << 1) | (argAcc ? (1u << 2) : 0);
-  }
+  case Opcode::SfpReduce:
+    return reduceLxOperands(inst);
   case Opcode::PtMatmul:
   case Opcode::SfpBinary:
   case Opcode::SfpSelect:

@@ -22,8 +22,8 @@
 
 #include <cerrno>
 #include <cinttypes>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <utility>
@@ -46,8 +46,7 @@ public:
   static Status map(const std::string &path, std::unique_ptr<Mapping> &out) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-      return Status::error(StatusCode::IoError, "cannot open '" + path +
-                                                    "': " +
+      return Status::error(StatusCode::IoError, "cannot open '" + path + "': " +
                                                     std::strerror(errno));
     struct stat st;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -61,9 +60,9 @@ public:
       void *p = ::mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd, 0);
       if (p == MAP_FAILED) {
         ::close(fd);
-        return Status::error(StatusCode::IoError, "cannot map '" + path +
-                                                      "': " +
-                                                      std::strerror(errno));
+        return Status::error(StatusCode::IoError,
+                             "cannot map '" + path +
+                                 "': " + std::strerror(errno));
       }
       m->mapped_ = p;
       m->data_ = static_cast<const uint8_t *>(p);
@@ -305,6 +304,10 @@ private:
   /// The digest segment is well formed and, with LoadOptions::verifyData,
   /// every other segment matches its digest.
   Status checkDigests();
+  /// Segment `i`'s digest as the digest segment records it (little-endian).
+  static uint64_t storedDigest(const uint8_t *digests, uint32_t i);
+  /// The content digest of segment `i`, releasing its pages as it goes.
+  uint64_t hashSegment(uint32_t i);
   /// What lives in segment `i` ("tensor 3 'fc1.weight'"), for messages.
   std::string segmentUsers(uint32_t i) const;
 
@@ -951,20 +954,8 @@ Status Model::Validator::checkDigests() {
   for (uint32_t i = 0; i < segments.size(); ++i) {
     if (int32_t(i) == ds)
       continue;
-    uint64_t stored = 0;
-    for (size_t b = 0; b < sizeof(uint64_t); ++b)
-      stored |= uint64_t(digests[i * sizeof(uint64_t) + b]) << (8 * b);
-    // In pieces, each released once hashed: checking a 16 GB file does not
-    // leave 16 GB resident.
-    constexpr uint64_t kPiece = uint64_t(64) << 20;
-    spy::SegmentDigest digest;
-    const uint8_t *data = model_.segmentData(i);
-    for (uint64_t at = 0; at < segments[i].size; at += kPiece) {
-      uint64_t n = std::min(kPiece, segments[i].size - at);
-      digest.update(data + at, size_t(n));
-      model_.mapping_->release(uint64_t(data + at - file_), n);
-    }
-    uint64_t actual = digest.digest();
+    uint64_t stored = storedDigest(digests, i);
+    uint64_t actual = hashSegment(i);
     if (actual != stored)
       return invalidFile("segment " + std::to_string(i) + " (" +
                          segmentUsers(i) +
@@ -972,6 +963,28 @@ Status Model::Validator::checkDigests() {
                          ", the file records " + hex64(stored));
   }
   return Status::success();
+}
+
+uint64_t Model::Validator::storedDigest(const uint8_t *digests, uint32_t i) {
+  uint64_t stored = 0;
+  for (size_t b = 0; b < sizeof(uint64_t); ++b)
+    stored |= uint64_t(digests[i * sizeof(uint64_t) + b]) << (8 * b);
+  return stored;
+}
+
+uint64_t Model::Validator::hashSegment(uint32_t i) {
+  // In pieces, each released once hashed: checking a 16 GB file does not
+  // leave 16 GB resident.
+  constexpr uint64_t kPiece = uint64_t(64) << 20;
+  const std::vector<SegmentInfo> &segments = model_.segments_;
+  spy::SegmentDigest digest;
+  const uint8_t *data = model_.segmentData(i);
+  for (uint64_t at = 0; at < segments[i].size; at += kPiece) {
+    uint64_t n = std::min(kPiece, segments[i].size - at);
+    digest.update(data + at, size_t(n));
+    model_.mapping_->release(uint64_t(data + at - file_), n);
+  }
+  return digest.digest();
 }
 
 std::string Model::Validator::segmentUsers(uint32_t i) const {

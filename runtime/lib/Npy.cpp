@@ -156,43 +156,61 @@ private:
     ++p_;
     return true;
   }
+  static bool isByteOrder(char c) {
+    return c == '<' || c == '>' || c == '|' || c == '=';
+  }
+  /// The known dtype whose type code (the descr after its byte order)
+  /// `descr` names, null when the descr is malformed or unknown. Each code
+  /// appears once in kDTypes.
+  static const DTypeEntry *findDType(const std::string &descr, char order) {
+    if (descr.size() != 3 || !isByteOrder(order))
+      return nullptr;
+    for (const DTypeEntry &e : kDTypes)
+      if (descr.compare(1, 2, e.descr + 1) == 0)
+        return &e;
+    return nullptr;
+  }
+  /// Byte order is irrelevant for one-byte types; '=' is native, which the
+  /// runtime requires to be little-endian.
+  static bool readsAsLittleEndian(const DTypeEntry &e, char order) {
+    return e.bytes == 1 || order == '<' || order == '=';
+  }
   static Status parseDescr(const std::string &descr, NpyDType &out) {
     char order = descr.empty() ? '?' : descr[0];
-    if (descr.size() == 3 &&
-        (order == '<' || order == '>' || order == '|' || order == '=')) {
-      for (const DTypeEntry &e : kDTypes) {
-        if (descr.compare(1, 2, e.descr + 1) != 0)
-          continue;
-        // Byte order is irrelevant for one-byte types; '=' is native, which
-        // the runtime requires to be little-endian.
-        if (e.bytes == 1 || order == '<' || order == '=') {
-          out = e.dtype;
-          return Status::success();
-        }
-        if (order == '>')
-          return invalidFile("big-endian .npy data ('" + descr +
-                             "') is not supported");
-      }
+    const DTypeEntry *e = findDType(descr, order);
+    if (e && readsAsLittleEndian(*e, order)) {
+      out = e->dtype;
+      return Status::success();
     }
+    if (e && order == '>')
+      return invalidFile("big-endian .npy data ('" + descr +
+                         "') is not supported");
     return invalidFile("unsupported .npy dtype '" + descr +
                        "' (supported: f2 f4 f8 i1 i4 i8 u1 b1)");
+  }
+  /// One non-negative integer of the shape tuple (with Python 2's optional
+  /// long suffix).
+  Status parseShapeEntry(uint64_t &v) {
+    if (p_ == end_ || !std::isdigit(static_cast<unsigned char>(*p_)))
+      return bad("shape entries must be non-negative integers");
+    v = 0;
+    while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+      v = v * 10 + uint64_t(*p_ - '0');
+      if (v > uint64_t(INT64_MAX) / 16)
+        return bad("shape entry too large");
+      ++p_;
+    }
+    if (p_ < end_ && *p_ == 'L') // Python 2 long suffix
+      ++p_;
+    return Status::success();
   }
   Status parseShape(std::vector<int64_t> &shape) {
     if (!consume('('))
       return bad("'shape' must be a tuple");
     skipSpace();
     while (!peek(')')) {
-      if (p_ == end_ || !std::isdigit(static_cast<unsigned char>(*p_)))
-        return bad("shape entries must be non-negative integers");
-      uint64_t v = 0;
-      while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
-        v = v * 10 + uint64_t(*p_ - '0');
-        if (v > uint64_t(INT64_MAX) / 16)
-          return bad("shape entry too large");
-        ++p_;
-      }
-      if (p_ < end_ && *p_ == 'L') // Python 2 long suffix
-        ++p_;
+      uint64_t v;
+      SPYRE_RETURN_IF_ERROR(parseShapeEntry(v));
       if (shape.size() == kMaxNpyRank)
         return bad("too many dimensions");
       shape.push_back(int64_t(v));
@@ -235,43 +253,77 @@ uint64_t NpyArray::numElements() const {
   return n;
 }
 
-Status parseNpy(const uint8_t *bytes, size_t size, NpyArray &out) {
+namespace {
+
+/// Checks the magic string and the format version; `major` gets the version.
+Status checkMagicAndVersion(const uint8_t *bytes, size_t size, uint8_t &major) {
   if (size < kMagicBytes + 2 || std::memcmp(bytes, kNpyMagic, kMagicBytes))
     return invalidFile("not a .npy file (bad magic)");
-  uint8_t major = bytes[6], minor = bytes[7];
+  major = bytes[6];
+  uint8_t minor = bytes[7];
   if ((major != 1 && major != 2 && major != 3) || minor != 0)
     return invalidFile("unsupported .npy version " + std::to_string(major) +
                        "." + std::to_string(minor));
+  return Status::success();
+}
+
+/// Reads the header's length field: `prefix` gets the bytes before the
+/// header and `headerBytes` its length, checked to lie within the file.
+Status readHeaderLength(const uint8_t *bytes, size_t size, uint8_t major,
+                        size_t &prefix, uint64_t &headerBytes) {
   size_t lengthBytes = major == 1 ? 2 : 4;
-  size_t prefix = kMagicBytes + 2 + lengthBytes;
+  prefix = kMagicBytes + 2 + lengthBytes;
   if (size < prefix)
     return invalidFile(".npy file truncated in its header");
-  uint64_t headerBytes = bytes[8] | (uint64_t(bytes[9]) << 8);
+  headerBytes = bytes[8] | (uint64_t(bytes[9]) << 8);
   if (lengthBytes == 4)
     headerBytes |= (uint64_t(bytes[10]) << 16) | (uint64_t(bytes[11]) << 24);
   if (headerBytes > kMaxHeaderBytes || headerBytes > size - prefix)
     return invalidFile(".npy file truncated in its header");
-  NpyArray array;
-  HeaderParser parser(reinterpret_cast<const char *>(bytes + prefix),
-                      size_t(headerBytes));
-  SPYRE_RETURN_IF_ERROR(parser.parse(array));
+  return Status::success();
+}
+
+/// The bytes of data `array`'s shape and dtype need, failing on overflow.
+Status dataBytesOf(const NpyArray &array, uint64_t &dataBytes) {
   uint64_t elements = 1;
   for (int64_t d : array.shape)
     if (__builtin_mul_overflow(elements, uint64_t(d), &elements))
       return invalidFile(".npy shape is too large");
-  uint64_t dataBytes;
   if (__builtin_mul_overflow(elements, uint64_t(npyItemBytes(array.dtype)),
                              &dataBytes))
     return invalidFile(".npy shape is too large");
+  return Status::success();
+}
+
+/// Makes every bool 0 or 1, whatever nonzero byte the file held.
+void normalizeBools(NpyArray &array) {
+  if (array.dtype == NpyDType::B1)
+    for (uint8_t &b : array.data)
+      b = b ? 1 : 0;
+}
+
+} // namespace
+
+Status parseNpy(const uint8_t *bytes, size_t size, NpyArray &out) {
+  uint8_t major;
+  SPYRE_RETURN_IF_ERROR(checkMagicAndVersion(bytes, size, major));
+  size_t prefix;
+  uint64_t headerBytes;
+  SPYRE_RETURN_IF_ERROR(
+      readHeaderLength(bytes, size, major, prefix, headerBytes));
+  NpyArray array;
+  HeaderParser parser(reinterpret_cast<const char *>(bytes + prefix),
+                      size_t(headerBytes));
+  SPYRE_RETURN_IF_ERROR(parser.parse(array));
+  uint64_t dataBytes;
+  SPYRE_RETURN_IF_ERROR(dataBytesOf(array, dataBytes));
   uint64_t available = size - prefix - headerBytes;
   if (available != dataBytes)
     return invalidFile(".npy data is " + std::to_string(available) +
                        " bytes, the shape needs " + std::to_string(dataBytes));
   const uint8_t *data = bytes + prefix + headerBytes;
   array.data.assign(data, data + dataBytes);
-  if (array.dtype == NpyDType::B1)
-    for (uint8_t &b : array.data)
-      b = b ? 1 : 0;
+  normalizeBools(array);
   out = std::move(array);
   return Status::success();
 }
@@ -354,8 +406,8 @@ bool npyToHost(const NpyArray &array, isa::DType dtype,
   NpyDType expected = npyDTypeFor(dtype);
   if (array.dtype != expected) {
     error = std::string("expected '") + npyDescr(expected) + "' data for " +
-            isa::dtypeName(uint8_t(dtype)) + ", got '" +
-            npyDescr(array.dtype) + "'";
+            isa::dtypeName(uint8_t(dtype)) + ", got '" + npyDescr(array.dtype) +
+            "'";
     return false;
   }
   if (dtype != isa::DType::BF16) {

@@ -13,9 +13,9 @@ using isa::Opcode;
 
 namespace {
 
-constexpr uint8_t kKnownFlags =
-    isa::kFlagAccumulate | isa::kFlagBcastCol0 | isa::kFlagBcastCol1 |
-    isa::kFlagReduceRows | isa::kFlagMulticast;
+constexpr uint8_t kKnownFlags = isa::kFlagAccumulate | isa::kFlagBcastCol0 |
+                                isa::kFlagBcastCol1 | isa::kFlagReduceRows |
+                                isa::kFlagMulticast;
 
 /// Flags each opcode may carry.
 uint8_t allowedFlags(Opcode op) {
@@ -317,30 +317,30 @@ bool usesDeviceAddress(uint16_t opcode) {
          opcode == uint16_t(Opcode::DmaScatter);
 }
 
+namespace {
+
+/// The unary ops that take the SFP's complex (transcendental) path.
+constexpr isa::UnaryOp kComplexUnaryOps[] = {
+    isa::UnaryOp::Exp,     isa::UnaryOp::Log,        isa::UnaryOp::Sqrt,
+    isa::UnaryOp::Rsqrt,   isa::UnaryOp::Reciprocal, isa::UnaryOp::Tanh,
+    isa::UnaryOp::Sigmoid, isa::UnaryOp::GeluErf,    isa::UnaryOp::GeluTanh,
+    isa::UnaryOp::Silu,    isa::UnaryOp::Sin,        isa::UnaryOp::Cos,
+    isa::UnaryOp::Erf,     isa::UnaryOp::Softplus};
+
+bool isComplexUnaryOp(isa::UnaryOp op) {
+  for (isa::UnaryOp complex : kComplexUnaryOps)
+    if (op == complex)
+      return true;
+  return false;
+}
+
+} // namespace
+
 bool isComplexSfpOp(const isa::Inst &inst) {
   using isa::BinaryOp;
   using isa::UnaryOp;
-  if (inst.opcode == uint16_t(Opcode::SfpUnary)) {
-    switch (UnaryOp(inst.op)) {
-    case UnaryOp::Exp:
-    case UnaryOp::Log:
-    case UnaryOp::Sqrt:
-    case UnaryOp::Rsqrt:
-    case UnaryOp::Reciprocal:
-    case UnaryOp::Tanh:
-    case UnaryOp::Sigmoid:
-    case UnaryOp::GeluErf:
-    case UnaryOp::GeluTanh:
-    case UnaryOp::Silu:
-    case UnaryOp::Sin:
-    case UnaryOp::Cos:
-    case UnaryOp::Erf:
-    case UnaryOp::Softplus:
-      return true;
-    default:
-      return false;
-    }
-  }
+  if (inst.opcode == uint16_t(Opcode::SfpUnary))
+    return isComplexUnaryOp(UnaryOp(inst.op));
   if (inst.opcode == uint16_t(Opcode::SfpBinary))
     return inst.op == uint16_t(BinaryOp::Div) ||
            inst.op == uint16_t(BinaryOp::Pow);

@@ -88,7 +88,7 @@ func.func @scalars_are_splats(%x: tensor<4x64xf16>) -> tensor<4x64xi1> {
 
 // Adapter: RoPE's rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]) is
 // x @ R, R the constant signed permutation R[j + D/2][j] = -1,
-// R[j - D/2][j] = 1 (Shape.cpp, matchRotateHalf): one PT matmul instead of
+// R[j - D/2][j] = 1 (Creation.cpp, matchRotateHalf): one PT matmul instead of
 // slicing the stick dim twice and concatenating (DMA kernels). D = 8.
 // CHECK-LABEL: func.func @rope_small
 // CHECK: %[[R:.*]] = spyre.constant dense<

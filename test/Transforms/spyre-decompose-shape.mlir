@@ -1,6 +1,6 @@
 // RUN: spyre-opt %s --spyre-decompose --split-input-file --mlir-print-elementsattrs-with-hex-if-larger=100000 | FileCheck %s
 
-// Shape and data movement ops (lib/Transforms/Decompositions/Shape.cpp):
+// Shape and data movement ops (lib/Transforms/Decompositions/Views.cpp, Indexing.cpp, Creation.cpp):
 // views are spyre.reshape / broadcast, windows spyre.slice, joins
 // spyre.concat, index ops spyre.gather / scatter, factories constants.
 // The RoPE rotate_half adapter is in spyre-decompose-adapters.mlir.

@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
+#include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Target/Pt2/Pt2Importer.h"
 #include "spyre/Target/Spy/CompileReport.h"
 #include "spyre/Target/Spy/SpyEmitter.h"
 #include "spyre/Transforms/InternalErrors.h"
 #include "spyre/Transforms/Passes.h"
-#include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "llvm/Support/FileUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,14 +26,14 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
-#include "llvm/Support/InitLLVM.h"
 
-#include <new>
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include <new>
 
 using namespace mlir;
 using namespace llvm;
@@ -52,10 +52,10 @@ cl::opt<std::string> archFile("arch",
                                        "the built-in arch/spyre.json)"),
                               cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> bindDimsOpt("bind-dims",
-                              cl::desc("Values of symbolic dims, e.g. "
-                                       "s0=128,s1=4"),
-                              cl::value_desc("sym=value,..."),
-                              cl::cat(category));
+                                 cl::desc("Values of symbolic dims, e.g. "
+                                          "s0=128,s1=4"),
+                                 cl::value_desc("sym=value,..."),
+                                 cl::cat(category));
 cl::opt<int64_t> maxCores("max-cores",
                           cl::desc("Most cores one kernel may use (0: all; "
                                    "at most the machine's cores)"),
@@ -93,11 +93,14 @@ cl::opt<bool> emitMlir("emit-mlir",
                        cl::init(false), cl::cat(category));
 
 /// MLIR options users of a compiler expect to see in --help.
-const char *const kShownMlirOptions[] = {
-    "mlir-print-ir-after-all", "mlir-print-ir-before-all",
-    "mlir-print-ir-after-failure", "mlir-print-ir-tree-dir", "mlir-timing",
-    "mlir-pass-pipeline-crash-reproducer", "mlir-print-debuginfo",
-    "mlir-print-op-on-diagnostic"};
+const char *const kShownMlirOptions[] = {"mlir-print-ir-after-all",
+                                         "mlir-print-ir-before-all",
+                                         "mlir-print-ir-after-failure",
+                                         "mlir-print-ir-tree-dir",
+                                         "mlir-timing",
+                                         "mlir-pass-pipeline-crash-reproducer",
+                                         "mlir-print-debuginfo",
+                                         "mlir-print-op-on-diagnostic"};
 
 int fail(const Twine &message) {
   errs() << "spyre-compile: error: " << message << "\n";
@@ -142,8 +145,8 @@ bool spoolStdin(std::string &path, FileRemover &remover, std::string &error) {
   if (std::error_code ec = sys::fs::createTemporaryFile(
           "spyre-compile-stdin", bytes.starts_with("PK") ? "pt2" : "json", fd,
           tmp)) {
-    error = "cannot create a temporary file for standard input: " +
-            ec.message();
+    error =
+        "cannot create a temporary file for standard input: " + ec.message();
     return false;
   }
   remover.setFile(tmp);
@@ -151,23 +154,15 @@ bool spoolStdin(std::string &path, FileRemover &remover, std::string &error) {
   os << bytes;
   os.close();
   if (os.has_error()) {
-    error = "cannot write '" + tmp.str().str() +
-            "': " + os.error().message();
+    error = "cannot write '" + tmp.str().str() + "': " + os.error().message();
     return false;
   }
   path = tmp.str().str();
   return true;
 }
-} // namespace
 
-int main(int argc, char **argv) {
-  InitLLVM y(argc, argv);
-  // InitLLVM makes a failed allocation abort ("LLVM ERROR: out of
-  // memory"); without its handler operator new throws std::bad_alloc, which
-  // the importer (built with exceptions) reports as an error at the model.
-  std::set_new_handler(nullptr);
-  setBugReportMsg("PLEASE report this spyre-mlir bug with the model and the "
-                  "command line above.\n");
+/// Registers the MLIR options shown in --help and parses the command line.
+void parseCommandLine(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -182,117 +177,215 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "spyre-compile: compile a torch.export model "
                               "for IBM Spyre\n");
+}
 
-  if (maxCores < 0)
-    return fail("--max-cores must be 0 (all cores) or a positive count, got " +
-                Twine(maxCores));
-  if (depth < 1 || depth > kMaxDepth)
-    return fail("--depth must be 1 to " + Twine(kMaxDepth) + ", got " +
-                Twine(depth));
+/// Checks the options that need no model; false (after the error) when one
+/// is out of range or an output file cannot be written.
+bool checkOptions() {
+  if (maxCores < 0) {
+    fail("--max-cores must be 0 (all cores) or a positive count, got " +
+         Twine(maxCores));
+    return false;
+  }
+  if (depth < 1 || depth > kMaxDepth) {
+    fail("--depth must be 1 to " + Twine(kMaxDepth) + ", got " + Twine(depth));
+    return false;
+  }
   for (auto [path, option] : {std::pair<StringRef, StringRef>(outputFile, "-o"),
                               {reportFile, "--report"}})
     if (!path.empty())
-      if (std::string why = unwritableReason(path); !why.empty())
-        return fail("cannot write " + option + " file '" + path + "': " + why);
+      if (std::string why = unwritableReason(path); !why.empty()) {
+        fail("cannot write " + option + " file '" + path + "': " + why);
+        return false;
+      }
+  return true;
+}
+
+/// A user reads the message at their source line; the IR of the failing
+/// op is for compiler engineers (--mlir-print-op-on-diagnostic).
+void configureOpOnDiagnostic(MLIRContext &ctx) {
+  if (cl::Option *opt =
+          cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+      !opt || opt->getNumOccurrences() == 0)
+    ctx.printOpOnDiagnostic(false);
+}
+
+/// Fills the importer's options from the flags; false after the error
+/// (a malformed --bind-dims).
+bool setImportOptions(spyre::Pt2ImportOptions &options) {
+  options.archFile = archFile;
+  std::string error;
+  if (!bindDimsOpt.empty() &&
+      !spyre::parseBoundDims(bindDimsOpt, options.boundDims, error)) {
+    fail(error);
+    return false;
+  }
+  return true;
+}
+
+/// Imports the model at `modelPath`, timed as "Import"; null on failure
+/// (the importer has reported it).
+OwningOpRef<ModuleOp> importModel(StringRef modelPath, MLIRContext &ctx,
+                                  const spyre::Pt2ImportOptions &options,
+                                  TimingScope &timing) {
+  TimingScope importTiming = timing.nest("Import");
+  return spyre::importPt2(modelPath, &ctx, options);
+}
+
+/// Imports the input model (`-`: standard input, spooled to a temporary
+/// file that `stdinCopy` removes); null after an error.
+OwningOpRef<ModuleOp> loadModel(MLIRContext &ctx,
+                                spyre::Pt2ImportOptions &options,
+                                FileRemover &stdinCopy, TimingScope &timing) {
+  std::string modelPath = inputFile;
+  if (inputFile == "-") {
+    std::string error;
+    if (!spoolStdin(modelPath, stdinCopy, error)) {
+      fail(error);
+      return nullptr;
+    }
+    options.sourceName = "<stdin>";
+  }
+  return importModel(modelPath, ctx, options, timing);
+}
+
+/// Checks --max-cores against the model's machine; false after the error.
+bool checkCoresFit(ModuleOp module) {
+  if (int64_t cores = spyre::getArch(module).cores; maxCores > cores) {
+    fail("--max-cores=" + Twine(maxCores) + " is more than the " +
+         Twine(cores) + " cores of the machine description");
+    return false;
+  }
+  return true;
+}
+
+/// Copies the compiler flags into the pipeline's options.
+void setPipelineOptions(spyre::PipelineOptions &options) {
+  options.archFile = archFile;
+  options.maxCores = maxCores;
+  options.depth = depth;
+  options.cacheDir = cacheDir;
+  options.fusion = fusion;
+}
+
+/// Runs the whole pipeline on `module`; the exit status (0: it succeeded).
+/// A failure that left invalid IR is an internal error with its own status.
+int runPipeline(PassManager &pm, ModuleOp module, TimingScope &timing,
+                spyre::PipelineOptions &options,
+                spyre::InternalErrorRecord &internalError) {
+  if (failed(applyPassManagerCLOptions(pm)))
+    return fail("invalid pass manager options");
+  pm.enableTiming(timing);
+  setPipelineOptions(options);
+  spyre::buildSpyrePipeline(pm, options);
+  spyre::addInternalErrorCheck(pm, internalError);
+  if (succeeded(pm.run(module)))
+    return 0;
+  if (!internalError.found())
+    return 1;
+  errs() << "spyre-compile: internal error: the IR after pass '"
+         << internalError.pass
+         << "' does not verify; this is a bug in spyre-mlir, not in the "
+            "model: please report it with the model\n";
+  return spyre::kInternalErrorExitCode;
+}
+
+/// Records how the program was made (the .spy metadata reads it). The cache
+/// directory changes nothing in the program, so it is not recorded: the
+/// output is the same bytes with and without --cache-dir.
+void recordPipeline(PassManager &pm, ModuleOp module,
+                    spyre::PipelineOptions &options) {
+  options.cacheDir = "";
+  OpPassManager recorded(pm.getOpAnchorName(), pm.getNesting());
+  spyre::buildSpyrePipeline(recorded, options);
+  std::string pipelineText;
+  llvm::raw_string_ostream pipeline(pipelineText);
+  recorded.printAsTextualPipeline(pipeline);
+  module->setAttr("spyre.pipeline",
+                  StringAttr::get(module.getContext(), pipelineText));
+}
+
+/// Writes the JSON compile report to --report; false after the error.
+bool writeReport(ModuleOp module) {
+  std::string error;
+  std::unique_ptr<ToolOutputFile> out = openOutputFile(reportFile, &error);
+  if (!out) {
+    fail(error);
+    return false;
+  }
+  spyre::writeCompileReport(module, out->os());
+  out->keep();
+  return true;
+}
+
+/// Writes the program-level MLIR to -o (--emit-mlir); the exit status.
+int writeMlir(ModuleOp module) {
+  std::string error;
+  std::unique_ptr<ToolOutputFile> out = openOutputFile(outputFile, &error);
+  if (!out)
+    return fail(error);
+  module->print(out->os());
+  out->keep();
+  return 0;
+}
+
+/// Writes the .spy to -o (a file or standard output); the exit status.
+int writeSpy(ModuleOp module, TimingScope &timing) {
+  TimingScope emitTiming = timing.nest("Emit .spy");
+  spyre::SpyEmitOptions emitOptions;
+  emitOptions.weightBufferBytes = weightBuffer;
+  if (outputFile == "-")
+    return failed(spyre::emitSpy(module, outs(), emitOptions)) ? 1 : 0;
+  if (failed(spyre::emitSpyFile(module, outputFile, emitOptions)))
+    return 1;
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  // InitLLVM makes a failed allocation abort ("LLVM ERROR: out of
+  // memory"); without its handler operator new throws std::bad_alloc, which
+  // the importer (built with exceptions) reports as an error at the model.
+  std::set_new_handler(nullptr);
+  setBugReportMsg("PLEASE report this spyre-mlir bug with the model and the "
+                  "command line above.\n");
+  parseCommandLine(argc, argv);
+  if (!checkOptions())
+    return 1;
 
   DialectRegistry registry;
   registry.insert<spyre::SpyreDialect, func::FuncDialect>();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
-  // A user reads the message at their source line; the IR of the failing
-  // op is for compiler engineers (--mlir-print-op-on-diagnostic).
-  if (cl::Option *opt =
-          cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
-      !opt || opt->getNumOccurrences() == 0)
-    ctx.printOpOnDiagnostic(false);
+  configureOpOnDiagnostic(ctx);
   SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
 
   spyre::Pt2ImportOptions importOptions;
-  importOptions.archFile = archFile;
-  std::string error;
-  if (!bindDimsOpt.empty() &&
-      !spyre::parseBoundDims(bindDimsOpt, importOptions.boundDims, error))
-    return fail(error);
+  if (!setImportOptions(importOptions))
+    return 1;
   DefaultTimingManager tm;
   applyDefaultTimingManagerCLOptions(tm);
   TimingScope timing = tm.getRootScope();
 
-  std::string modelPath = inputFile;
   FileRemover stdinCopy;
-  if (inputFile == "-") {
-    if (!spoolStdin(modelPath, stdinCopy, error))
-      return fail(error);
-    importOptions.sourceName = "<stdin>";
-  }
-  OwningOpRef<ModuleOp> module;
-  {
-    TimingScope importTiming = timing.nest("Import");
-    module = spyre::importPt2(modelPath, &ctx, importOptions);
-  }
-  if (!module)
+  OwningOpRef<ModuleOp> module =
+      loadModel(ctx, importOptions, stdinCopy, timing);
+  if (!module || !checkCoresFit(*module))
     return 1;
-  if (int64_t cores = spyre::getArch(*module).cores; maxCores > cores)
-    return fail("--max-cores=" + Twine(maxCores) + " is more than the " +
-                Twine(cores) + " cores of the machine description");
 
   PassManager pm(&ctx);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return fail("invalid pass manager options");
-  pm.enableTiming(timing);
   spyre::PipelineOptions pipelineOptions;
-  pipelineOptions.archFile = archFile;
-  pipelineOptions.maxCores = maxCores;
-  pipelineOptions.depth = depth;
-  pipelineOptions.cacheDir = cacheDir;
-  pipelineOptions.fusion = fusion;
-  spyre::buildSpyrePipeline(pm, pipelineOptions);
   spyre::InternalErrorRecord internalError;
-  spyre::addInternalErrorCheck(pm, internalError);
-  if (failed(pm.run(*module))) {
-    if (!internalError.found())
-      return 1;
-    errs() << "spyre-compile: internal error: the IR after pass '"
-           << internalError.pass
-           << "' does not verify; this is a bug in spyre-mlir, not in the "
-              "model: please report it with the model\n";
-    return spyre::kInternalErrorExitCode;
-  }
+  if (int status =
+          runPipeline(pm, *module, timing, pipelineOptions, internalError))
+    return status;
+  recordPipeline(pm, *module, pipelineOptions);
 
-  // Record how the program was made (the .spy metadata reads it). The cache
-  // directory changes nothing in the program, so it is not recorded: the
-  // output is the same bytes with and without --cache-dir.
-  pipelineOptions.cacheDir = "";
-  OpPassManager recorded(pm.getOpAnchorName(), pm.getNesting());
-  spyre::buildSpyrePipeline(recorded, pipelineOptions);
-  std::string pipelineText;
-  llvm::raw_string_ostream pipeline(pipelineText);
-  recorded.printAsTextualPipeline(pipeline);
-  (*module)->setAttr("spyre.pipeline",
-                     StringAttr::get(&ctx, pipelineText));
-
-  if (!reportFile.empty()) {
-    std::unique_ptr<ToolOutputFile> out = openOutputFile(reportFile, &error);
-    if (!out)
-      return fail(error);
-    spyre::writeCompileReport(*module, out->os());
-    out->keep();
-  }
-
-  if (emitMlir) {
-    std::unique_ptr<ToolOutputFile> out = openOutputFile(outputFile, &error);
-    if (!out)
-      return fail(error);
-    module->print(out->os());
-    out->keep();
-    return 0;
-  }
-  TimingScope emitTiming = timing.nest("Emit .spy");
-  spyre::SpyEmitOptions emitOptions;
-  emitOptions.weightBufferBytes = weightBuffer;
-  if (outputFile == "-")
-    return failed(spyre::emitSpy(*module, outs(), emitOptions)) ? 1 : 0;
-  if (failed(spyre::emitSpyFile(*module, outputFile, emitOptions)))
+  if (!reportFile.empty() && !writeReport(*module))
     return 1;
-  return 0;
+  if (emitMlir)
+    return writeMlir(*module);
+  return writeSpy(*module, timing);
 }

@@ -160,6 +160,23 @@ public:
   uint64_t stickBytes() const;
 
 private:
+  /// Sets prefix[0 .. rank) to the device index of stick `stick` (all device
+  /// dimensions but the last).
+  void stickIndex(uint64_t stick, uint64_t *prefix) const;
+  /// Moves `prefix` on to the next stick of the image (an odometer).
+  void advanceStick(uint64_t *prefix) const;
+  /// The host element offset of the first element of the stick at `prefix`;
+  /// `valid` gets how many of its elements are in the tensor (0: padding).
+  uint64_t locateStick(const uint64_t *prefix, uint64_t &valid) const;
+  /// Writes the part of the stick at byte `stickStart` of the run that lies
+  /// in [skipBytes, skipBytes + keepBytes) to `deviceOut`, converting its
+  /// `valid` elements from host element `hostBase` of `hostIn` (`hostStep`
+  /// apart) and zeroing the rest; a partial stick is built in `scratch` (one
+  /// stick) first.
+  void stickToDevice(const uint8_t *hostIn, uint64_t hostBase,
+                     uint64_t hostStep, uint64_t valid, uint64_t stickStart,
+                     uint64_t skipBytes, uint64_t keepBytes, uint8_t *deviceOut,
+                     uint8_t *scratch) const;
   template <bool ToDevice>
   void convertSticks(const uint8_t *hostIn, uint8_t *hostOut,
                      const uint8_t *deviceIn, uint8_t *deviceOut,

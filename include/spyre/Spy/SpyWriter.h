@@ -169,6 +169,14 @@ private:
   /// Emits the bytes of one segment (`chunk` buffers streamed data).
   static bool emitSegment(const SegmentPlan &s, Emitter &out,
                           std::vector<uint8_t> &chunk, std::string &error);
+  /// emitSegment, with `value` the digest of the bytes it emitted.
+  static bool emitDigested(const SegmentPlan &s, Emitter &out,
+                           std::vector<uint8_t> &chunk, uint64_t &value,
+                           std::string &error);
+  /// Emits every segment of the data area at file offset `dataOffset`, the
+  /// digest segment with the digests of the segments before it.
+  static bool emitDataArea(const DataLayout &layout, uint64_t dataOffset,
+                           Emitter &out, std::string &error);
   struct Relocation {
     uint32_t program;
     uint64_t offset;

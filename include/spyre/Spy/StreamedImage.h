@@ -108,6 +108,19 @@ public:
 private:
   struct Slab;
   class Box;
+  /// Splits the image into slabs of at most budget_ bytes (a range of one
+  /// device dimension, the dimensions before it fixed).
+  void planSlabs();
+  /// The host box of slab dimension `j`'s range [first, first + count) at
+  /// fixed indices `fixed`: its origin `lo`, its extent `ext` within the
+  /// tensor and, in `box`, its padded shape.
+  void placeBox(size_t j, const std::vector<uint64_t> &fixed, uint64_t first,
+                uint64_t count, std::vector<int64_t> &lo,
+                std::vector<int64_t> &ext, TensorLayout &box) const;
+  /// Fills `slab` (its bytes and layout) and its host box for the slab that
+  /// holds device byte `offset` of a split image.
+  bool defineBoxSlab(uint64_t offset, Slab &slab, std::vector<int64_t> &lo,
+                     std::vector<int64_t> &ext, std::string &error);
   bool loadSlab(uint64_t offset, std::string &error);
   bool gather(const std::vector<int64_t> &lo, const std::vector<int64_t> &ext,
               std::string &error);

@@ -58,9 +58,8 @@ private:
 
 /// Rewrites one `spyre.aten` (already matched by target). Replaces the op
 /// and returns success, or emits an error at the op and returns failure.
-using DecomposeFn =
-    std::function<mlir::LogicalResult(AtenOp, const AtenArgs &,
-                                      mlir::RewriterBase &)>;
+using DecomposeFn = std::function<mlir::LogicalResult(AtenOp, const AtenArgs &,
+                                                      mlir::RewriterBase &)>;
 
 /// One registry entry.
 struct Decomposition {
@@ -89,7 +88,10 @@ const DecompositionRegistry &getDecompositionRegistry();
 // One function per family file (lib/Transforms/Decompositions/*.cpp).
 void registerMatmulDecompositions(DecompositionRegistry &registry);
 void registerPointwiseDecompositions(DecompositionRegistry &registry);
-void registerShapeDecompositions(DecompositionRegistry &registry);
+// The "shape" family, in three files.
+void registerViewDecompositions(DecompositionRegistry &registry);
+void registerIndexingDecompositions(DecompositionRegistry &registry);
+void registerCreationDecompositions(DecompositionRegistry &registry);
 void registerReductionDecompositions(DecompositionRegistry &registry);
 void registerNormalizationDecompositions(DecompositionRegistry &registry);
 void registerAttentionDecompositions(DecompositionRegistry &registry);
@@ -139,9 +141,8 @@ reductionDims(const AtenArgs &args, llvm::StringRef name, int64_t rank);
 /// softmax (or log_softmax) of `x` along `dim`, in x's element type.
 /// `safe` (softmax only) is PyTorch's _safe_softmax: a row that is all
 /// -inf (fully masked) gives 0 instead of NaN.
-mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value x, int64_t dim, bool log = false,
-                          bool safe = false);
+mlir::Value createSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                          int64_t dim, bool log = false, bool safe = false);
 /// The positions 0..n-1 along `dim` of a rank-`rank` tensor: an i32
 /// constant of shape [1, ..., n, ..., 1], compared with indices (cast to
 /// i32) to build one-hot masks; i32 halves what a vocabulary-long iota

@@ -198,11 +198,9 @@ public:
   tileChoices(KernelOp kernel, const Roles &roles, const Arch &arch);
   /// The plan of `kernel` on one core at its smallest tiles: what it needs
   /// of LX at least.
-  static mlir::FailureOr<KernelPlan> smallestPlan(KernelOp kernel,
-                                                  const Roles &roles,
-                                                  const Arch &arch,
-                                                  int64_t depth,
-                                                  bool emitErrors = true);
+  static mlir::FailureOr<KernelPlan>
+  smallestPlan(KernelOp kernel, const Roles &roles, const Arch &arch,
+               int64_t depth, bool emitErrors = true);
   /// 1, 2, 4, ... below `limit`, then `limit`.
   static llvm::SmallVector<int64_t> powersUpTo(int64_t limit);
 
@@ -215,7 +213,7 @@ public:
   /// The loop accumulated into the results: k of a matmul, the reduced
   /// loop of a column reduction; -1 when none.
   int64_t accLoop = -1;
-  llvm::SmallVector<PlanTensor> tensors; // inputs, then results
+  llvm::SmallVector<PlanTensor> tensors;          // inputs, then results
   llvm::MapVector<mlir::Value, PlanValue> values; // body values, in order
   llvm::SmallVector<PlanBuffer> buffers;
   /// Buffer index of each tensor / body value.
@@ -234,6 +232,8 @@ public:
   int64_t numCores() const { return schedule.getNumCores(); }
   /// The share of core `core` (mixed radix over splits, last loop fastest).
   CoreShare share(int64_t core) const;
+  /// The most tiles any core runs along each loop.
+  llvm::SmallVector<int64_t> maxTilesPerLoop() const;
   /// LX bytes one core needs (buffers aligned and summed).
   int64_t lxBytes() const;
   /// Loops that need a hardware loop (more than one tile on some core), in

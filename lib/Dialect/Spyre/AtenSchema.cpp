@@ -18,6 +18,15 @@ const char *const kSchemaTexts[] = {
 #undef SPYRE_ATEN_SCHEMA
 };
 
+/// How `c` changes the nesting depth of brackets and parens.
+int nestingDelta(char c) {
+  if (c == '(' || c == '[')
+    return 1;
+  if (c == ')' || c == ']')
+    return -1;
+  return 0;
+}
+
 /// Splits `s` at top-level commas (not inside brackets, parens or quotes).
 SmallVector<StringRef> splitTopLevel(StringRef s) {
   SmallVector<StringRef> parts;
@@ -30,13 +39,11 @@ SmallVector<StringRef> splitTopLevel(StringRef s) {
       quoted = !quoted;
     if (quoted)
       continue;
-    if (c == '(' || c == '[')
-      ++depth;
-    else if (c == ')' || c == ']')
-      --depth;
-    else if (c == ',' && depth == 0) {
+    if (c == ',' && depth == 0) {
       parts.push_back(s.slice(start, i).trim());
       start = i + 1;
+    } else {
+      depth += nestingDelta(c);
     }
   }
   StringRef last = s.substr(start).trim();
@@ -61,6 +68,53 @@ std::string stripAlias(StringRef type) {
   return out;
 }
 
+/// Parses one argument, "Type name" or "Type name=default", or returns
+/// std::nullopt when it has no name.
+std::optional<AtenArgument> parseArgument(StringRef arg, bool kwargOnly) {
+  AtenArgument a;
+  a.kwargOnly = kwargOnly;
+  auto [decl, def] = arg.split('=');
+  if (arg.contains('='))
+    a.defaultValue = def.trim().str();
+  decl = decl.trim();
+  size_t space = decl.rfind(' ');
+  if (space == StringRef::npos)
+    return std::nullopt;
+  a.type = stripAlias(decl.take_front(space));
+  a.name = decl.substr(space + 1).str();
+  return a;
+}
+
+/// Parses the argument list; the arguments after a "*" are keyword-only.
+std::optional<SmallVector<AtenArgument>> parseArguments(StringRef args) {
+  SmallVector<AtenArgument> arguments;
+  bool kwargOnly = false;
+  for (StringRef arg : splitTopLevel(args)) {
+    if (arg == "*") {
+      kwargOnly = true;
+      continue;
+    }
+    std::optional<AtenArgument> a = parseArgument(arg, kwargOnly);
+    if (!a)
+      return std::nullopt;
+    arguments.push_back(std::move(*a));
+  }
+  return arguments;
+}
+
+/// The return types of "Tensor" or "(Tensor values, Tensor indices)".
+SmallVector<std::string> parseReturns(StringRef rets) {
+  SmallVector<std::string> returns;
+  if (rets.starts_with("(") && rets.ends_with(")"))
+    rets = rets.drop_front().drop_back();
+  for (StringRef r : splitTopLevel(rets)) {
+    // "Tensor values" -> "Tensor".
+    StringRef type = r.split(' ').first;
+    returns.push_back(stripAlias(type));
+  }
+  return returns;
+}
+
 std::optional<AtenSchema> parseSchema(StringRef text) {
   AtenSchema schema;
   schema.text = text.str();
@@ -75,34 +129,12 @@ std::optional<AtenSchema> parseSchema(StringRef text) {
   schema.name = name.str();
   schema.overload = overload.str();
   size_t close = text.rfind(')', arrow);
-  StringRef args = text.slice(open + 1, close);
-  bool kwargOnly = false;
-  for (StringRef arg : splitTopLevel(args)) {
-    if (arg == "*") {
-      kwargOnly = true;
-      continue;
-    }
-    AtenArgument a;
-    a.kwargOnly = kwargOnly;
-    auto [decl, def] = arg.split('=');
-    if (arg.contains('='))
-      a.defaultValue = def.trim().str();
-    decl = decl.trim();
-    size_t space = decl.rfind(' ');
-    if (space == StringRef::npos)
-      return std::nullopt;
-    a.type = stripAlias(decl.take_front(space));
-    a.name = decl.substr(space + 1).str();
-    schema.arguments.push_back(std::move(a));
-  }
-  StringRef rets = text.substr(arrow + 4).trim();
-  if (rets.starts_with("(") && rets.ends_with(")"))
-    rets = rets.drop_front().drop_back();
-  for (StringRef r : splitTopLevel(rets)) {
-    // "Tensor values" -> "Tensor".
-    StringRef type = r.split(' ').first;
-    schema.returns.push_back(stripAlias(type));
-  }
+  std::optional<SmallVector<AtenArgument>> arguments =
+      parseArguments(text.slice(open + 1, close));
+  if (!arguments)
+    return std::nullopt;
+  schema.arguments = std::move(*arguments);
+  schema.returns = parseReturns(text.substr(arrow + 4).trim());
   return schema;
 }
 
@@ -113,8 +145,8 @@ const llvm::StringMap<AtenSchema> &schemaTable() {
       std::optional<AtenSchema> s = parseSchema(text);
       if (!s)
         continue; // The generator only writes well-formed schemas.
-      std::string key = s->name + "." +
-                        (s->overload.empty() ? "default" : s->overload);
+      std::string key =
+          s->name + "." + (s->overload.empty() ? "default" : s->overload);
       t.try_emplace(key, std::move(*s));
     }
     return t;
@@ -122,16 +154,19 @@ const llvm::StringMap<AtenSchema> &schemaTable() {
   return table;
 }
 
-Attribute parseScalar(Builder &b, StringRef text) {
-  text = text.trim();
+/// The attribute of a None, True or False literal, or null.
+Attribute parseLiteral(Builder &b, StringRef text) {
   if (text == "None")
     return b.getUnitAttr();
   if (text == "True")
     return b.getBoolAttr(true);
   if (text == "False")
     return b.getBoolAttr(false);
-  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\''))
-    return b.getStringAttr(text.drop_front().drop_back());
+  return nullptr;
+}
+
+/// The attribute of an integer, a float or +-inf, or null.
+Attribute parseNumber(Builder &b, StringRef text) {
   int64_t i;
   if (!text.getAsInteger(10, i))
     return b.getI64IntegerAttr(i);
@@ -142,6 +177,17 @@ Attribute parseScalar(Builder &b, StringRef text) {
     return b.getF64FloatAttr(std::numeric_limits<double>::infinity());
   if (text == "-inf")
     return b.getF64FloatAttr(-std::numeric_limits<double>::infinity());
+  return nullptr;
+}
+
+Attribute parseScalar(Builder &b, StringRef text) {
+  text = text.trim();
+  if (Attribute literal = parseLiteral(b, text))
+    return literal;
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\''))
+    return b.getStringAttr(text.drop_front().drop_back());
+  if (Attribute number = parseNumber(b, text))
+    return number;
   // Enumerators such as "contiguous_format" or "long": keep as a string.
   return b.getStringAttr(text);
 }
@@ -218,8 +264,8 @@ Attribute parseAtenDefault(MLIRContext *ctx, const AtenArgument &argument) {
   size_t bracket = type.find('[');
   if (bracket != StringRef::npos && text != "None") {
     int64_t n = 1;
-    StringRef count = type.substr(bracket + 1).take_until(
-        [](char c) { return c == ']'; });
+    StringRef count =
+        type.substr(bracket + 1).take_until([](char c) { return c == ']'; });
     if (!count.empty())
       (void)count.getAsInteger(10, n);
     SmallVector<Attribute> elems(n, parseScalar(b, text));

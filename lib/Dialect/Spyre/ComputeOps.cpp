@@ -9,6 +9,7 @@
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace spyre;
@@ -68,9 +69,9 @@ IterationSpace elementwiseSpace(Operation *op) {
   space.iterators.assign(result.getRank(), IteratorKind::parallel);
   MLIRContext *ctx = op->getContext();
   for (Value v : op->getOperands())
-    space.operandMaps.push_back(broadcastMap(
-        cast<RankedTensorType>(v.getType()).getShape(), result.getShape(),
-        ctx));
+    space.operandMaps.push_back(
+        broadcastMap(cast<RankedTensorType>(v.getType()).getShape(),
+                     result.getShape(), ctx));
   space.resultMaps.push_back(
       AffineMap::getMultiDimIdentityMap(result.getRank(), ctx));
   return space;
@@ -80,26 +81,16 @@ int64_t numElements(Value v) {
   return cast<RankedTensorType>(v.getType()).getNumElements();
 }
 
+/// The unary kinds that count as transcendental work.
+constexpr UnaryKind kTranscendentalKinds[] = {
+    UnaryKind::exp,     UnaryKind::log,        UnaryKind::sqrt,
+    UnaryKind::rsqrt,   UnaryKind::reciprocal, UnaryKind::tanh,
+    UnaryKind::sigmoid, UnaryKind::gelu,       UnaryKind::gelu_tanh,
+    UnaryKind::silu,    UnaryKind::sin,        UnaryKind::cos,
+    UnaryKind::erf,     UnaryKind::softplus};
+
 bool isTranscendental(UnaryKind kind) {
-  switch (kind) {
-  case UnaryKind::exp:
-  case UnaryKind::log:
-  case UnaryKind::sqrt:
-  case UnaryKind::rsqrt:
-  case UnaryKind::reciprocal:
-  case UnaryKind::tanh:
-  case UnaryKind::sigmoid:
-  case UnaryKind::gelu:
-  case UnaryKind::gelu_tanh:
-  case UnaryKind::silu:
-  case UnaryKind::sin:
-  case UnaryKind::cos:
-  case UnaryKind::erf:
-  case UnaryKind::softplus:
-    return true;
-  default:
-    return false;
-  }
+  return llvm::is_contained(kTranscendentalKinds, kind);
 }
 
 } // namespace
@@ -291,8 +282,7 @@ IterationSpace SliceOp::getIterationSpace() {
   space.iterators.assign(out.getRank(), IteratorKind::parallel);
   SmallVector<AffineExpr> in;
   for (int64_t d = 0; d < out.getRank(); ++d)
-    in.push_back(getAffineDimExpr(d, ctx) * getStrides()[d] +
-                 getOffsets()[d]);
+    in.push_back(getAffineDimExpr(d, ctx) * getStrides()[d] + getOffsets()[d]);
   space.operandMaps.push_back(AffineMap::get(out.getRank(), 0, in, ctx));
   space.resultMaps.push_back(
       AffineMap::getMultiDimIdentityMap(out.getRank(), ctx));
@@ -331,8 +321,8 @@ IterationSpace GatherOp::getIterationSpace() {
   space.sizes = SmallVector<int64_t>(out.getShape());
   space.iterators.assign(rank, IteratorKind::parallel);
   space.operandMaps.push_back(AffineMap::get(
-      rank, 0,
-      {getAffineConstantExpr(0, ctx), getAffineDimExpr(rank - 1, ctx)}, ctx));
+      rank, 0, {getAffineConstantExpr(0, ctx), getAffineDimExpr(rank - 1, ctx)},
+      ctx));
   SmallVector<AffineExpr> idx;
   for (int64_t d = 0; d < rank - 1; ++d)
     idx.push_back(getAffineDimExpr(d, ctx));
@@ -418,8 +408,8 @@ IterationSpace AttentionOp::getIterationSpace() {
     for (int64_t i = 0; i <= nb; ++i)
       toLoops.push_back(dim(i));
     toLoops.push_back(dim(nb + 2));
-    space.operandMaps.push_back(onScores.compose(
-        AffineMap::get(loops, 0, toLoops, ctx)));
+    space.operandMaps.push_back(
+        onScores.compose(AffineMap::get(loops, 0, toLoops, ctx)));
   }
   space.resultMaps.push_back(over(nb, nb + 1));
   return space;

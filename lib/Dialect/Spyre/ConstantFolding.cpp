@@ -117,51 +117,78 @@ std::vector<float> asFloat(const Tensor &t) {
   return out;
 }
 
+/// How many elements `t` stores (one for a splat).
+int64_t storedCount(const Tensor &t) {
+  return int64_t(t.isInt ? t.i.size() : t.f.size());
+}
+
+/// `resultType` without its encoding when it can hold `t`'s elements: a
+/// static shape of `t`'s element count and a supported element type; else
+/// null.
+RankedTensorType storageType(const Tensor &t, Type resultType) {
+  auto rt = dyn_cast<RankedTensorType>(resultType);
+  if (!rt || !rt.hasStaticShape() || !isSupportedElement(rt.getElementType()))
+    return nullptr;
+  auto plain = RankedTensorType::get(rt.getShape(), rt.getElementType());
+  if (storedCount(t) != (t.splat ? 1 : plain.getNumElements()))
+    return nullptr;
+  return plain;
+}
+
+/// `t`'s elements tested != 0, as an i1 attribute of type `plain`.
+Attribute storeBools(const Tensor &t, RankedTensorType plain) {
+  int64_t n = storedCount(t);
+  SmallVector<bool> bits(n);
+  for (int64_t k = 0; k < n; ++k)
+    bits[k] = t.isInt ? t.i[k] != 0 : t.f[k] != 0.0f;
+  return DenseElementsAttr::get(plain, ArrayRef<bool>(bits));
+}
+
+/// Writes `v` rounded to the `bytes`-byte float type `ft` at `dst`.
+void writeFloat(char *dst, float v, FloatType ft, unsigned bytes) {
+  if (bytes == 4) {
+    std::memcpy(dst, &v, 4);
+    return;
+  }
+  APFloat a(v);
+  bool lost;
+  a.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  uint16_t bits = uint16_t(a.bitcastToAPInt().getZExtValue());
+  std::memcpy(dst, &bits, 2);
+}
+
+/// Writes `v` wrapped to a `bytes`-byte integer at `dst`.
+void writeInt(char *dst, int64_t v, unsigned bytes) {
+  if (bytes == 1) {
+    int8_t w = int8_t(uint8_t(uint64_t(v)));
+    std::memcpy(dst, &w, 1);
+  } else if (bytes == 4) {
+    int32_t w = int32_t(uint32_t(uint64_t(v)));
+    std::memcpy(dst, &w, 4);
+  } else {
+    std::memcpy(dst, &v, 8);
+  }
+}
+
 /// Rounds `t` to `resultType`'s element type: the result attribute (null
 /// for a dynamic shape or an unsupported type). Elements attributes carry
 /// no layout encoding; the constant's type does.
 Attribute store(const Tensor &t, Type resultType) {
-  auto rt = dyn_cast<RankedTensorType>(resultType);
-  if (!rt || !rt.hasStaticShape() || !isSupportedElement(rt.getElementType()))
+  RankedTensorType plain = storageType(t, resultType);
+  if (!plain)
     return nullptr;
-  Type et = rt.getElementType();
-  auto plain = RankedTensorType::get(rt.getShape(), et);
-  int64_t n = int64_t(t.isInt ? t.i.size() : t.f.size());
-  if (n != (t.splat ? 1 : plain.getNumElements()))
-    return nullptr;
-  if (et.isInteger(1)) {
-    SmallVector<bool> bits(n);
-    for (int64_t k = 0; k < n; ++k)
-      bits[k] = t.isInt ? t.i[k] != 0 : t.f[k] != 0.0f;
-    return DenseElementsAttr::get(plain, ArrayRef<bool>(bits));
-  }
+  Type et = plain.getElementType();
+  if (et.isInteger(1))
+    return storeBools(t, plain);
+  int64_t n = storedCount(t);
   unsigned bytes = et.getIntOrFloatBitWidth() / 8;
   std::vector<char> raw(size_t(n) * bytes);
   for (int64_t k = 0; k < n; ++k) {
     char *dst = raw.data() + k * bytes;
-    if (auto ft = dyn_cast<FloatType>(et)) {
-      float v = t.isInt ? float(t.i[k]) : t.f[k];
-      if (bytes == 4) {
-        std::memcpy(dst, &v, 4);
-        continue;
-      }
-      APFloat a(v);
-      bool lost;
-      a.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      uint16_t bits = uint16_t(a.bitcastToAPInt().getZExtValue());
-      std::memcpy(dst, &bits, 2);
-      continue;
-    }
-    int64_t v = t.isInt ? t.i[k] : floatToInt64(t.f[k]);
-    if (bytes == 1) {
-      int8_t w = int8_t(uint8_t(uint64_t(v)));
-      std::memcpy(dst, &w, 1);
-    } else if (bytes == 4) {
-      int32_t w = int32_t(uint32_t(uint64_t(v)));
-      std::memcpy(dst, &w, 4);
-    } else {
-      std::memcpy(dst, &v, 8);
-    }
+    if (auto ft = dyn_cast<FloatType>(et))
+      writeFloat(dst, t.isInt ? float(t.i[k]) : t.f[k], ft, bytes);
+    else
+      writeInt(dst, t.isInt ? t.i[k] : floatToInt64(t.f[k]), bytes);
   }
   return DenseElementsAttr::getFromRawBuffer(plain, ArrayRef<char>(raw));
 }
@@ -294,15 +321,13 @@ static_assert(sameCode(ReduceKind::sum, isa::ReduceOp::Sum) &&
               "ReduceKind values are isa::ReduceOp codes");
 
 isa::UnaryOp sfpOpOf(UnaryKind kind) { return isa::UnaryOp(uint32_t(kind)); }
-isa::BinaryOp sfpOpOf(BinaryKind kind) {
-  return isa::BinaryOp(uint32_t(kind));
-}
+isa::BinaryOp sfpOpOf(BinaryKind kind) { return isa::BinaryOp(uint32_t(kind)); }
 isa::BinaryOp sfpOpOf(ComparePredicate predicate) {
   return isa::BinaryOp(uint32_t(predicate));
 }
 
-Attribute foldElementwiseBinary(isa::BinaryOp op, Attribute lhs,
-                                Attribute rhs, Type resultType) {
+Attribute foldElementwiseBinary(isa::BinaryOp op, Attribute lhs, Attribute rhs,
+                                Type resultType) {
   std::optional<Tensor> a = load(lhs), b = load(rhs);
   if (!a || !b)
     return nullptr;
@@ -323,7 +348,217 @@ Attribute foldElementwiseBinary(isa::BinaryOp op, Attribute lhs,
   return store(r, resultType);
 }
 
+//===--- Selection --------------------------------------------------------===//
+
+/// Picks each element of `t` where `c` is non-zero, else of `f`: the values
+/// share the result's type, so they are picked, never converted.
+Tensor selectElements(const Elementwise &e, const Tensor &c, const Tensor &t,
+                      const Tensor &f) {
+  Tensor r = resultOf(e, t.isInt);
+  for (int64_t k = 0; k < e.count; ++k) {
+    int64_t ci = e.indices[0][k];
+    bool take = c.isInt ? c.i[ci] != 0 : c.f[ci] != 0.0f;
+    const Tensor &from = take ? t : f;
+    int64_t index = e.indices[take ? 1 : 2][k];
+    if (r.isInt)
+      r.i[k] = from.i[index];
+    else
+      r.f[k] = from.f[index];
+  }
+  return r;
+}
+
 //===--- Reductions -------------------------------------------------------===//
+
+/// A reduction's iteration: `outer` x `inner` lines of `len` elements.
+struct ReduceLines {
+  int64_t outer, len, inner;
+};
+
+/// The lines reducing `x` along `dim`, or std::nullopt when `dim` is out of
+/// range, the lines are empty or the fold is over the size limits.
+std::optional<ReduceLines> reduceLines(const Tensor &x, int64_t dim) {
+  int64_t rank = int64_t(x.shape.size());
+  if (dim < 0 || dim >= rank)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = x.shape;
+  ReduceLines l{numElements(shape.take_front(dim)), shape[dim],
+                numElements(shape.drop_front(dim + 1))};
+  if (l.len == 0 || l.outer * l.inner > kMaxElements ||
+      l.outer * l.len * l.inner > kMaxWork)
+    return std::nullopt;
+  return l;
+}
+
+/// An empty result of reducing `x` along `dim`: the dim kept with size 1,
+/// integer for integer inputs and for arg reductions.
+Tensor reducedResult(const Tensor &x, int64_t dim, bool isArg, int64_t lines) {
+  SmallVector<int64_t> outShape(x.shape);
+  outShape[dim] = 1;
+  Tensor r;
+  r.shape = outShape;
+  r.isInt = isArg || x.isInt;
+  if (r.isInt)
+    r.i.resize(lines);
+  else
+    r.f.resize(lines);
+  return r;
+}
+
+/// Reduces line (o, in) of `x`: in order along the dim, as the SFP folds
+/// elements, or for `rowSum` lane-wise through `row` (sumRowF).
+isa::ReduceState reduceLine(isa::ReduceOp op, const Tensor &x,
+                            const ReduceLines &l, int64_t o, int64_t in,
+                            bool rowSum, std::vector<float> &row) {
+  isa::ReduceState s;
+  if (rowSum) {
+    for (int64_t j = 0; j < l.len; ++j)
+      row[j] = x.f[x.at(o * l.len + j)];
+    s.f = isa::sumRowF(row.data(), row.size());
+    return s;
+  }
+  for (int64_t j = 0; j < l.len; ++j) {
+    int64_t at = x.at((o * l.len + j) * l.inner + in);
+    if (x.isInt)
+      isa::reduceStepI(op, s, x.i[at], j);
+    else
+      isa::reduceStepF(op, s, x.f[at], j);
+  }
+  return s;
+}
+
+/// Reduces every line of `x` into `r`, one line at a time.
+void reduceAllLines(ReduceKind kind, const Tensor &x, const ReduceLines &l,
+                    bool isArg, Tensor &r) {
+  auto op = isa::ReduceOp(uint32_t(kind));
+  // Along the innermost dim the device adds a row lane-wise (sumRowF).
+  bool rowSum = kind == ReduceKind::sum && !x.isInt && l.inner == 1;
+  std::vector<float> row(rowSum ? l.len : 0);
+  for (int64_t o = 0; o < l.outer; ++o)
+    for (int64_t in = 0; in < l.inner; ++in) {
+      isa::ReduceState s = reduceLine(op, x, l, o, in, rowSum, row);
+      int64_t line = o * l.inner + in;
+      if (isArg)
+        r.i[line] = s.index;
+      else if (r.isInt)
+        r.i[line] = s.i;
+      else
+        r.f[line] = s.f;
+    }
+}
+
+//===--- Matmul -----------------------------------------------------------===//
+
+/// The sizes of a matmul of [m, k] by [k, n] matrices.
+struct MatmulSizes {
+  int64_t m, k, n;
+};
+
+/// The sizes of `a` x `b` (each optionally transposed) into `rt`, or
+/// std::nullopt when a rank is below 2 or the contraction sizes differ.
+std::optional<MatmulSizes> matmulSizes(const Tensor &a, const Tensor &b,
+                                       bool transposeLhs, bool transposeRhs,
+                                       RankedTensorType rt) {
+  if (a.shape.size() < 2 || b.shape.size() < 2 || rt.getRank() < 2)
+    return std::nullopt;
+  ArrayRef<int64_t> as = a.shape, bs = b.shape;
+  int64_t ra = as.size(), rb = bs.size();
+  MatmulSizes s;
+  s.m = transposeLhs ? as[ra - 1] : as[ra - 2];
+  s.k = transposeLhs ? as[ra - 2] : as[ra - 1];
+  s.n = transposeRhs ? bs[rb - 2] : bs[rb - 1];
+  if ((transposeRhs ? bs[rb - 1] : bs[rb - 2]) != s.k)
+    return std::nullopt;
+  return s;
+}
+
+/// Whether a matmul of `batches` products is over the size limits; a splat
+/// result computes one element.
+bool exceedsMatmulLimits(const MatmulSizes &s, int64_t batches, bool splat) {
+  if (splat)
+    return s.k > kMaxWork;
+  int64_t elements = batches * s.m * s.n;
+  return elements > kMaxElements || elements * s.k > kMaxWork;
+}
+
+/// Which matrix of `t` every batch of `batchShape` reads (broadcast).
+std::vector<int64_t> matrixIndices(const Tensor &t,
+                                   ArrayRef<int64_t> batchShape) {
+  Tensor batch;
+  batch.shape.assign(t.shape.begin(), t.shape.end() - 2);
+  batch.splat = t.splat;
+  return broadcastIndices(batch, batchShape);
+}
+
+/// A matmul's operands in fp32, ready to compute result elements.
+struct MatmulOperands {
+  const Tensor &a, &b;
+  std::vector<float> x, y; // a and b in fp32
+  MatmulSizes s;
+  bool transposeLhs, transposeRhs;
+
+  /// Element (i, j) of the product of the matrices at stored offsets
+  /// `aBase` and `bBase`, accumulated in fp32 in k order, as the PT unit
+  /// does.
+  float dot(int64_t aBase, int64_t bBase, int64_t i, int64_t j) const {
+    float c = 0.0f;
+    for (int64_t p = 0; p < s.k; ++p) {
+      float u = x[a.at(aBase + (transposeLhs ? p * s.m + i : i * s.k + p))];
+      float v = y[b.at(bBase + (transposeRhs ? j * s.k + p : p * s.n + j))];
+      c += u * v;
+    }
+    return c;
+  }
+};
+
+/// Every element of the `batches` products, in row-major order.
+std::vector<float> multiplyBatches(const MatmulOperands &ops, int64_t batches,
+                                   ArrayRef<int64_t> batchShape) {
+  const MatmulSizes &s = ops.s;
+  std::vector<int64_t> am = matrixIndices(ops.a, batchShape),
+                       bm = matrixIndices(ops.b, batchShape);
+  std::vector<float> out(batches * s.m * s.n);
+  for (int64_t bi = 0; bi < batches; ++bi)
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j)
+        out[(bi * s.m + i) * s.n + j] =
+            ops.dot(am[bi] * s.m * s.k, bm[bi] * s.k * s.n, i, j);
+  return out;
+}
+
+//===--- Concatenation ----------------------------------------------------===//
+
+/// The loaded inputs of a concat into a rank-`rank` result, or std::nullopt
+/// when one does not load, has another rank or another domain.
+std::optional<SmallVector<Tensor>> loadConcatParts(ArrayRef<Attribute> inputs,
+                                                   int64_t rank) {
+  SmallVector<Tensor> parts;
+  for (Attribute a : inputs) {
+    std::optional<Tensor> t = load(a);
+    if (!t || t->shape.size() != size_t(rank) ||
+        t->isInt != (parts.empty() ? t->isInt : parts.front().isInt))
+      return std::nullopt;
+    parts.push_back(std::move(*t));
+  }
+  return parts;
+}
+
+/// Appends to `r`, in row-major order, each input's block along `dim` for
+/// every outer index.
+void appendConcatBlocks(ArrayRef<Tensor> parts, int64_t dim, int64_t outer,
+                        int64_t inner, Tensor &r) {
+  for (int64_t o = 0; o < outer; ++o)
+    for (const Tensor &t : parts) {
+      int64_t block = t.shape[dim] * inner;
+      for (int64_t e = 0; e < block; ++e) {
+        int64_t index = t.at(o * block + e);
+        if (r.isInt)
+          r.i.push_back(t.i[index]);
+        else
+          r.f.push_back(t.f[index]);
+      }
+    }
+}
 
 } // namespace
 
@@ -359,8 +594,8 @@ Attribute foldBinary(BinaryKind kind, Attribute lhs, Attribute rhs,
   return foldElementwiseBinary(sfpOpOf(kind), lhs, rhs, resultType);
 }
 
-Attribute foldCompare(ComparePredicate predicate, Attribute lhs,
-                      Attribute rhs, Type resultType) {
+Attribute foldCompare(ComparePredicate predicate, Attribute lhs, Attribute rhs,
+                      Type resultType) {
   return foldElementwiseBinary(sfpOpOf(predicate), lhs, rhs, resultType);
 }
 
@@ -373,19 +608,7 @@ Attribute foldSelect(Attribute condition, Attribute onTrue, Attribute onFalse,
   std::optional<Elementwise> e = prepare({&*c, &*t, &*f}, resultType);
   if (!e)
     return nullptr;
-  // The values share the result's type: picked, never converted.
-  Tensor r = resultOf(*e, t->isInt);
-  for (int64_t k = 0; k < e->count; ++k) {
-    int64_t ci = e->indices[0][k];
-    bool take = c->isInt ? c->i[ci] != 0 : c->f[ci] != 0.0f;
-    const Tensor &from = take ? *t : *f;
-    int64_t index = e->indices[take ? 1 : 2][k];
-    if (r.isInt)
-      r.i[k] = from.i[index];
-    else
-      r.f[k] = from.f[index];
-  }
-  return store(r, resultType);
+  return store(selectElements(*e, *c, *t, *f), resultType);
 }
 
 Attribute foldCast(Attribute input, Type resultType) {
@@ -399,55 +622,14 @@ Attribute foldCast(Attribute input, Type resultType) {
 Attribute foldReduce(ReduceKind kind, Attribute input, int64_t dim,
                      Type resultType) {
   std::optional<Tensor> x = load(input);
-  int64_t rank = x ? int64_t(x->shape.size()) : 0;
-  if (!x || dim < 0 || dim >= rank)
+  if (!x)
     return nullptr;
-  ArrayRef<int64_t> shape = x->shape;
-  int64_t outer = numElements(shape.take_front(dim));
-  int64_t len = shape[dim];
-  int64_t inner = numElements(shape.drop_front(dim + 1));
-  if (len == 0 || outer * inner > kMaxElements ||
-      outer * len * inner > kMaxWork)
+  std::optional<ReduceLines> l = reduceLines(*x, dim);
+  if (!l)
     return nullptr;
   bool isArg = kind == ReduceKind::argmax || kind == ReduceKind::argmin;
-  SmallVector<int64_t> outShape(shape);
-  outShape[dim] = 1;
-  Tensor r;
-  r.shape = outShape;
-  r.isInt = isArg || x->isInt;
-  int64_t lines = outer * inner;
-  if (r.isInt)
-    r.i.resize(lines);
-  else
-    r.f.resize(lines);
-  // One line at a time, in order along `dim`, as the SFP folds elements.
-  auto op = isa::ReduceOp(uint32_t(kind));
-  // Along the innermost dim the device adds a row lane-wise (sumRowF).
-  bool rowSum = kind == ReduceKind::sum && !x->isInt && inner == 1;
-  std::vector<float> row(rowSum ? len : 0);
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t in = 0; in < inner; ++in) {
-      isa::ReduceState s;
-      if (rowSum) {
-        for (int64_t j = 0; j < len; ++j)
-          row[j] = x->f[x->at(o * len + j)];
-        s.f = isa::sumRowF(row.data(), row.size());
-      }
-      for (int64_t j = 0; j < len && !rowSum; ++j) {
-        int64_t at = x->at((o * len + j) * inner + in);
-        if (x->isInt)
-          isa::reduceStepI(op, s, x->i[at], j);
-        else
-          isa::reduceStepF(op, s, x->f[at], j);
-      }
-      int64_t line = o * inner + in;
-      if (isArg)
-        r.i[line] = s.index;
-      else if (r.isInt)
-        r.i[line] = s.i;
-      else
-        r.f[line] = s.f;
-    }
+  Tensor r = reducedResult(*x, dim, isArg, l->outer * l->inner);
+  reduceAllLines(kind, *x, *l, isArg, r);
   return store(r, resultType);
 }
 
@@ -455,56 +637,26 @@ Attribute foldMatmul(Attribute lhs, Attribute rhs, bool transposeLhs,
                      bool transposeRhs, Type resultType) {
   std::optional<Tensor> a = load(lhs), b = load(rhs);
   auto rt = dyn_cast<RankedTensorType>(resultType);
-  if (!a || !b || !rt || !rt.hasStaticShape() || a->shape.size() < 2 ||
-      b->shape.size() < 2 || rt.getRank() < 2)
+  if (!a || !b || !rt || !rt.hasStaticShape())
     return nullptr;
-  ArrayRef<int64_t> as = a->shape, bs = b->shape;
-  int64_t ra = as.size(), rb = bs.size();
-  int64_t m = transposeLhs ? as[ra - 1] : as[ra - 2];
-  int64_t k = transposeLhs ? as[ra - 2] : as[ra - 1];
-  int64_t n = transposeRhs ? bs[rb - 2] : bs[rb - 1];
-  if ((transposeRhs ? bs[rb - 1] : bs[rb - 2]) != k)
+  std::optional<MatmulSizes> s =
+      matmulSizes(*a, *b, transposeLhs, transposeRhs, rt);
+  if (!s)
     return nullptr;
   ArrayRef<int64_t> batchShape = rt.getShape().drop_back(2);
   int64_t batches = numElements(batchShape);
   bool splat = a->splat && b->splat;
-  if (!splat && (batches * m * n > kMaxElements ||
-                 batches * m * n * k > kMaxWork))
+  if (exceedsMatmulLimits(*s, batches, splat))
     return nullptr;
-  if (splat && k > kMaxWork)
-    return nullptr;
-  std::vector<float> x = asFloat(*a), y = asFloat(*b);
-  // Which matrix of each operand every result batch reads (broadcast).
-  auto matrixIndices = [&](const Tensor &t) {
-    Tensor batch;
-    batch.shape.assign(t.shape.begin(), t.shape.end() - 2);
-    batch.splat = t.splat;
-    return broadcastIndices(batch, batchShape);
-  };
+  MatmulOperands ops{*a, *b,           asFloat(*a), asFloat(*b),
+                     *s, transposeLhs, transposeRhs};
   Tensor r;
   r.shape.assign(rt.getShape().begin(), rt.getShape().end());
   r.splat = splat;
-  // One element per (batch, i, j), accumulated in fp32 in k order, as the
-  // PT unit does.
-  auto dot = [&](int64_t aBase, int64_t bBase, int64_t i, int64_t j) {
-    float c = 0.0f;
-    for (int64_t p = 0; p < k; ++p) {
-      float u = x[a->at(aBase + (transposeLhs ? p * m + i : i * k + p))];
-      float v = y[b->at(bBase + (transposeRhs ? j * k + p : p * n + j))];
-      c += u * v;
-    }
-    return c;
-  };
-  if (splat) {
-    r.f.push_back(dot(0, 0, 0, 0));
-    return store(r, resultType);
-  }
-  std::vector<int64_t> am = matrixIndices(*a), bm = matrixIndices(*b);
-  r.f.resize(batches * m * n);
-  for (int64_t bi = 0; bi < batches; ++bi)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        r.f[(bi * m + i) * n + j] = dot(am[bi] * m * k, bm[bi] * k * n, i, j);
+  if (splat)
+    r.f.push_back(ops.dot(0, 0, 0, 0));
+  else
+    r.f = multiplyBatches(ops, batches, batchShape);
   return store(r, resultType);
 }
 
@@ -571,38 +723,23 @@ Attribute foldSlice(Attribute input, ArrayRef<int64_t> offsets,
   return store(pick(*x, shape, indices), resultType);
 }
 
-Attribute foldConcat(ArrayRef<Attribute> inputs, int64_t dim,
-                     Type resultType) {
+Attribute foldConcat(ArrayRef<Attribute> inputs, int64_t dim, Type resultType) {
   auto rt = dyn_cast<RankedTensorType>(resultType);
   if (inputs.empty() || !rt || !rt.hasStaticShape() || dim < 0 ||
       dim >= rt.getRank() || rt.getNumElements() > kMaxElements)
     return nullptr;
-  SmallVector<Tensor> parts;
-  for (Attribute a : inputs) {
-    std::optional<Tensor> t = load(a);
-    if (!t || t->shape.size() != size_t(rt.getRank()) ||
-        t->isInt != (parts.empty() ? t->isInt : parts.front().isInt))
-      return nullptr;
-    parts.push_back(std::move(*t));
-  }
+  std::optional<SmallVector<Tensor>> parts =
+      loadConcatParts(inputs, rt.getRank());
+  if (!parts)
+    return nullptr;
   ArrayRef<int64_t> shape = rt.getShape();
   int64_t outer = numElements(shape.take_front(dim));
   int64_t inner = numElements(shape.drop_front(dim + 1));
   Tensor r;
   r.shape.assign(shape.begin(), shape.end());
-  r.isInt = parts.front().isInt;
+  r.isInt = parts->front().isInt;
   // Row-major: for each outer index, every input's block along `dim`.
-  for (int64_t o = 0; o < outer; ++o)
-    for (const Tensor &t : parts) {
-      int64_t block = t.shape[dim] * inner;
-      for (int64_t e = 0; e < block; ++e) {
-        int64_t index = t.at(o * block + e);
-        if (r.isInt)
-          r.i.push_back(t.i[index]);
-        else
-          r.f.push_back(t.f[index]);
-      }
-    }
+  appendConcatBlocks(*parts, dim, outer, inner, r);
   return store(r, resultType);
 }
 

@@ -33,16 +33,35 @@ LogicalResult verifyDims(Operation *op, Attribute attr, Type type,
   return success();
 }
 
+/// Whether `value` is [min, max] with integer bounds (max may be "inf").
+bool isRangeBounds(Attribute value) {
+  auto range = dyn_cast<ArrayAttr>(value);
+  if (!range || range.size() != 2 || !isa<IntegerAttr>(range[0]))
+    return false;
+  Attribute hi = range[1];
+  auto inf = dyn_cast_or_null<StringAttr>(hi);
+  return isa<IntegerAttr>(hi) || (inf && inf.getValue() == "inf");
+}
+
+/// Whether `value` is "user", "buffer_mutation:<buffer>" or
+/// "user_input_mutation:<input>".
+bool isOutputKind(Attribute value) {
+  auto kind = dyn_cast<StringAttr>(value);
+  if (!kind)
+    return false;
+  if (kind.getValue() == "user")
+    return true;
+  auto [tag, target] = kind.getValue().split(':');
+  return (tag == "buffer_mutation" || tag == "user_input_mutation") &&
+         !target.empty();
+}
+
 LogicalResult verifyRangeConstraints(Operation *op, Attribute attr) {
   auto ranges = dyn_cast<DictionaryAttr>(attr);
   if (!ranges)
     return op->emitError("'spyre.range_constraints' must be a dictionary");
   for (NamedAttribute entry : ranges) {
-    auto range = dyn_cast<ArrayAttr>(entry.getValue());
-    auto hi = range && range.size() == 2 ? range[1] : Attribute();
-    auto inf = dyn_cast_or_null<StringAttr>(hi);
-    if (!range || range.size() != 2 || !isa<IntegerAttr>(range[0]) ||
-        !(isa<IntegerAttr>(hi) || (inf && inf.getValue() == "inf")))
+    if (!isRangeBounds(entry.getValue()))
       return op->emitError("'spyre.range_constraints' entry '")
              << entry.getName().getValue()
              << "' must be [min, max] with integer bounds (max may be "
@@ -101,14 +120,7 @@ LogicalResult SpyreDialect::verifyRegionResultAttribute(Operation *op,
            << result << " must be a string";
   if (attr.getName().getValue() != "spyre.output")
     return success();
-  auto kind = dyn_cast<StringAttr>(attr.getValue());
-  StringRef tag = kind ? kind.getValue().split(':').first : "";
-  StringRef target = kind ? kind.getValue().split(':').second : "";
-  bool valid = kind && (kind.getValue() == "user" ||
-                        ((tag == "buffer_mutation" ||
-                          tag == "user_input_mutation") &&
-                         !target.empty()));
-  if (!valid)
+  if (!isOutputKind(attr.getValue()))
     return op->emitError("'spyre.output' of result ")
            << result
            << " must be \"user\", \"buffer_mutation:<buffer>\" or "

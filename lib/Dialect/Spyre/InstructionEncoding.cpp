@@ -26,19 +26,27 @@ template <typename NameFn> uint16_t lookupName(StringRef name, NameFn nameOf) {
   }
 }
 
+/// Sets a DMA's box counts, run and pitch.
+template <typename DmaOp>
+LogicalResult setDmaBox(DmaOp op, InstEncoder &e, isa::Inst &inst) {
+  Operation *o = op.getOperation();
+  for (unsigned i = 0; i < 3; ++i)
+    if (failed(e.fits(o, op.getBox()[i], inst.arg[i], "box count")))
+      return failure();
+  if (failed(e.fits(o, op.getRun(), inst.arg[3], "run")) ||
+      failed(e.setPitch(o, inst, op.getPitch())))
+    return failure();
+  return success();
+}
+
 /// A DMA box copy; the LX operand is slot `lxSlot` (0 load, 1 store).
 template <typename DmaOp>
 LogicalResult encodeDma(DmaOp op, InstEncoder &e, isa::Opcode opcode,
                         unsigned lxSlot) {
   isa::Inst inst = isa::makeInst(opcode);
   Operation *o = op.getOperation();
-  if (failed(e.setMem(o, inst, op.getMem())))
-    return failure();
-  for (unsigned i = 0; i < 3; ++i)
-    if (failed(e.fits(o, op.getBox()[i], inst.arg[i], "box count")))
-      return failure();
-  if (failed(e.fits(o, op.getRun(), inst.arg[3], "run")) ||
-      failed(e.setPitch(o, inst, op.getPitch())) ||
+  if (failed(e.setMem(o, inst, op.getMem())) ||
+      failed(setDmaBox(op, e, inst)) ||
       failed(e.setLx(o, inst, lxSlot, op.getLx())) ||
       failed(e.setClamp(o, inst, op.getClamp())))
     return failure();
@@ -72,25 +80,41 @@ LogicalResult encodeRows(RowsOp op, InstEncoder &e, isa::Opcode opcode,
   return success();
 }
 
-/// An SFP instruction of function `code`.
+/// Sets an SFP instruction's LX operands: dst, src0 and the optional src1.
 template <typename SfpOp>
-LogicalResult encodeSfp(SfpOp op, InstEncoder &e, isa::Opcode opcode,
-                        uint16_t code) {
+LogicalResult setSfpLxOperands(SfpOp op, InstEncoder &e, isa::Inst &inst) {
   Operation *o = op.getOperation();
-  isa::Inst inst = isa::makeInst(opcode);
-  inst.op = code;
   if (failed(e.setLx(o, inst, 0, op.getDst())) ||
       failed(e.setLx(o, inst, 1, op.getSrc0())) ||
-      (op.getSrc1() && failed(e.setLx(o, inst, 2, *op.getSrc1()))) ||
-      failed(e.fits(o, op.getRows(), inst.arg[0], "rows")) ||
-      failed(e.fits(o, op.getCols(), inst.arg[1], "cols")) ||
-      failed(e.setPitch(o, inst, op.getPitch())) ||
-      failed(e.setDType(o, inst, 0, op.getDstType())) ||
-      failed(e.setDType(o, inst, 1, op.getSrc0Type())) ||
-      (op.getSrc1Type() && failed(e.setDType(o, inst, 2, *op.getSrc1Type()))) ||
-      failed(e.setClamp(o, inst, op.getClamp())))
+      (op.getSrc1() && failed(e.setLx(o, inst, 2, *op.getSrc1()))))
     return failure();
-  inst.arg[3] = op.getInitLevel() ? uint32_t(*op.getInitLevel()) : isa::kNone;
+  return success();
+}
+
+/// Sets an SFP instruction's tile size and pitch.
+template <typename SfpOp>
+LogicalResult setSfpTile(SfpOp op, InstEncoder &e, isa::Inst &inst) {
+  Operation *o = op.getOperation();
+  if (failed(e.fits(o, op.getRows(), inst.arg[0], "rows")) ||
+      failed(e.fits(o, op.getCols(), inst.arg[1], "cols")) ||
+      failed(e.setPitch(o, inst, op.getPitch())))
+    return failure();
+  return success();
+}
+
+/// Sets the element types of an SFP instruction's operands.
+template <typename SfpOp>
+LogicalResult setSfpDTypes(SfpOp op, InstEncoder &e, isa::Inst &inst) {
+  Operation *o = op.getOperation();
+  if (failed(e.setDType(o, inst, 0, op.getDstType())) ||
+      failed(e.setDType(o, inst, 1, op.getSrc0Type())) ||
+      (op.getSrc1Type() && failed(e.setDType(o, inst, 2, *op.getSrc1Type()))))
+    return failure();
+  return success();
+}
+
+/// Sets the flags of an SFP instruction's options.
+template <typename SfpOp> void setSfpFlags(SfpOp op, isa::Inst &inst) {
   if (op.getBcastCol0())
     inst.flags |= isa::kFlagBcastCol0;
   if (op.getBcastCol1())
@@ -99,7 +123,55 @@ LogicalResult encodeSfp(SfpOp op, InstEncoder &e, isa::Opcode opcode,
     inst.flags |= isa::kFlagAccumulate;
   if (op.getReduceRows())
     inst.flags |= isa::kFlagReduceRows;
+}
+
+/// An SFP instruction of function `code`.
+template <typename SfpOp>
+LogicalResult encodeSfp(SfpOp op, InstEncoder &e, isa::Opcode opcode,
+                        uint16_t code) {
+  Operation *o = op.getOperation();
+  isa::Inst inst = isa::makeInst(opcode);
+  inst.op = code;
+  if (failed(setSfpLxOperands(op, e, inst)) ||
+      failed(setSfpTile(op, e, inst)) || failed(setSfpDTypes(op, e, inst)) ||
+      failed(e.setClamp(o, inst, op.getClamp())))
+    return failure();
+  inst.arg[3] = op.getInitLevel() ? uint32_t(*op.getInitLevel()) : isa::kNone;
+  setSfpFlags(op, inst);
   e.push(inst);
+  return success();
+}
+
+/// Sets a PT matmul's LX operands: dst, lhs and rhs.
+LogicalResult setPtMatmulLxOperands(PtMatmulOp op, InstEncoder &e,
+                                    isa::Inst &inst) {
+  Operation *o = op.getOperation();
+  if (failed(e.setLx(o, inst, 0, op.getDst())) ||
+      failed(e.setLx(o, inst, 1, op.getLhs())) ||
+      failed(e.setLx(o, inst, 2, op.getRhs())))
+    return failure();
+  return success();
+}
+
+/// Sets a PT matmul's sizes m, k, n and its pitch.
+LogicalResult setPtMatmulSizes(PtMatmulOp op, InstEncoder &e, isa::Inst &inst) {
+  Operation *o = op.getOperation();
+  if (failed(e.fits(o, op.getM(), inst.arg[0], "m")) ||
+      failed(e.fits(o, op.getK(), inst.arg[1], "k")) ||
+      failed(e.fits(o, op.getN(), inst.arg[2], "n")) ||
+      failed(e.setPitch(o, inst, op.getPitch())))
+    return failure();
+  return success();
+}
+
+/// Sets the element types of a PT matmul's operands.
+LogicalResult setPtMatmulDTypes(PtMatmulOp op, InstEncoder &e,
+                                isa::Inst &inst) {
+  Operation *o = op.getOperation();
+  if (failed(e.setDType(o, inst, 0, op.getDstType())) ||
+      failed(e.setDType(o, inst, 1, op.getLhsType())) ||
+      failed(e.setDType(o, inst, 2, op.getRhsType())))
+    return failure();
   return success();
 }
 
@@ -140,18 +212,10 @@ LogicalResult DmaScatterOp::encode(InstEncoder &e) {
 
 LogicalResult PtMatmulOp::encode(InstEncoder &e) {
   isa::Inst inst = isa::makeInst(isa::Opcode::PtMatmul);
-  Operation *o = getOperation();
-  if (failed(e.setLx(o, inst, 0, getDst())) ||
-      failed(e.setLx(o, inst, 1, getLhs())) ||
-      failed(e.setLx(o, inst, 2, getRhs())) ||
-      failed(e.fits(o, getM(), inst.arg[0], "m")) ||
-      failed(e.fits(o, getK(), inst.arg[1], "k")) ||
-      failed(e.fits(o, getN(), inst.arg[2], "n")) ||
-      failed(e.setPitch(o, inst, getPitch())) ||
-      failed(e.setDType(o, inst, 0, getDstType())) ||
-      failed(e.setDType(o, inst, 1, getLhsType())) ||
-      failed(e.setDType(o, inst, 2, getRhsType())) ||
-      failed(e.setClamp(o, inst, getClamp())))
+  if (failed(setPtMatmulLxOperands(*this, e, inst)) ||
+      failed(setPtMatmulSizes(*this, e, inst)) ||
+      failed(setPtMatmulDTypes(*this, e, inst)) ||
+      failed(e.setClamp(getOperation(), inst, getClamp())))
     return failure();
   inst.arg[3] = getInitLevel() ? uint32_t(*getInitLevel()) : isa::kNone;
   if (getAccumulate())

@@ -88,8 +88,7 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   if (!mayEvaluate(*this))
     return nullptr;
-  return constfold::foldSelect(adaptor.getCondition(),
-                               adaptor.getTrueValue(),
+  return constfold::foldSelect(adaptor.getCondition(), adaptor.getTrueValue(),
                                adaptor.getFalseValue(), getType());
 }
 
@@ -104,8 +103,7 @@ OpFoldResult MatmulOp::fold(FoldAdaptor adaptor) {
   if (!mayEvaluate(*this))
     return nullptr;
   return constfold::foldMatmul(adaptor.getLhs(), adaptor.getRhs(),
-                               getTransposeLhs(), getTransposeRhs(),
-                               getType());
+                               getTransposeLhs(), getTransposeRhs(), getType());
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
@@ -118,7 +116,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType() &&
-      llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getPermutation().size())))
+      llvm::equal(getPermutation(),
+                  llvm::seq<int64_t>(0, getPermutation().size())))
     return getInput();
   if (!mayEvaluate(*this))
     return nullptr;
@@ -226,6 +225,87 @@ struct FoldTransposeIntoMatmul : public OpRewritePattern<MatmulOp> {
   }
 };
 
+/// The broadcast under the reshape that feeds `op`'s rhs, or null.
+BroadcastOp getRepeatedRhs(MatmulOp op) {
+  auto merged = op.getRhs().getDefiningOp<ReshapeOp>();
+  return merged ? merged.getInput().getDefiningOp<BroadcastOp>()
+                : BroadcastOp();
+}
+
+/// Whether any of `types` has a layout encoding.
+bool anyHasLayout(ArrayRef<Type> types) {
+  return llvm::any_of(types, [](Type t) { return bool(getLayout(t)); });
+}
+
+/// Whether the lhs, merged rhs and broadcast have the ranks of repeat_kv
+/// (the broadcast one more than the others, at least 3) and static shapes.
+bool hasRepeatKvRanks(RankedTensorType lhsType, RankedTensorType rhsType,
+                      RankedTensorType bcType) {
+  int64_t r = rhsType.getRank();
+  return r >= 3 && lhsType.getRank() == r && bcType.getRank() == r + 1 &&
+         lhsType.hasStaticShape() && bcType.hasStaticShape();
+}
+
+/// Whether the broadcast `bs` of the source `ss`, merged into `rs`, repeats
+/// each head at dim `h` G > 1 times for the lhs `ls`'s heads.
+bool repeatsEachHead(ArrayRef<int64_t> ls, ArrayRef<int64_t> rs,
+                     ArrayRef<int64_t> bs, ArrayRef<int64_t> ss, int64_t h) {
+  int64_t heads = bs[h], group = bs[h + 1];
+  return group > 1 && ss[h + 1] == 1 && ss[h] == heads &&
+         rs[h] == heads * group && ls[h] == rs[h];
+}
+
+/// Whether the dims other than the head (and group) dims agree between the
+/// merged rhs `rs`, the broadcast `bs`, its source `ss` and the lhs `ls`.
+bool otherDimsAgree(ArrayRef<int64_t> ls, ArrayRef<int64_t> rs,
+                    ArrayRef<int64_t> bs, ArrayRef<int64_t> ss, int64_t h) {
+  return bs.take_front(h) == rs.take_front(h) &&
+         bs.drop_front(h + 2) == rs.drop_front(h + 1) &&
+         ss.take_front(h) == rs.take_front(h) &&
+         ss.drop_front(h + 2) == rs.drop_front(h + 1) &&
+         ls.take_front(h) == rs.take_front(h);
+}
+
+/// x: the repeated source without its size-1 group dim at `h + 1`, reusing
+/// the value a reshape inserted that dim into.
+Value sourceWithoutGroupDim(PatternRewriter &rewriter, Location loc,
+                            BroadcastOp repeated, int64_t h) {
+  auto srcType = cast<RankedTensorType>(repeated.getInput().getType());
+  SmallVector<int64_t> xShape(srcType.getShape());
+  xShape.erase(xShape.begin() + h + 1);
+  auto xType = RankedTensorType::get(xShape, srcType.getElementType());
+  Value x = repeated.getInput();
+  if (auto inner = x.getDefiningOp<ReshapeOp>();
+      inner && inner.getInput().getType() == xType)
+    return inner.getInput();
+  return ReshapeOp::create(rewriter, loc, xType, x);
+}
+
+/// Replaces `op` by the matmul of its lhs viewed as [.., Hk, G * L, K] with
+/// x, viewed back as [.., Hk * G, L, N].
+void rewriteAsGroupedRows(MatmulOp op, BroadcastOp repeated, int64_t h,
+                          PatternRewriter &rewriter) {
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> bs = cast<RankedTensorType>(repeated.getType()).getShape(),
+                    ls = lhsType.getShape();
+  int64_t heads = bs[h], group = bs[h + 1];
+  Location loc = op.getLoc();
+  Value x = sourceWithoutGroupDim(rewriter, loc, repeated, h);
+  SmallVector<int64_t> aShape(ls.take_front(h));
+  aShape.append({heads, group * ls[h + 1], ls[h + 2]});
+  Value a = ReshapeOp::create(
+      rewriter, loc, RankedTensorType::get(aShape, lhsType.getElementType()),
+      op.getLhs());
+  SmallVector<int64_t> prodShape(aShape);
+  prodShape.back() = outType.getShape().back();
+  auto prod = MatmulOp::create(
+      rewriter, loc, RankedTensorType::get(prodShape, outType.getElementType()),
+      a, x);
+  prod.setTransposeRhs(op.getTransposeRhs());
+  rewriter.replaceOpWithNewOp<ReshapeOp>(op, outType, prod.getResult());
+}
+
 /// matmul(a, repeat_kv(x)) -> reshape(matmul(reshape(a), x)): the rhs
 /// repeats each of x's Hk heads G times (transformers' repeat_kv:
 /// [.., Hk, S, D] -> [.., Hk, 1, S, D] -> broadcast to [.., Hk, G, S, D] ->
@@ -237,60 +317,25 @@ struct GroupedHeadsAsRows : public OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    auto merged = op.getRhs().getDefiningOp<ReshapeOp>();
-    auto repeated = merged ? merged.getInput().getDefiningOp<BroadcastOp>()
-                           : BroadcastOp();
+    BroadcastOp repeated = getRepeatedRhs(op);
     if (!repeated || op.getTransposeLhs())
       return failure();
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
     auto outType = cast<RankedTensorType>(op.getType());
-    auto rhsType = cast<RankedTensorType>(merged.getType());
+    auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
     auto bcType = cast<RankedTensorType>(repeated.getType());
     auto srcType = cast<RankedTensorType>(repeated.getInput().getType());
     // Layouts are assigned later; rewriting after that would change them.
-    if (getLayout(lhsType) || getLayout(rhsType) || getLayout(outType))
+    if (anyHasLayout({lhsType, rhsType, outType}) ||
+        !hasRepeatKvRanks(lhsType, rhsType, bcType))
       return failure();
-    int64_t r = rhsType.getRank();
-    if (r < 3 || lhsType.getRank() != r || bcType.getRank() != r + 1 ||
-        !lhsType.hasStaticShape() || !bcType.hasStaticShape())
-      return failure();
-    int64_t h = r - 3; // the head dim
+    int64_t h = rhsType.getRank() - 3; // the head dim
     ArrayRef<int64_t> rs = rhsType.getShape(), bs = bcType.getShape(),
                       ss = srcType.getShape(), ls = lhsType.getShape();
-    int64_t heads = bs[h], group = bs[h + 1];
-    bool repeatsHeads =
-        group > 1 && ss[h + 1] == 1 && ss[h] == heads &&
-        rs[h] == heads * group && ls[h] == rs[h] &&
-        ArrayRef(bs).take_front(h) == rs.take_front(h) &&
-        ArrayRef(bs).drop_front(h + 2) == rs.drop_front(h + 1) &&
-        ArrayRef(ss).take_front(h) == rs.take_front(h) &&
-        ArrayRef(ss).drop_front(h + 2) == rs.drop_front(h + 1) &&
-        ls.take_front(h) == rs.take_front(h);
-    if (!repeatsHeads)
+    if (!repeatsEachHead(ls, rs, bs, ss, h) ||
+        !otherDimsAgree(ls, rs, bs, ss, h))
       return failure();
-    Location loc = op.getLoc();
-    // x: the repeated source without its size-1 group dim.
-    SmallVector<int64_t> xShape(ss);
-    xShape.erase(xShape.begin() + h + 1);
-    auto xType = RankedTensorType::get(xShape, srcType.getElementType());
-    Value x = repeated.getInput();
-    if (auto inner = x.getDefiningOp<ReshapeOp>();
-        inner && inner.getInput().getType() == xType)
-      x = inner.getInput();
-    else
-      x = ReshapeOp::create(rewriter, loc, xType, x);
-    SmallVector<int64_t> aShape(ls.take_front(h));
-    aShape.append({heads, group * ls[h + 1], ls[h + 2]});
-    Value a = ReshapeOp::create(
-        rewriter, loc, RankedTensorType::get(aShape, lhsType.getElementType()),
-        op.getLhs());
-    SmallVector<int64_t> prodShape(aShape);
-    prodShape.back() = outType.getShape().back();
-    auto prod = MatmulOp::create(
-        rewriter, loc, RankedTensorType::get(prodShape, outType.getElementType()),
-        a, x);
-    prod.setTransposeRhs(op.getTransposeRhs());
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, outType, prod.getResult());
+    rewriteAsGroupedRows(op, repeated, h, rewriter);
     return success();
   }
 };
@@ -306,8 +351,8 @@ struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
     SmallVector<int64_t> perm;
     for (int64_t p : op.getPermutation())
       perm.push_back(inner.getPermutation()[p]);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
-                                             inner.getInput(), perm);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), inner.getInput(),
+                                             perm);
     return success();
   }
 };
@@ -352,8 +397,7 @@ struct ConstantWeightToConstant : public OpRewritePattern<WeightOp> {
       return isa<UnaryOp, BinaryOp, CompareOp, SelectOp, CastOp, ReduceOp,
                  MatmulOp, TransposeOp, ReshapeOp, BroadcastOp, SliceOp,
                  ConcatOp>(user) &&
-             mayEvaluate(user) &&
-             llvm::all_of(user->getOperands(), isConstant);
+             mayEvaluate(user) && llvm::all_of(user->getOperands(), isConstant);
     });
     if (!foldableUser)
       return failure();

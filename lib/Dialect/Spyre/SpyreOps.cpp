@@ -51,10 +51,9 @@ LogicalResult verifyStickSizes(Operation *op, TypeRange types) {
              << elementBytes << " bytes; the machine's stick is "
              << arch.stickBytes << " bytes";
     if (*bytes != arch.stickBytes)
-      return op->emitOpError("layout of ")
-             << t << " has sticks of " << *bytes
-             << " bytes; the machine's stick is " << arch.stickBytes
-             << " bytes";
+      return op->emitOpError("layout of ") << t << " has sticks of " << *bytes
+                                           << " bytes; the machine's stick is "
+                                           << arch.stickBytes << " bytes";
   }
   return success();
 }
@@ -80,61 +79,94 @@ SmallVector<Value> AtenOp::getTensorArg(StringRef name) {
   return values;
 }
 
+namespace {
+
+/// Binds each operand name to its schema argument, which must be a tensor
+/// (or tensor list) bound at most once.
+LogicalResult bindTensorArgs(AtenOp op, const AtenSchema &schema,
+                             llvm::StringSet<> &bound) {
+  for (auto name : op.getTensorArgs().getAsRange<StringAttr>()) {
+    int idx = schema.findArgument(name.getValue());
+    if (idx < 0)
+      return op.emitOpError("'") << op.getTarget() << "' has no argument '"
+                                 << name.getValue() << "'";
+    const AtenArgument &arg = schema.arguments[idx];
+    if (!arg.isTensor() && !arg.isTensorList())
+      return op.emitOpError("argument '")
+             << arg.name << "' of '" << op.getTarget()
+             << "' is not a tensor (schema type " << arg.type << ")";
+    if (arg.isTensor() && !bound.insert(arg.name).second)
+      return op.emitOpError("tensor argument '")
+             << arg.name << "' of '" << op.getTarget() << "' is bound twice";
+    bound.insert(arg.name);
+  }
+  return success();
+}
+
+/// Binds each attribute to its schema argument, which no operand may bind.
+LogicalResult bindAttributeArgs(AtenOp op, const AtenSchema &schema,
+                                llvm::StringSet<> &bound) {
+  for (NamedAttribute attr : op.getArgs()) {
+    int idx = schema.findArgument(attr.getName());
+    if (idx < 0)
+      return op.emitOpError("'") << op.getTarget() << "' has no argument '"
+                                 << attr.getName().getValue() << "'";
+    // A Tensor?[] argument's presence mask sits beside its operands.
+    if (schema.arguments[idx].type == "Tensor?[]" &&
+        isa<ArrayAttr>(attr.getValue()))
+      continue;
+    if (bound.contains(attr.getName().getValue()))
+      return op.emitOpError("argument '")
+             << attr.getName().getValue()
+             << "' is given both as an operand and as an attribute";
+    bound.insert(attr.getName().getValue());
+  }
+  return success();
+}
+
+/// Checks that every argument without a default is bound.
+LogicalResult verifyRequiredArgsBound(AtenOp op, const AtenSchema &schema,
+                                      const llvm::StringSet<> &bound) {
+  for (const AtenArgument &arg : schema.arguments) {
+    // Optional tensors and lists may be absent (None / empty).
+    if (bound.contains(arg.name) || arg.defaultValue || arg.isOptional() ||
+        arg.isTensorList())
+      continue;
+    return op.emitOpError("missing required argument '")
+           << arg.name << "' of '" << op.getTarget() << "'";
+  }
+  return success();
+}
+
+/// Checks the result count against the schema's returns; a single list
+/// return may produce any number of results.
+LogicalResult verifyAtenResultCount(AtenOp op, const AtenSchema &schema) {
+  bool listReturn = schema.returns.size() == 1 &&
+                    StringRef(schema.returns[0]).ends_with("[]");
+  if (!listReturn && schema.returns.size() != op.getNumResults())
+    return op.emitOpError("'")
+           << op.getTarget() << "' returns " << schema.returns.size()
+           << " values, the op has " << op.getNumResults() << " results";
+  return success();
+}
+
+} // namespace
+
 LogicalResult AtenOp::verify() {
   if (getTensorArgs().size() != getInputs().size())
     return emitOpError("'tensor_args' names ")
-           << getTensorArgs().size() << " arguments for "
-           << getInputs().size() << " operands";
+           << getTensorArgs().size() << " arguments for " << getInputs().size()
+           << " operands";
   const AtenSchema *schema = lookupAtenSchema(getTarget());
   if (!schema)
     return success(); // Unknown ops import; spyre-decompose rejects them.
 
   llvm::StringSet<> bound;
-  for (auto name : getTensorArgs().getAsRange<StringAttr>()) {
-    int idx = schema->findArgument(name.getValue());
-    if (idx < 0)
-      return emitOpError("'") << getTarget() << "' has no argument '"
-                              << name.getValue() << "'";
-    const AtenArgument &arg = schema->arguments[idx];
-    if (!arg.isTensor() && !arg.isTensorList())
-      return emitOpError("argument '")
-             << arg.name << "' of '" << getTarget()
-             << "' is not a tensor (schema type " << arg.type << ")";
-    if (arg.isTensor() && !bound.insert(arg.name).second)
-      return emitOpError("tensor argument '")
-             << arg.name << "' of '" << getTarget() << "' is bound twice";
-    bound.insert(arg.name);
-  }
-  for (NamedAttribute attr : getArgs()) {
-    int idx = schema->findArgument(attr.getName());
-    if (idx < 0)
-      return emitOpError("'") << getTarget() << "' has no argument '"
-                              << attr.getName().getValue() << "'";
-    // A Tensor?[] argument's presence mask sits beside its operands.
-    if (schema->arguments[idx].type == "Tensor?[]" &&
-        isa<ArrayAttr>(attr.getValue()))
-      continue;
-    if (bound.contains(attr.getName().getValue()))
-      return emitOpError("argument '")
-             << attr.getName().getValue()
-             << "' is given both as an operand and as an attribute";
-    bound.insert(attr.getName().getValue());
-  }
-  for (const AtenArgument &arg : schema->arguments) {
-    // Optional tensors and lists may be absent (None / empty).
-    if (bound.contains(arg.name) || arg.defaultValue || arg.isOptional() ||
-        arg.isTensorList())
-      continue;
-    return emitOpError("missing required argument '")
-           << arg.name << "' of '" << getTarget() << "'";
-  }
-  bool listReturn = schema->returns.size() == 1 &&
-                    StringRef(schema->returns[0]).ends_with("[]");
-  if (!listReturn && schema->returns.size() != getNumResults())
-    return emitOpError("'") << getTarget() << "' returns "
-                            << schema->returns.size() << " values, the op has "
-                            << getNumResults() << " results";
-  return success();
+  if (failed(bindTensorArgs(*this, *schema, bound)) ||
+      failed(bindAttributeArgs(*this, *schema, bound)) ||
+      failed(verifyRequiredArgsBound(*this, *schema, bound)))
+    return failure();
+  return verifyAtenResultCount(*this, *schema);
 }
 
 //===----------------------------------------------------------------------===//
@@ -224,62 +256,106 @@ LogicalResult UnaryOp::verify() {
   bool isLogical = getKind() == UnaryKind::logical_not;
   if (!isLogical && !isa<FloatType>(in.getElementType()) &&
       getKind() != UnaryKind::neg && getKind() != UnaryKind::abs)
-    return emitOpError("'") << stringifyUnaryKind(getKind())
-                            << "' needs a float element type, got "
-                            << in.getElementType();
+    return emitOpError("'")
+           << stringifyUnaryKind(getKind())
+           << "' needs a float element type, got " << in.getElementType();
   return verifyOperandsAndResultsSticks(*this);
 }
+
+namespace {
+
+/// Checks that query, key, value and result share one rank >= 2.
+LogicalResult verifyAttentionRanks(AttentionOp op, RankedTensorType q,
+                                   RankedTensorType k, RankedTensorType v,
+                                   RankedTensorType out) {
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
+      out.getRank() != rank)
+    return op.emitOpError("query, key, value and result must share one rank "
+                          ">= 2");
+  return success();
+}
+
+/// Checks that query, key and value share a float type, and the result is
+/// float.
+LogicalResult verifyAttentionElementTypes(AttentionOp op, RankedTensorType q,
+                                          RankedTensorType k,
+                                          RankedTensorType v,
+                                          RankedTensorType out) {
+  if (!isa<FloatType>(q.getElementType()) ||
+      q.getElementType() != k.getElementType() ||
+      q.getElementType() != v.getElementType() ||
+      !isa<FloatType>(out.getElementType()))
+    return op.emitOpError("query, key and value must share a float element "
+                          "type, and the result be float");
+  return success();
+}
+
+/// Whether the batch dims of a key or value are the query's `batch` or 1:
+/// key and value heads may serve several query heads (grouped queries).
+bool servesQueryBatch(RankedTensorType t, ArrayRef<int64_t> batch) {
+  for (auto [d, n] : llvm::enumerate(t.getShape().drop_back(2)))
+    if (n != 1 && n != batch[d])
+      return false;
+  return true;
+}
+
+/// Checks the key, value and result shapes against the query's.
+LogicalResult verifyAttentionShapes(AttentionOp op, RankedTensorType q,
+                                    RankedTensorType k, RankedTensorType v,
+                                    RankedTensorType out) {
+  int64_t rank = q.getRank();
+  ArrayRef<int64_t> batch = q.getShape().drop_back(2);
+  int64_t m = q.getDimSize(rank - 2), e = q.getDimSize(rank - 1);
+  int64_t s = k.getDimSize(rank - 2), ev = v.getDimSize(rank - 1);
+  if (!servesQueryBatch(k, batch) || !servesQueryBatch(v, batch))
+    return op.emitOpError("key and value batch dims must be the query's or 1");
+  if (k.getDimSize(rank - 1) != e || v.getDimSize(rank - 2) != s)
+    return op.emitOpError("key must be [..., S, ")
+           << e << "] and value [..., " << s << ", Ev] for the query's "
+           << "head dim " << e;
+  if (op.getCausal() && m > s)
+    return op.emitOpError("a causal attention needs no more queries (")
+           << m << ") than keys (" << s << ")";
+  SmallVector<int64_t> expected(batch);
+  expected.append({m, ev});
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return op.emitOpError("result shape must be [") << expected << "]";
+  return success();
+}
+
+/// Checks that the optional mask is a float tensor broadcasting to the
+/// [..., M, S] scores.
+LogicalResult verifyAttentionMask(AttentionOp op, RankedTensorType q,
+                                  RankedTensorType k) {
+  Value mask = op.getMask();
+  if (!mask)
+    return success();
+  int64_t rank = q.getRank();
+  auto mt = cast<RankedTensorType>(mask.getType());
+  SmallVector<int64_t> scores(q.getShape().drop_back(2));
+  scores.append({q.getDimSize(rank - 2), k.getDimSize(rank - 2)});
+  std::optional<SmallVector<int64_t>> joint =
+      broadcastShapes(mt.getShape(), scores);
+  if (!isa<FloatType>(mt.getElementType()) || !joint ||
+      ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(scores))
+    return op.emitOpError("mask must be a float tensor that broadcasts to [")
+           << scores << "]";
+  return success();
+}
+
+} // namespace
 
 LogicalResult AttentionOp::verify() {
   auto q = cast<RankedTensorType>(getQuery().getType());
   auto k = cast<RankedTensorType>(getKey().getType());
   auto v = cast<RankedTensorType>(getValue().getType());
   auto out = cast<RankedTensorType>(getResult().getType());
-  int64_t rank = q.getRank();
-  if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
-      out.getRank() != rank)
-    return emitOpError("query, key, value and result must share one rank "
-                       ">= 2");
-  if (!isa<FloatType>(q.getElementType()) ||
-      q.getElementType() != k.getElementType() ||
-      q.getElementType() != v.getElementType() ||
-      !isa<FloatType>(out.getElementType()))
-    return emitOpError("query, key and value must share a float element "
-                       "type, and the result be float");
-  ArrayRef<int64_t> batch = q.getShape().drop_back(2);
-  int64_t m = q.getDimSize(rank - 2), e = q.getDimSize(rank - 1);
-  int64_t s = k.getDimSize(rank - 2), ev = v.getDimSize(rank - 1);
-  // Key and value heads may serve several query heads (grouped queries).
-  auto servesQuery = [&](RankedTensorType t) {
-    for (auto [d, n] : llvm::enumerate(t.getShape().drop_back(2)))
-      if (n != 1 && n != batch[d])
-        return false;
-    return true;
-  };
-  if (!servesQuery(k) || !servesQuery(v))
-    return emitOpError("key and value batch dims must be the query's or 1");
-  if (k.getDimSize(rank - 1) != e || v.getDimSize(rank - 2) != s)
-    return emitOpError("key must be [..., S, ")
-           << e << "] and value [..., " << s << ", Ev] for the query's "
-           << "head dim " << e;
-  if (getCausal() && m > s)
-    return emitOpError("a causal attention needs no more queries (")
-           << m << ") than keys (" << s << ")";
-  SmallVector<int64_t> expected(batch);
-  expected.append({m, ev});
-  if (out.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("result shape must be [") << expected << "]";
-  if (Value mask = getMask()) {
-    auto mt = cast<RankedTensorType>(mask.getType());
-    SmallVector<int64_t> scores(batch);
-    scores.append({m, s});
-    std::optional<SmallVector<int64_t>> joint =
-        broadcastShapes(mt.getShape(), scores);
-    if (!isa<FloatType>(mt.getElementType()) || !joint ||
-        ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(scores))
-      return emitOpError("mask must be a float tensor that broadcasts to [")
-             << scores << "]";
-  }
+  if (failed(verifyAttentionRanks(*this, q, k, v, out)) ||
+      failed(verifyAttentionElementTypes(*this, q, k, v, out)) ||
+      failed(verifyAttentionShapes(*this, q, k, v, out)) ||
+      failed(verifyAttentionMask(*this, q, k)))
+    return failure();
   return verifyOperandsAndResultsSticks(*this);
 }
 
@@ -316,7 +392,8 @@ LogicalResult SelectOp::verify() {
     return emitOpError("condition must be an i1 tensor, got ") << cond;
   if (t != f || t != res)
     return emitOpError("values and result must share an element type");
-  return verifyBroadcast(*this, {getCondition(), getTrueValue(), getFalseValue()},
+  return verifyBroadcast(*this,
+                         {getCondition(), getTrueValue(), getFalseValue()},
                          cast<RankedTensorType>(getResult().getType()));
 }
 
@@ -325,14 +402,15 @@ LogicalResult ReduceOp::verify() {
   auto out = cast<RankedTensorType>(getResult().getType());
   int64_t dim = getDim();
   if (dim < 0 || dim >= in.getRank())
-    return emitOpError("dim ") << dim << " is out of range for rank "
-                               << in.getRank();
+    return emitOpError("dim ")
+           << dim << " is out of range for rank " << in.getRank();
   SmallVector<int64_t> expected(in.getShape());
   expected[dim] = 1;
   if (ArrayRef<int64_t>(expected) != out.getShape())
     return emitOpError("result shape must be [")
            << expected << "] (the reduced dim kept with size 1), got " << out;
-  bool isArg = getKind() == ReduceKind::argmax || getKind() == ReduceKind::argmin;
+  bool isArg =
+      getKind() == ReduceKind::argmax || getKind() == ReduceKind::argmin;
   if (isArg && !isa<IntegerType>(out.getElementType()))
     return emitOpError("argmax/argmin produce integer indices, got ")
            << out.getElementType();
@@ -357,8 +435,7 @@ LogicalResult TransposeOp::verify() {
   ArrayRef<int64_t> perm = getPermutation();
   if (int64_t(perm.size()) != in.getRank())
     return emitOpError("permutation has ")
-           << perm.size() << " entries for a rank-" << in.getRank()
-           << " input";
+           << perm.size() << " entries for a rank-" << in.getRank() << " input";
   SmallVector<bool> seen(perm.size(), false);
   SmallVector<int64_t> expected;
   for (int64_t p : perm) {
@@ -381,8 +458,7 @@ LogicalResult ReshapeOp::verify() {
   if (in.getNumElements() != out.getNumElements() ||
       in.getElementType() != out.getElementType())
     return emitOpError("input ")
-           << in << " and result " << out
-           << " must have the same elements";
+           << in << " and result " << out << " must have the same elements";
   return verifyOperandsAndResultsSticks(*this);
 }
 
@@ -412,12 +488,27 @@ LogicalResult SliceOp::verify() {
     if (off < 0 || st < 1)
       return emitOpError("offsets must be >= 0 and strides >= 1");
     if (n > 0 && off + (n - 1) * st >= in.getDimSize(d))
-      return emitOpError("dim ") << d << " window ends at "
-                                 << off + (n - 1) * st << ", past the size "
-                                 << in.getDimSize(d);
+      return emitOpError("dim ")
+             << d << " window ends at " << off + (n - 1) * st
+             << ", past the size " << in.getDimSize(d);
   }
   return verifyOperandsAndResultsSticks(*this);
 }
+
+namespace {
+/// Checks that a concat input matches the result except along `dim`.
+LogicalResult verifyConcatInput(ConcatOp op, RankedTensorType t,
+                                RankedTensorType out, int64_t dim) {
+  if (t.getRank() != out.getRank() ||
+      t.getElementType() != out.getElementType())
+    return op.emitOpError("inputs must have the result's rank and element "
+                          "type");
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (d != dim && t.getDimSize(d) != out.getDimSize(d))
+      return op.emitOpError("inputs differ from the result in dim ") << d;
+  return success();
+}
+} // namespace
 
 LogicalResult ConcatOp::verify() {
   auto out = cast<RankedTensorType>(getResult().getType());
@@ -425,18 +516,13 @@ LogicalResult ConcatOp::verify() {
   if (getInputs().empty())
     return emitOpError("needs at least one input");
   if (dim < 0 || dim >= out.getRank())
-    return emitOpError("dim ") << dim << " is out of range for rank "
-                               << out.getRank();
+    return emitOpError("dim ")
+           << dim << " is out of range for rank " << out.getRank();
   int64_t total = 0;
   for (Value v : getInputs()) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (t.getRank() != out.getRank() ||
-        t.getElementType() != out.getElementType())
-      return emitOpError("inputs must have the result's rank and element "
-                         "type");
-    for (int64_t d = 0; d < t.getRank(); ++d)
-      if (d != dim && t.getDimSize(d) != out.getDimSize(d))
-        return emitOpError("inputs differ from the result in dim ") << d;
+    if (failed(verifyConcatInput(*this, t, out, dim)))
+      return failure();
     total += t.getDimSize(dim);
   }
   if (total != out.getDimSize(dim))
@@ -452,7 +538,8 @@ LogicalResult GatherOp::verify() {
   auto out = cast<RankedTensorType>(getResult().getType());
   if (table.getRank() != 2)
     return emitOpError("table must have rank 2, got ") << table.getRank();
-  if (!idx.getElementType().isInteger(32) && !idx.getElementType().isInteger(64))
+  if (!idx.getElementType().isInteger(32) &&
+      !idx.getElementType().isInteger(64))
     return emitOpError("indices must be i32 or i64, got ")
            << idx.getElementType();
   SmallVector<int64_t> expected(idx.getShape());
@@ -464,6 +551,22 @@ LogicalResult GatherOp::verify() {
            << out;
   return verifyOperandsAndResultsSticks(*this);
 }
+
+namespace {
+/// Checks that the source is dest's shape with the indices' length along
+/// `dim`.
+LogicalResult verifyScatterSourceShape(ScatterOp op, RankedTensorType dest,
+                                       RankedTensorType src,
+                                       RankedTensorType idx, int64_t dim) {
+  for (int64_t d = 0; d < dest.getRank(); ++d)
+    if (d == dim ? src.getDimSize(d) != idx.getDimSize(0)
+                 : src.getDimSize(d) != dest.getDimSize(d))
+      return op.emitOpError("source shape does not match dest and indices in "
+                            "dim ")
+             << d;
+  return success();
+}
+} // namespace
 
 LogicalResult ScatterOp::verify() {
   auto dest = cast<RankedTensorType>(getDest().getType());
@@ -480,12 +583,8 @@ LogicalResult ScatterOp::verify() {
   if (src.getRank() != dest.getRank() ||
       src.getElementType() != dest.getElementType())
     return emitOpError("source must have dest's rank and element type");
-  for (int64_t d = 0; d < dest.getRank(); ++d)
-    if (d == dim ? src.getDimSize(d) != idx.getDimSize(0)
-                 : src.getDimSize(d) != dest.getDimSize(d))
-      return emitOpError("source shape does not match dest and indices in "
-                         "dim ")
-             << d;
+  if (failed(verifyScatterSourceShape(*this, dest, src, idx, dim)))
+    return failure();
   return verifyOperandsAndResultsSticks(*this);
 }
 
@@ -535,143 +634,222 @@ SmallVector<IteratorKind> KernelOp::getIteratorKinds() {
   return kinds;
 }
 
-LogicalResult KernelOp::verify() {
-  Block &block = getBodyBlock();
-  if (block.getNumArguments() != getInputs().size())
-    return emitOpError("body has ")
-           << block.getNumArguments() << " arguments for "
-           << getInputs().size() << " inputs";
-  for (auto [arg, input] : llvm::zip(block.getArguments(), getInputs()))
-    if (arg.getType() != input.getType())
-      return emitOpError("body argument type ")
-             << arg.getType() << " differs from input type "
-             << input.getType();
-  size_t loops = getSpace().size();
-  if (getIterators().size() != loops)
-    return emitOpError("has ") << getIterators().size()
-                               << " iterators for " << loops << " loops";
-  for (auto s : getIterators().getAsRange<StringAttr>())
-    if (s.getValue() != "parallel" && s.getValue() != "reduction")
-      return emitOpError("iterator must be \"parallel\" or \"reduction\", got ")
-             << s;
-  for (int64_t size : getSpace())
-    if (size <= 0)
-      return emitOpError("loop sizes must be positive");
-  size_t tensors = getInputs().size() + getNumResults();
-  if (getIndexingMaps().size() != tensors)
-    return emitOpError("has ") << getIndexingMaps().size()
-                               << " indexing maps for " << tensors
-                               << " inputs and results";
-  SmallVector<Type> types(getInputs().getTypes());
-  llvm::append_range(types, getResultTypes());
-  for (auto [map, type] :
-       llvm::zip(getIndexingMaps().getAsValueRange<AffineMapAttr>(), types)) {
-    if (map.getNumDims() != loops)
-      return emitOpError("indexing map ") << AffineMapAttr::get(map) << " must have " << loops
-                                          << " dims";
-    if (int64_t(map.getNumResults()) !=
-        cast<RankedTensorType>(type).getRank())
-      return emitOpError("indexing map ")
-             << AffineMapAttr::get(map) << " does not match the rank of " << type;
-  }
+namespace {
 
-  Arch arch = getArch(*this);
-  if (auto schedule = getScheduleAttr()) {
-    if (schedule.getSplit().size() != loops ||
-        schedule.getTile().size() != loops)
-      return emitOpError("schedule must give a split and a tile per loop");
-    for (auto [split, tile, size] :
-         llvm::zip(schedule.getSplit(), schedule.getTile(), getSpace())) {
-      if (split < 1 || tile < 1)
-        return emitOpError("schedule splits and tiles must be positive");
-      if (tile > size)
-        return emitOpError("tile ") << tile << " exceeds its loop size "
-                                    << size;
-    }
-    // Every split is positive here; their product may still overflow.
-    std::optional<int64_t> cores = 1;
-    for (int64_t split : schedule.getSplit())
-      if (cores)
-        cores = llvm::checkedMul(*cores, split);
-    if (!cores)
-      return emitOpError("schedule split [")
-             << schedule.getSplit() << "] uses more cores than the machine's "
-             << arch.cores;
-    if (*cores > arch.cores)
-      return emitOpError("schedule uses ")
-             << *cores << " cores; the machine has " << arch.cores;
-    if (schedule.getDepth() < 1)
-      return emitOpError("pipeline depth must be at least 1");
+/// Checks that the body takes one argument of each input's type.
+LogicalResult verifyKernelBodyArguments(KernelOp op) {
+  Block &block = op.getBodyBlock();
+  if (block.getNumArguments() != op.getInputs().size())
+    return op.emitOpError("body has ")
+           << block.getNumArguments() << " arguments for "
+           << op.getInputs().size() << " inputs";
+  for (auto [arg, input] : llvm::zip(block.getArguments(), op.getInputs()))
+    if (arg.getType() != input.getType())
+      return op.emitOpError("body argument type ")
+             << arg.getType() << " differs from input type " << input.getType();
+  return success();
+}
+
+/// Checks one valid iterator per loop and positive loop sizes.
+LogicalResult verifyKernelLoops(KernelOp op) {
+  size_t loops = op.getSpace().size();
+  if (op.getIterators().size() != loops)
+    return op.emitOpError("has ") << op.getIterators().size()
+                                  << " iterators for " << loops << " loops";
+  for (auto s : op.getIterators().getAsRange<StringAttr>())
+    if (s.getValue() != "parallel" && s.getValue() != "reduction")
+      return op.emitOpError(
+                 "iterator must be \"parallel\" or \"reduction\", got ")
+             << s;
+  for (int64_t size : op.getSpace())
+    if (size <= 0)
+      return op.emitOpError("loop sizes must be positive");
+  return success();
+}
+
+/// Checks one indexing map per input and result, over the loops and of the
+/// tensor's rank.
+LogicalResult verifyKernelIndexingMaps(KernelOp op) {
+  size_t loops = op.getSpace().size();
+  size_t tensors = op.getInputs().size() + op.getNumResults();
+  if (op.getIndexingMaps().size() != tensors)
+    return op.emitOpError("has ")
+           << op.getIndexingMaps().size() << " indexing maps for " << tensors
+           << " inputs and results";
+  SmallVector<Type> types(op.getInputs().getTypes());
+  llvm::append_range(types, op.getResultTypes());
+  for (auto [map, type] : llvm::zip(
+           op.getIndexingMaps().getAsValueRange<AffineMapAttr>(), types)) {
+    if (map.getNumDims() != loops)
+      return op.emitOpError("indexing map ")
+             << AffineMapAttr::get(map) << " must have " << loops << " dims";
+    if (int64_t(map.getNumResults()) != cast<RankedTensorType>(type).getRank())
+      return op.emitOpError("indexing map ")
+             << AffineMapAttr::get(map) << " does not match the rank of "
+             << type;
   }
-  if (auto buffers = getBuffers()) {
-    int64_t lx = arch.lxBytes;
-    struct Range {
-      int64_t begin, end, first, last;
-    };
-    SmallVector<Range> ranges;
-    for (auto b : buffers->getAsRange<BufferAttr>()) {
-      if (b.getOffset() < 0 || b.getBytes() <= 0 || b.getCopies() < 1)
-        return emitOpError("buffer '") << b.getName() << "' is malformed";
-      if (!b.getLive().empty() &&
-          (b.getLive().size() != 2 || b.getLive()[0] > b.getLive()[1]))
-        return emitOpError("buffer '")
-               << b.getName() << "' live range must be [first, last]";
-      if (b.getOffset() % arch.lxAlignment != 0 ||
-          b.getBytes() % arch.lxAlignment != 0)
-        return emitOpError("buffer '")
-               << b.getName() << "' must be aligned to "
-               << arch.lxAlignment << " bytes";
-      std::optional<int64_t> size =
-          llvm::checkedMul(b.getBytes(), b.getCopies());
-      std::optional<int64_t> checkedEnd =
-          size ? llvm::checkedAdd(b.getOffset(), *size) : std::nullopt;
-      if (!checkedEnd)
-        return emitOpError("buffer '")
-               << b.getName() << "' (" << b.getCopies() << " copies of "
-               << b.getBytes() << " bytes at byte " << b.getOffset()
-               << ") does not fit in the " << lx << "-byte scratchpad";
-      int64_t end = *checkedEnd;
-      if (end > lx)
-        return emitOpError("buffer '")
-               << b.getName() << "' ends at byte " << end
-               << ", past the " << lx << "-byte scratchpad";
-      int64_t first = b.getLive().empty() ? 0 : b.getLive()[0];
-      int64_t last = b.getLive().empty() ? INT64_MAX : b.getLive()[1];
-      ranges.push_back({b.getOffset(), end, first, last});
-    }
-    // Buffers alive at the same time must not share bytes.
-    for (size_t i = 0; i < ranges.size(); ++i)
-      for (size_t j = i + 1; j < ranges.size(); ++j) {
-        const Range &a = ranges[i], &c = ranges[j];
-        if (a.begin < c.end && c.begin < a.end && a.first <= c.last &&
-            c.first <= a.last)
-          return emitOpError("LX buffers ")
-                 << i << " and " << j << " overlap at byte "
-                 << std::max(a.begin, c.begin) << " while both are live";
-      }
+  return success();
+}
+
+/// Checks a positive split and a tile within the loop size for each loop.
+LogicalResult verifyScheduleSplitsAndTiles(KernelOp op, ScheduleAttr schedule) {
+  size_t loops = op.getSpace().size();
+  if (schedule.getSplit().size() != loops || schedule.getTile().size() != loops)
+    return op.emitOpError("schedule must give a split and a tile per loop");
+  for (auto [split, tile, size] :
+       llvm::zip(schedule.getSplit(), schedule.getTile(), op.getSpace())) {
+    if (split < 1 || tile < 1)
+      return op.emitOpError("schedule splits and tiles must be positive");
+    if (tile > size)
+      return op.emitOpError("tile ")
+             << tile << " exceeds its loop size " << size;
   }
-  auto checkPaths = [&](std::optional<ArrayAttr> paths, size_t n,
-                        StringRef what) -> LogicalResult {
-    if (!paths)
-      return success();
-    if (paths->size() != n)
-      return emitOpError(what) << " has " << paths->size() << " entries for "
-                               << n << " values";
-    for (auto p : paths->getAsRange<StringAttr>())
-      if (!symbolizeDataPath(p.getValue()))
-        return emitOpError(what) << " entry " << p
-                                 << " is not one of dma, ring, lx";
+  return success();
+}
+
+/// Checks the optional schedule: its shape, the cores its splits use and
+/// the pipeline depth.
+LogicalResult verifyKernelSchedule(KernelOp op, const Arch &arch) {
+  ScheduleAttr schedule = op.getScheduleAttr();
+  if (!schedule)
     return success();
-  };
-  if (failed(checkPaths(getSources(), getInputs().size(), "sources")) ||
-      failed(checkPaths(getDestinations(), getNumResults(), "destinations")))
+  if (failed(verifyScheduleSplitsAndTiles(op, schedule)))
     return failure();
-  if (auto offsets = getResultOffsets())
-    if (offsets->size() != getNumResults())
-      return emitOpError("result_offsets has ")
-             << offsets->size() << " entries for " << getNumResults()
+  // Every split is positive here; their product may still overflow.
+  std::optional<int64_t> cores = 1;
+  for (int64_t split : schedule.getSplit())
+    if (cores)
+      cores = llvm::checkedMul(*cores, split);
+  if (!cores)
+    return op.emitOpError("schedule split [")
+           << schedule.getSplit() << "] uses more cores than the machine's "
+           << arch.cores;
+  if (*cores > arch.cores)
+    return op.emitOpError("schedule uses ")
+           << *cores << " cores; the machine has " << arch.cores;
+  if (schedule.getDepth() < 1)
+    return op.emitOpError("pipeline depth must be at least 1");
+  return success();
+}
+
+/// The LX bytes a buffer occupies and the steps it is live in.
+struct LiveBufferRange {
+  int64_t begin, end, first, last;
+};
+
+/// Checks a buffer's offset, size, copies and live range are well formed.
+LogicalResult verifyBufferFields(KernelOp op, BufferAttr b) {
+  if (b.getOffset() < 0 || b.getBytes() <= 0 || b.getCopies() < 1)
+    return op.emitOpError("buffer '") << b.getName() << "' is malformed";
+  if (!b.getLive().empty() &&
+      (b.getLive().size() != 2 || b.getLive()[0] > b.getLive()[1]))
+    return op.emitOpError("buffer '")
+           << b.getName() << "' live range must be [first, last]";
+  return success();
+}
+
+/// Checks that a buffer is well formed, aligned and inside LX, and returns
+/// the bytes and steps it occupies.
+FailureOr<LiveBufferRange> verifyKernelBuffer(KernelOp op, BufferAttr b,
+                                              const Arch &arch) {
+  int64_t lx = arch.lxBytes;
+  if (failed(verifyBufferFields(op, b)))
+    return failure();
+  if (b.getOffset() % arch.lxAlignment != 0 ||
+      b.getBytes() % arch.lxAlignment != 0)
+    return op.emitOpError("buffer '") << b.getName() << "' must be aligned to "
+                                      << arch.lxAlignment << " bytes";
+  std::optional<int64_t> size = llvm::checkedMul(b.getBytes(), b.getCopies());
+  std::optional<int64_t> checkedEnd =
+      size ? llvm::checkedAdd(b.getOffset(), *size) : std::nullopt;
+  if (!checkedEnd)
+    return op.emitOpError("buffer '")
+           << b.getName() << "' (" << b.getCopies() << " copies of "
+           << b.getBytes() << " bytes at byte " << b.getOffset()
+           << ") does not fit in the " << lx << "-byte scratchpad";
+  int64_t end = *checkedEnd;
+  if (end > lx)
+    return op.emitOpError("buffer '")
+           << b.getName() << "' ends at byte " << end << ", past the " << lx
+           << "-byte scratchpad";
+  int64_t first = b.getLive().empty() ? 0 : b.getLive()[0];
+  int64_t last = b.getLive().empty() ? INT64_MAX : b.getLive()[1];
+  return LiveBufferRange{b.getOffset(), end, first, last};
+}
+
+/// Checks that buffers alive at the same time do not share bytes.
+LogicalResult verifyBuffersDisjoint(KernelOp op,
+                                    ArrayRef<LiveBufferRange> ranges) {
+  for (size_t i = 0; i < ranges.size(); ++i)
+    for (size_t j = i + 1; j < ranges.size(); ++j) {
+      const LiveBufferRange &a = ranges[i], &c = ranges[j];
+      if (a.begin < c.end && c.begin < a.end && a.first <= c.last &&
+          c.first <= a.last)
+        return op.emitOpError("LX buffers ")
+               << i << " and " << j << " overlap at byte "
+               << std::max(a.begin, c.begin) << " while both are live";
+    }
+  return success();
+}
+
+/// Checks each of the optional LX buffers, then that live ones are disjoint.
+LogicalResult verifyKernelBuffers(KernelOp op, const Arch &arch) {
+  std::optional<ArrayAttr> buffers = op.getBuffers();
+  if (!buffers)
+    return success();
+  SmallVector<LiveBufferRange> ranges;
+  for (auto b : buffers->getAsRange<BufferAttr>()) {
+    FailureOr<LiveBufferRange> range = verifyKernelBuffer(op, b, arch);
+    if (failed(range))
+      return failure();
+    ranges.push_back(*range);
+  }
+  return verifyBuffersDisjoint(op, ranges);
+}
+
+/// Checks that optional data paths give one of dma, ring, lx per value.
+LogicalResult verifyDataPaths(KernelOp op, std::optional<ArrayAttr> paths,
+                              size_t n, StringRef what) {
+  if (!paths)
+    return success();
+  if (paths->size() != n)
+    return op.emitOpError(what)
+           << " has " << paths->size() << " entries for " << n << " values";
+  for (auto p : paths->getAsRange<StringAttr>())
+    if (!symbolizeDataPath(p.getValue()))
+      return op.emitOpError(what)
+             << " entry " << p << " is not one of dma, ring, lx";
+  return success();
+}
+
+/// Checks the sources, destinations and result offsets of the kernel's
+/// values.
+LogicalResult verifyKernelDataPlacement(KernelOp op) {
+  if (failed(verifyDataPaths(op, op.getSources(), op.getInputs().size(),
+                             "sources")) ||
+      failed(verifyDataPaths(op, op.getDestinations(), op.getNumResults(),
+                             "destinations")))
+    return failure();
+  if (auto offsets = op.getResultOffsets())
+    if (offsets->size() != op.getNumResults())
+      return op.emitOpError("result_offsets has ")
+             << offsets->size() << " entries for " << op.getNumResults()
              << " results";
   return success();
+}
+
+} // namespace
+
+LogicalResult KernelOp::verify() {
+  if (failed(verifyKernelBodyArguments(*this)) ||
+      failed(verifyKernelLoops(*this)) ||
+      failed(verifyKernelIndexingMaps(*this)))
+    return failure();
+  Arch arch = getArch(*this);
+  if (failed(verifyKernelSchedule(*this, arch)) ||
+      failed(verifyKernelBuffers(*this, arch)))
+    return failure();
+  return verifyKernelDataPlacement(*this);
 }
 
 LogicalResult KernelOp::verifyRegions() {
@@ -694,41 +872,73 @@ int64_t TensorOp::getDeviceBytes() {
   return elems * getElementBytes(type.getElementType());
 }
 
+namespace {
+
+/// Checks that inputs and outputs, and only they, have an io_index.
+LogicalResult verifyIoIndexForRole(TensorOp op) {
+  TensorRole role = op.getRole();
+  bool io = role == TensorRole::input || role == TensorRole::output;
+  if (io != bool(op.getIoIndex()))
+    return op.emitOpError(io ? "inputs and outputs need an io_index"
+                             : "only inputs and outputs have an io_index");
+  return success();
+}
+
+/// Checks that weights and constants, and only they, carry exactly one of
+/// a value or external data.
+LogicalResult verifyDataForRole(TensorOp op) {
+  TensorRole role = op.getRole();
+  bool data = role == TensorRole::weight || role == TensorRole::constant;
+  if (data && bool(op.getValue()) == bool(op.getExternal()))
+    return op.emitOpError("weights and constants need exactly one of value or "
+                          "external data");
+  if (!data && (op.getValue() || op.getExternal()))
+    return op.emitOpError("only weights and constants carry data");
+  return success();
+}
+
+/// Checks the attributes that only some tensor roles may have.
+LogicalResult verifyRoleAttributes(TensorOp op) {
+  if (failed(verifyIoIndexForRole(op)) || failed(verifyDataForRole(op)))
+    return failure();
+  TensorRole role = op.getRole();
+  if ((role == TensorRole::workspace) != bool(op.getWorkspaceOffset()))
+    return op.emitOpError("workspace tensors (and only they) need a "
+                          "workspace_offset");
+  if (op.getAliasesInput() && role != TensorRole::output)
+    return op.emitOpError("only outputs may alias an input");
+  return success();
+}
+
+/// Checks that an output updating a buffer updates a weight of its type.
+LogicalResult verifyTensorUpdates(TensorOp op) {
+  auto updates = op.getUpdatesAttr();
+  if (!updates)
+    return success();
+  if (op.getRole() != TensorRole::output)
+    return op.emitOpError("only outputs may update a buffer");
+  if (op.getAliasesInput())
+    return op.emitOpError("an output updates an input or a buffer, not both");
+  auto target = SymbolTable::lookupNearestSymbolFrom<TensorOp>(op, updates);
+  if (!target || target.getRole() != TensorRole::weight)
+    return op.emitOpError("updates ") << updates << ", which is not a weight";
+  if (target.getType() != op.getType())
+    return op.emitOpError("updates ")
+           << updates << " of type " << target.getType() << ", not "
+           << op.getType();
+  return success();
+}
+
+} // namespace
+
 LogicalResult TensorOp::verify() {
   auto type = dyn_cast<RankedTensorType>(getType());
   if (!type || !type.hasStaticShape())
     return emitOpError("type must be a statically shaped tensor");
   if (!spyre::getLayout(type))
     return emitOpError("type must have a #spyre.layout encoding");
-  TensorRole role = getRole();
-  bool io = role == TensorRole::input || role == TensorRole::output;
-  if (io != bool(getIoIndex()))
-    return emitOpError(io ? "inputs and outputs need an io_index"
-                          : "only inputs and outputs have an io_index");
-  bool data = role == TensorRole::weight || role == TensorRole::constant;
-  if (data && bool(getValue()) == bool(getExternal()))
-    return emitOpError("weights and constants need exactly one of value or "
-                       "external data");
-  if (!data && (getValue() || getExternal()))
-    return emitOpError("only weights and constants carry data");
-  if ((role == TensorRole::workspace) != bool(getWorkspaceOffset()))
-    return emitOpError("workspace tensors (and only they) need a "
-                       "workspace_offset");
-  if (getAliasesInput() && role != TensorRole::output)
-    return emitOpError("only outputs may alias an input");
-  if (auto updates = getUpdatesAttr()) {
-    if (role != TensorRole::output)
-      return emitOpError("only outputs may update a buffer");
-    if (getAliasesInput())
-      return emitOpError("an output updates an input or a buffer, not both");
-    auto target = SymbolTable::lookupNearestSymbolFrom<TensorOp>(*this, updates);
-    if (!target || target.getRole() != TensorRole::weight)
-      return emitOpError("updates ") << updates << ", which is not a weight";
-    if (target.getType() != getType())
-      return emitOpError("updates ")
-             << updates << " of type " << target.getType() << ", not "
-             << getType();
-  }
+  if (failed(verifyRoleAttributes(*this)) || failed(verifyTensorUpdates(*this)))
+    return failure();
   return verifyStickSizes(*this, type);
 }
 
@@ -784,22 +994,23 @@ LogicalResult verifyParamSlot(Operation *op, int64_t slot, StringRef what) {
     return success();
   ProgramOp program = getProgram(op);
   if (program && slot >= program.getNumParams())
-    return op->emitOpError(what) << " parameter slot " << slot
-                                 << " is out of range (num_params = "
-                                 << program.getNumParams() << ")";
+    return op->emitOpError(what)
+           << " parameter slot " << slot
+           << " is out of range (num_params = " << program.getNumParams()
+           << ")";
   return success();
 }
 
 LogicalResult verifyLx(Operation *op, LxAddressAttr lx, StringRef what) {
   Arch arch = getArch(op);
   if (lx.getOffset() < 0 || lx.getOffset() >= arch.lxBytes)
-    return op->emitOpError(what) << " LX offset " << lx.getOffset()
-                                 << " is outside the " << arch.lxBytes
-                                 << "-byte scratchpad";
+    return op->emitOpError(what)
+           << " LX offset " << lx.getOffset() << " is outside the "
+           << arch.lxBytes << "-byte scratchpad";
   if (int64_t(lx.getStrides().size()) > loopDepth(op))
-    return op->emitOpError(what) << " has " << lx.getStrides().size()
-                                 << " loop strides inside "
-                                 << loopDepth(op) << " loops";
+    return op->emitOpError(what)
+           << " has " << lx.getStrides().size() << " loop strides inside "
+           << loopDepth(op) << " loops";
   if (lx.getWrap() < 0)
     return op->emitOpError(what) << " wrap must not be negative";
   return success();
@@ -822,7 +1033,9 @@ LogicalResult verifyClamp(Operation *op, std::optional<ClampAttr> clamp,
   return verifyParamSlot(op, clamp->getParam(), "clamp");
 }
 
-template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
+/// Checks the shape of a DMA's box: three counts and pitches, positive
+/// counts and run.
+template <typename DmaOp> LogicalResult verifyDmaBox(DmaOp op) {
   if (op.getBox().size() != 3 || op.getPitch().size() != 3)
     return op.emitOpError("box and pitch must have 3 entries");
   for (int64_t b : op.getBox())
@@ -830,24 +1043,40 @@ template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
       return op.emitOpError("box counts must be positive");
   if (op.getRun() < 1)
     return op.emitOpError("run must be positive");
+  return success();
+}
+
+/// Checks the memory address: a known tensor, strides for at most the
+/// enclosing loops and an existing parameter slot.
+template <typename DmaOp> LogicalResult verifyDmaMemAddress(DmaOp op) {
   MemAddressAttr mem = op.getMem();
   if (!SymbolTable::lookupNearestSymbolFrom<TensorOp>(op, mem.getTensor()))
     return op.emitOpError("refers to unknown tensor ") << mem.getTensor();
   if (int64_t(mem.getStrides().size()) > loopDepth(op))
     return op.emitOpError("memory address has more loop strides than "
                           "enclosing loops");
-  if (failed(verifyParamSlot(op, mem.getParam(), "memory")))
-    return failure();
-  Arch arch = getArch(op);
+  return verifyParamSlot(op, mem.getParam(), "memory");
+}
+
+/// Bytes of a DMA's box packed in LX, or std::nullopt on overflow.
+template <typename DmaOp> std::optional<int64_t> packedBoxBytes(DmaOp op) {
   // Box counts and run are positive here; their product may overflow.
   std::optional<int64_t> bytes = op.getRun();
   for (int64_t b : op.getBox())
     if (bytes)
       bytes = llvm::checkedMul(*bytes, b);
+  return bytes;
+}
+
+/// Checks that the LX bytes the box spans, packed or rows lx_pitch bytes
+/// apart, lie inside the scratchpad.
+template <typename DmaOp>
+LogicalResult verifyDmaLxRange(DmaOp op, const Arch &arch) {
+  std::optional<int64_t> bytes = packedBoxBytes(op);
   if (auto pitch = op.getLxPitch()) {
     // Rows lx_pitch bytes apart instead of packed.
-    std::optional<int64_t> row = llvm::checkedMul(
-        op.getRun(), op.getBox()[1] * op.getBox()[2]);
+    std::optional<int64_t> row =
+        llvm::checkedMul(op.getRun(), op.getBox()[1] * op.getBox()[2]);
     if (!row || *pitch < *row)
       return op.emitOpError("lx_pitch ")
              << *pitch << " is smaller than a row of the box";
@@ -858,19 +1087,50 @@ template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
   std::optional<int64_t> end =
       bytes ? llvm::checkedAdd(offset, *bytes) : std::nullopt;
   if (!end)
-    return op.emitOpError("box [")
-           << op.getBox() << "] of " << op.getRun()
-           << "-byte runs does not fit in the " << arch.lxBytes
-           << "-byte scratchpad";
+    return op.emitOpError("box [") << op.getBox() << "] of " << op.getRun()
+                                   << "-byte runs does not fit in the "
+                                   << arch.lxBytes << "-byte scratchpad";
   if (*end > arch.lxBytes)
     return op.emitOpError("LX range [")
            << offset << ", " << *end << ") is outside the " << arch.lxBytes
            << "-byte scratchpad";
-  if (failed(verifyLx(op, op.getLx(), "lx")))
+  return success();
+}
+
+/// Verifies a DMA box copy between memory and LX.
+template <typename DmaOp> LogicalResult verifyDma(DmaOp op) {
+  if (failed(verifyDmaBox(op)) || failed(verifyDmaMemAddress(op)))
+    return failure();
+  Arch arch = getArch(op);
+  if (failed(verifyDmaLxRange(op, arch)) ||
+      failed(verifyLx(op, op.getLx(), "lx")))
     return failure();
   // Any of the box counts and the run may be clamped (docs/isa.md): the
   // index loads of a gather clamp their run of bytes.
   return verifyClamp(op, op.getClamp(), 3);
+}
+
+/// Checks that an optional init_level names an enclosing loop.
+LogicalResult verifyInitLevel(Operation *op, std::optional<int64_t> level) {
+  if (level && (*level < 0 || *level >= loopDepth(op)))
+    return op->emitOpError("init_level ")
+           << *level << " is not an enclosing loop";
+  return success();
+}
+
+/// Checks that count_level and count_step, when given, name an enclosing
+/// loop and a non-zero 32-bit step.
+LogicalResult verifyLoopCountStep(LoopOp op) {
+  std::optional<int64_t> level = op.getCountLevel();
+  if (!level)
+    return success();
+  if (*level < 0 || *level >= int64_t(op.getLevel()))
+    return op.emitOpError("count_level ")
+           << *level << " is not an enclosing loop";
+  if (*op.getCountStep() == 0 || *op.getCountStep() < INT32_MIN ||
+      *op.getCountStep() > INT32_MAX)
+    return op.emitOpError("count_step must be a non-zero 32-bit integer");
+  return success();
 }
 
 } // namespace
@@ -882,14 +1142,8 @@ LogicalResult LoopOp::verify() {
     return emitOpError("hardware loops nest at most 3 deep");
   if (bool(getCountStep()) != bool(getCountLevel()))
     return emitOpError("count_step and count_level go together");
-  if (auto level = getCountLevel()) {
-    if (*level < 0 || *level >= int64_t(getLevel()))
-      return emitOpError("count_level ")
-             << *level << " is not an enclosing loop";
-    if (*getCountStep() == 0 || *getCountStep() < INT32_MIN ||
-        *getCountStep() > INT32_MAX)
-      return emitOpError("count_step must be a non-zero 32-bit integer");
-  }
+  if (failed(verifyLoopCountStep(*this)))
+    return failure();
   if (auto p = getCountParam()) {
     // Unlike the -1 of address and clamp parameters, absence means none.
     if (*p < 0)
@@ -924,21 +1178,28 @@ LogicalResult DmaScatterOp::verify() { return verifyDmaRows(*this); }
 LogicalResult DmaLoadOp::verify() { return verifyDma(*this); }
 LogicalResult DmaStoreOp::verify() { return verifyDma(*this); }
 
+namespace {
+/// Checks the pitch, the matmul sizes and the accumulator type.
+LogicalResult verifyPtMatmulShape(PtMatmulOp op) {
+  if (op.getPitch().size() != 3)
+    return op.emitOpError("pitch must have 3 entries");
+  if (op.getM() < 1 || op.getK() < 1 || op.getN() < 1)
+    return op.emitOpError("m, k and n must be positive");
+  if (!op.getDstType().isF32())
+    return op.emitOpError("the accumulator must be f32");
+  return success();
+}
+} // namespace
+
 LogicalResult PtMatmulOp::verify() {
-  if (getPitch().size() != 3)
-    return emitOpError("pitch must have 3 entries");
-  if (getM() < 1 || getK() < 1 || getN() < 1)
-    return emitOpError("m, k and n must be positive");
-  if (!getDstType().isF32())
-    return emitOpError("the accumulator must be f32");
+  if (failed(verifyPtMatmulShape(*this)))
+    return failure();
   if (failed(verifyLx(*this, getDst(), "dst")) ||
       failed(verifyLx(*this, getLhs(), "lhs")) ||
       failed(verifyLx(*this, getRhs(), "rhs")))
     return failure();
-  if (auto level = getInitLevel())
-    if (*level < 0 || *level >= loopDepth(*this))
-      return emitOpError("init_level ") << *level
-                                        << " is not an enclosing loop";
+  if (failed(verifyInitLevel(*this, getInitLevel())))
+    return failure();
   if (auto clamp = getClamp(); clamp && clamp->getArg() != 1)
     return emitOpError("only k (argument 1) can be clamped, not argument ")
            << clamp->getArg();
@@ -946,9 +1207,10 @@ LogicalResult PtMatmulOp::verify() {
 }
 
 namespace {
+/// Checks the function, the pitch, the tile size and the presence of src1.
 template <typename SfpOp>
-LogicalResult verifySfp(SfpOp op, bool needsSrc1,
-                        function_ref<bool(StringRef)> validFn) {
+LogicalResult verifySfpShape(SfpOp op, bool needsSrc1,
+                             function_ref<bool(StringRef)> validFn) {
   if (!validFn(op.getFn()))
     return op.emitOpError("unknown function '") << op.getFn() << "'";
   if (op.getPitch().size() != 3)
@@ -958,15 +1220,22 @@ LogicalResult verifySfp(SfpOp op, bool needsSrc1,
   if (needsSrc1 != bool(op.getSrc1()))
     return op.emitOpError(needsSrc1 ? "needs a src1 operand"
                                     : "takes no src1 operand");
+  return success();
+}
+
+/// Verifies an SFP instruction whose function `validFn` accepts.
+template <typename SfpOp>
+LogicalResult verifySfp(SfpOp op, bool needsSrc1,
+                        function_ref<bool(StringRef)> validFn) {
+  if (failed(verifySfpShape(op, needsSrc1, validFn)))
+    return failure();
   if (failed(verifyLx(op, op.getDst(), "dst")) ||
       failed(verifyLx(op, op.getSrc0(), "src0")))
     return failure();
   if (op.getSrc1() && failed(verifyLx(op, *op.getSrc1(), "src1")))
     return failure();
-  if (auto level = op.getInitLevel())
-    if (*level < 0 || *level >= loopDepth(op))
-      return op.emitOpError("init_level ") << *level
-                                           << " is not an enclosing loop";
+  if (failed(verifyInitLevel(op, op.getInitLevel())))
+    return failure();
   // Rows or columns (a reduction over the valid columns of an edge tile).
   return verifyClamp(op, op.getClamp(), 1);
 }

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <iterator>
 #include <unordered_map>
 
 namespace spyre {
@@ -95,33 +96,18 @@ struct Object {
 };
 static_assert(sizeof(Object) == 16, "keep objects small: see kBytesPerObject");
 
+/// Each kind with its article, for messages, in the order of Object::Kind
+/// (a table rather than a switch of one constant per kind).
+constexpr const char *kKindNames[] = {
+    "None",   "a bool", "an int",   "a float",   "a str",    "a tuple",
+    "a list", "a dict", "a global", "a storage", "a tensor",
+};
+static_assert(std::size(kKindNames) == size_t(Object::Tensor) + 1,
+              "one name per Object::Kind");
+
 /// A kind with its article, for messages ("an int").
 const char *kindName(Object::Kind k) {
-  switch (k) {
-  case Object::None:
-    return "None";
-  case Object::Bool:
-    return "a bool";
-  case Object::Int:
-    return "an int";
-  case Object::Float:
-    return "a float";
-  case Object::String:
-    return "a str";
-  case Object::Tuple:
-    return "a tuple";
-  case Object::List:
-    return "a list";
-  case Object::Dict:
-    return "a dict";
-  case Object::Callable:
-    return "a global";
-  case Object::Storage:
-    return "a storage";
-  case Object::Tensor:
-    return "a tensor";
-  }
-  return "an object";
+  return size_t(k) < std::size(kKindNames) ? kKindNames[k] : "an object";
 }
 
 /// Storage keys become zip entry names (`data/<key>`): keep them plain.
@@ -370,8 +356,19 @@ private:
 
   bool global(const std::string &module, const std::string &name);
   bool reduce();
+  bool makeOrderedDict(const std::vector<Object *> &args);
+  bool copyPairs(Object *dict, const std::vector<Object *> &pairs);
+  bool rebuildParameter(Object *fn, const std::vector<Object *> &args);
   bool rebuildTensor(const std::vector<Object *> &args);
+  bool checkRebuildTensorArgs(const std::vector<Object *> &args);
+  bool isShapePair(Object *sizes, Object *strides);
+  static bool hasFlagTypes(const std::vector<Object *> &args);
+  bool appendDims(PickledTensor &view, const std::vector<Object *> &sizes,
+                  const std::vector<Object *> &strides);
   bool persistentId();
+  bool isStorageId(Object *pid);
+  bool checkStorageIdFields(const std::vector<Object *> &fields);
+  std::string describeStorageClassArg(Object *o);
 };
 
 bool Machine::global(const std::string &module, const std::string &name) {
@@ -416,50 +413,80 @@ bool Machine::reduce() {
                 kindName(args->kind) + ", not a tuple");
   const std::vector<Object *> &a = items(args);
   switch (fn->global) {
-  case Global::OrderedDict: {
-    // OrderedDict() then SETITEMS is what pickle writes; accept the
-    // OrderedDict([(k, v), ...]) form too.
-    Object *dict = make(Object::Dict);
-    if (!dict)
-      return false;
-    if (a.size() == 1 &&
-        (a[0]->kind == Object::List || a[0]->kind == Object::Tuple)) {
-      if (!grow(2 * items(a[0]).size()))
-        return false;
-      for (Object *pair : items(a[0])) {
-        if (pair->kind != Object::Tuple || items(pair).size() != 2)
-          return fail("OrderedDict argument is not a sequence of pairs");
-        items(dict).push_back(items(pair)[0]);
-        items(dict).push_back(items(pair)[1]);
-      }
-    } else if (!a.empty()) {
-      return fail("OrderedDict called with " + std::to_string(a.size()) +
-                  " arguments");
-    }
-    return push(dict);
-  }
+  case Global::OrderedDict:
+    return makeOrderedDict(a);
   case Global::RebuildTensorV2:
     return rebuildTensor(a);
   case Global::RebuildParameter:
-  case Global::RebuildParameterWithState: {
-    // (data, requires_grad, backward_hooks[, state]): the data is the
-    // tensor; gradients, hooks and Python attributes do not matter here.
-    size_t want = fn->global == Global::RebuildParameter ? 3 : 4;
-    if (a.size() != want || a[0]->kind != Object::Tensor)
-      return fail("'" + text(fn) + "' expects a tensor and " +
-                  std::to_string(want - 1) + " more arguments");
-    return push(a[0]);
-  }
+  case Global::RebuildParameterWithState:
+    return rebuildParameter(fn, a);
   case Global::Storage: // Only a tag of persistent ids.
     break;
   }
   return fail("global '" + text(fn) + "' cannot be called");
 }
 
+bool Machine::makeOrderedDict(const std::vector<Object *> &a) {
+  // OrderedDict() then SETITEMS is what pickle writes; accept the
+  // OrderedDict([(k, v), ...]) form too.
+  Object *dict = make(Object::Dict);
+  if (!dict)
+    return false;
+  if (a.size() == 1 &&
+      (a[0]->kind == Object::List || a[0]->kind == Object::Tuple)) {
+    if (!copyPairs(dict, items(a[0])))
+      return false;
+  } else if (!a.empty()) {
+    return fail("OrderedDict called with " + std::to_string(a.size()) +
+                " arguments");
+  }
+  return push(dict);
+}
+
+/// Appends the (key, value) tuples `pairs` to `dict`'s keys and values.
+bool Machine::copyPairs(Object *dict, const std::vector<Object *> &pairs) {
+  if (!grow(2 * pairs.size()))
+    return false;
+  for (Object *pair : pairs) {
+    if (pair->kind != Object::Tuple || items(pair).size() != 2)
+      return fail("OrderedDict argument is not a sequence of pairs");
+    items(dict).push_back(items(pair)[0]);
+    items(dict).push_back(items(pair)[1]);
+  }
+  return true;
+}
+
+bool Machine::rebuildParameter(Object *fn, const std::vector<Object *> &a) {
+  // (data, requires_grad, backward_hooks[, state]): the data is the
+  // tensor; gradients, hooks and Python attributes do not matter here.
+  size_t want = fn->global == Global::RebuildParameter ? 3 : 4;
+  if (a.size() != want || a[0]->kind != Object::Tensor)
+    return fail("'" + text(fn) + "' expects a tensor and " +
+                std::to_string(want - 1) + " more arguments");
+  return push(a[0]);
+}
+
+/// The global whose REDUCE rebuildTensor interprets, for messages.
+constexpr const char *kRebuildTensorV2 = "torch._utils._rebuild_tensor_v2";
+
 bool Machine::rebuildTensor(const std::vector<Object *> &a) {
-  // _rebuild_tensor_v2(storage, storage_offset, size, stride,
-  //                    requires_grad, backward_hooks[, metadata])
-  const char *fn = "torch._utils._rebuild_tensor_v2";
+  if (!checkRebuildTensorArgs(a))
+    return false;
+  Object *t = make(Object::Tensor);
+  if (!t)
+    return false;
+  PickledTensor &view = tensor(t);
+  view = tensor(a[0]);
+  view.storageOffset = a[1]->i;
+  if (!appendDims(view, items(a[2]), items(a[3])))
+    return false;
+  return push(t);
+}
+
+/// Checks the types of _rebuild_tensor_v2(storage, storage_offset, size,
+/// stride, requires_grad, backward_hooks[, metadata]).
+bool Machine::checkRebuildTensorArgs(const std::vector<Object *> &a) {
+  const char *fn = kRebuildTensorV2;
   if (a.size() != 6 && a.size() != 7)
     return fail(std::string(fn) + " called with " + std::to_string(a.size()) +
                 " arguments (expected 6 or 7)");
@@ -468,30 +495,43 @@ bool Machine::rebuildTensor(const std::vector<Object *> &a) {
                 ", not a storage");
   if (a[1]->kind != Object::Int || a[1]->i < 0)
     return fail(std::string(fn) + ": storage offset is not an int >= 0");
-  if (a[2]->kind != Object::Tuple || a[3]->kind != Object::Tuple ||
-      items(a[2]).size() != items(a[3]).size() || items(a[2]).size() > kMaxRank)
+  if (!isShapePair(a[2], a[3]))
     return fail(std::string(fn) +
                 ": sizes and strides are not tuples of one rank");
-  if (a[4]->kind != Object::Bool || a[5]->kind != Object::Dict ||
-      (a.size() == 7 && a[6]->kind != Object::Dict))
+  if (!hasFlagTypes(a))
     return fail(std::string(fn) +
                 ": requires_grad, hooks or metadata of the wrong type");
-  Object *t = make(Object::Tensor);
-  if (!t)
-    return false;
-  PickledTensor &view = tensor(t);
-  view = tensor(a[0]);
-  view.storageOffset = a[1]->i;
-  for (size_t d = 0; d < items(a[2]).size(); ++d) {
-    Object *size = items(a[2])[d], *stride = items(a[3])[d];
+  return true;
+}
+
+/// Whether requires_grad is a bool and the hooks and metadata (if any)
+/// are dicts.
+bool Machine::hasFlagTypes(const std::vector<Object *> &a) {
+  return a[4]->kind == Object::Bool && a[5]->kind == Object::Dict &&
+         (a.size() != 7 || a[6]->kind == Object::Dict);
+}
+
+/// Whether `sizes` and `strides` are tuples of one rank, at most kMaxRank.
+bool Machine::isShapePair(Object *sizes, Object *strides) {
+  return sizes->kind == Object::Tuple && strides->kind == Object::Tuple &&
+         items(sizes).size() == items(strides).size() &&
+         items(sizes).size() <= kMaxRank;
+}
+
+/// Appends the dimensions to `view`, each size and stride an int >= 0.
+bool Machine::appendDims(PickledTensor &view,
+                         const std::vector<Object *> &sizes,
+                         const std::vector<Object *> &strides) {
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    Object *size = sizes[d], *stride = strides[d];
     if (size->kind != Object::Int || stride->kind != Object::Int ||
         size->i < 0 || stride->i < 0)
-      return fail(std::string(fn) + ": size or stride " + std::to_string(d) +
-                  " is not an int >= 0");
+      return fail(std::string(kRebuildTensorV2) + ": size or stride " +
+                  std::to_string(d) + " is not an int >= 0");
     view.sizes.push_back(size->i);
     view.strides.push_back(stride->i);
   }
-  return push(t);
+  return true;
 }
 
 bool Machine::persistentId() {
@@ -499,22 +539,11 @@ bool Machine::persistentId() {
   Object *pid = nullptr;
   if (!pop(pid))
     return false;
-  if (pid->kind != Object::Tuple || items(pid).size() != 5 ||
-      items(pid)[0]->kind != Object::String || text(items(pid)[0]) != "storage")
+  if (!isStorageId(pid))
     return fail("persistent id is not a ('storage', ...) tuple of 5");
   const std::vector<Object *> &a = items(pid);
-  if (a[1]->kind != Object::Callable || a[1]->global != Global::Storage)
-    return fail("persistent id names " +
-                (a[1]->kind == Object::Callable
-                     ? "'" + text(a[1]) + "'"
-                     : std::string(kindName(a[1]->kind))) +
-                ", not a storage class");
-  if (a[2]->kind != Object::String || !plainKey(text(a[2])))
-    return fail("persistent id has an invalid storage key");
-  if (a[3]->kind != Object::String)
-    return fail("persistent id location is not a string");
-  if (a[4]->kind != Object::Int || a[4]->i < 0)
-    return fail("persistent id element count is not an int >= 0");
+  if (!checkStorageIdFields(a))
+    return false;
   Object *s = make(Object::Storage);
   if (!s)
     return false;
@@ -525,6 +554,35 @@ bool Machine::persistentId() {
   storage.elementBytes = c.bytes;
   storage.storageNumel = a[4]->i;
   return push(s);
+}
+
+/// Whether `pid` is a tuple of 5 that starts with 'storage'.
+bool Machine::isStorageId(Object *pid) {
+  return pid->kind == Object::Tuple && items(pid).size() == 5 &&
+         items(pid)[0]->kind == Object::String &&
+         text(items(pid)[0]) == "storage";
+}
+
+/// Checks the storage class, key, location and element count of a
+/// ('storage', ...) persistent id.
+bool Machine::checkStorageIdFields(const std::vector<Object *> &a) {
+  if (a[1]->kind != Object::Callable || a[1]->global != Global::Storage)
+    return fail("persistent id names " + describeStorageClassArg(a[1]) +
+                ", not a storage class");
+  if (a[2]->kind != Object::String || !plainKey(text(a[2])))
+    return fail("persistent id has an invalid storage key");
+  if (a[3]->kind != Object::String)
+    return fail("persistent id location is not a string");
+  if (a[4]->kind != Object::Int || a[4]->i < 0)
+    return fail("persistent id element count is not an int >= 0");
+  return true;
+}
+
+/// What a persistent id names in place of a storage class, for messages:
+/// a global by its name, anything else by its kind.
+std::string Machine::describeStorageClassArg(Object *o) {
+  return o->kind == Object::Callable ? "'" + text(o) + "'"
+                                     : std::string(kindName(o->kind));
 }
 
 Object *Machine::run() {

@@ -61,6 +61,35 @@ struct ZipIndex::Source {
     return int64_t(n);
   }
 
+  /// Opens the zip through this source (libzip parses its directory and
+  /// checks its consistency); false with `error` set, naming `what`.
+  bool openZip(const std::string &what, std::string &error) {
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_function_create(&callback, this, &ze);
+    zip_t *z = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze)
+                   : nullptr;
+    if (!z) {
+      error =
+          what + " is not a readable zip archive: " + zip_error_strerror(&ze);
+      zip_error_fini(&ze);
+      if (src)
+        zip_source_free(src);
+      return false;
+    }
+    zip_error_fini(&ze);
+    zip = z;
+    return true;
+  }
+
+  /// The directory record of entry `index`; false when libzip has none or
+  /// it has no name.
+  bool statEntry(uint64_t index, zip_stat_t &st) {
+    zip_stat_init(&st);
+    return zip_stat_index(zip, zip_uint64_t(index), ZIP_FL_ENC_RAW, &st) == 0 &&
+           st.name;
+  }
+
   static zip_int64_t callback(void *state, void *data, zip_uint64_t len,
                               zip_source_cmd_t cmd) {
     auto *s = static_cast<Source *>(state);
@@ -138,60 +167,122 @@ std::unique_ptr<ZipIndex> ZipIndex::openMemory(std::string_view bytes,
   return z->load(error) ? std::move(z) : nullptr;
 }
 
-bool ZipIndex::load(std::string &error) {
-  zip_error_t ze;
-  zip_error_init(&ze);
-  zip_source_t *src =
-      zip_source_function_create(&Source::callback, source_.get(), &ze);
-  zip_t *zip = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze)
-                   : nullptr;
-  if (!zip) {
-    error =
-        what_ + " is not a readable zip archive: " + zip_error_strerror(&ze);
-    zip_error_fini(&ze);
-    if (src)
-      zip_source_free(src);
-    return false;
+namespace {
+
+/// The entry that directory record `st` (entry `index`) describes.
+ZipIndex::Entry entryFromStat(const zip_stat_t &st, uint64_t index) {
+  ZipIndex::Entry e;
+  e.name = st.name;
+  e.index = index;
+  e.size = st.size;
+  e.compressedSize = st.comp_size;
+  e.crc = st.crc;
+  e.stored = st.comp_method == ZIP_CM_STORE;
+  e.encrypted = st.encryption_method != ZIP_EM_NONE;
+  return e;
+}
+
+/// Why entry `e` (compression method `method`) of an archive of
+/// `archiveSize` bytes is refused: sizes it claims that the archive cannot
+/// hold, or what this reader does not read. None when it is accepted.
+std::optional<std::string> entryRefusal(const ZipIndex::Entry &e,
+                                        zip_uint16_t method,
+                                        uint64_t archiveSize) {
+  if (e.encrypted)
+    return "is encrypted";
+  if (e.compressedSize > archiveSize)
+    return "claims " + std::to_string(e.compressedSize) +
+           " compressed bytes, more than the archive's " +
+           std::to_string(archiveSize);
+  if (e.stored && e.size != e.compressedSize)
+    return "is stored but claims " + std::to_string(e.size) + " bytes in " +
+           std::to_string(e.compressedSize);
+  if (!e.stored && method != ZIP_CM_DEFLATE)
+    return "uses compression method " + std::to_string(method) +
+           "; only stored and deflated entries are read";
+  if (!e.stored && e.size / kMaxDeflateRatio > e.compressedSize)
+    return "claims " + std::to_string(e.size) + " bytes from " +
+           std::to_string(e.compressedSize) +
+           " compressed bytes, more than DEFLATE can produce (" +
+           std::to_string(kMaxDeflateRatio) + ":1)";
+  return std::nullopt;
+}
+
+/// Advances the open entry `f` past its first `offset` bytes. Compressed
+/// entries cannot seek (and a failed zip_fseek leaves the file unreadable
+/// in libzip < 1.9): their prefix is read and dropped instead.
+bool skipPrefix(zip_file_t *f, bool stored, uint64_t offset) {
+  if (!offset)
+    return true;
+  if (stored)
+    return zip_fseek(f, zip_int64_t(offset), SEEK_SET) == 0;
+  bool ok = true;
+  std::vector<uint8_t> skip(std::min(offset, kChunk));
+  for (uint64_t left = offset; left && ok;) {
+    zip_int64_t r =
+        zip_fread(f, skip.data(), std::min<uint64_t>(left, skip.size()));
+    ok = r > 0;
+    left -= ok ? uint64_t(r) : 0;
   }
-  zip_error_fini(&ze);
-  source_->zip = zip;
-  zip_int64_t n = zip_get_num_entries(zip, 0);
+  return ok;
+}
+
+/// Reads the next `size` bytes of `f` into `out`, which grows as bytes
+/// arrive (a size that the stream does not deliver fails before it is
+/// allocated).
+bool readGrowing(zip_file_t *f, uint64_t size, std::vector<uint8_t> &out) {
+  bool ok = true;
+  for (uint64_t got = 0; ok && got < size;) {
+    out.resize(got + std::min(size - got, std::max(got, kChunk)));
+    zip_int64_t r = zip_fread(f, out.data() + got, out.size() - got);
+    ok = r > 0;
+    got += ok ? uint64_t(r) : 0;
+    if (!ok || got == size)
+      out.resize(got);
+  }
+  return ok;
+}
+
+/// Reads `f` to its end (libzip then checks its CRC); whether that worked
+/// and gave exactly `size` bytes.
+bool readsExactly(zip_file_t *f, uint64_t size) {
+  bool ok = true;
+  std::vector<uint8_t> chunk(std::min(std::max<uint64_t>(size, 1), kChunk));
+  uint64_t got = 0;
+  for (zip_int64_t r = 1; ok && r > 0;) {
+    r = zip_fread(f, chunk.data(), chunk.size());
+    ok = r >= 0;
+    got += ok ? uint64_t(r) : 0;
+  }
+  return ok && got == size;
+}
+
+/// libzip's message about the read of `f` (or about opening it, from
+/// `zip`, when it is null); closes `f`.
+std::string closeAndExplain(zip_file_t *f, zip_t *zip) {
+  std::string why =
+      f ? zip_error_strerror(zip_file_get_error(f)) : zip_strerror(zip);
+  if (f)
+    zip_fclose(f);
+  return why;
+}
+
+} // namespace
+
+bool ZipIndex::load(std::string &error) {
+  if (!source_->openZip(what_, error))
+    return false;
+  zip_int64_t n = zip_get_num_entries(source_->zip, 0);
   for (zip_int64_t i = 0; i < n; ++i) {
     zip_stat_t st;
-    zip_stat_init(&st);
-    if (zip_stat_index(zip, zip_uint64_t(i), ZIP_FL_ENC_RAW, &st) != 0 ||
-        !st.name)
+    if (!source_->statEntry(uint64_t(i), st))
       continue;
-    Entry e;
-    e.name = st.name;
-    e.index = uint64_t(i);
-    e.size = st.size;
-    e.compressedSize = st.comp_size;
-    e.crc = st.crc;
-    e.stored = st.comp_method == ZIP_CM_STORE;
-    e.encrypted = st.encryption_method != ZIP_EM_NONE;
-    auto refuse = [&](const std::string &why) {
-      error = what_ + ": entry '" + e.name + "' " + why;
+    Entry e = entryFromStat(st, uint64_t(i));
+    if (std::optional<std::string> why =
+            entryRefusal(e, st.comp_method, source_->size)) {
+      error = what_ + ": entry '" + e.name + "' " + *why;
       return false;
-    };
-    if (e.encrypted)
-      return refuse("is encrypted");
-    if (e.compressedSize > source_->size)
-      return refuse("claims " + std::to_string(e.compressedSize) +
-                    " compressed bytes, more than the archive's " +
-                    std::to_string(source_->size));
-    if (e.stored && e.size != e.compressedSize)
-      return refuse("is stored but claims " + std::to_string(e.size) +
-                    " bytes in " + std::to_string(e.compressedSize));
-    if (!e.stored && st.comp_method != ZIP_CM_DEFLATE)
-      return refuse("uses compression method " +
-                    std::to_string(st.comp_method) +
-                    "; only stored and deflated entries are read");
-    if (!e.stored && e.size / kMaxDeflateRatio > e.compressedSize)
-      return refuse("claims " + std::to_string(e.size) + " bytes from " +
-                    std::to_string(e.compressedSize) +
-                    " compressed bytes, more than DEFLATE can produce (" +
-                    std::to_string(kMaxDeflateRatio) + ":1)");
+    }
     byName_.emplace(e.name, entries_.size());
     entries_.push_back(std::move(e));
   }
@@ -238,32 +329,9 @@ bool ZipIndex::read(const Entry &e, uint64_t offset, uint64_t size,
     return false;
   }
   zip_file_t *f = zip_fopen_index(source_->zip, e.index, 0);
-  bool ok = f != nullptr;
-  // Compressed entries cannot seek (and a failed zip_fseek leaves the file
-  // unreadable in libzip < 1.9): read and drop the prefix instead.
-  if (ok && offset && e.stored) {
-    ok = zip_fseek(f, zip_int64_t(offset), SEEK_SET) == 0;
-  } else if (ok && offset) {
-    std::vector<uint8_t> skip(std::min(offset, kChunk));
-    for (uint64_t left = offset; left && ok;) {
-      zip_int64_t r =
-          zip_fread(f, skip.data(), std::min<uint64_t>(left, skip.size()));
-      ok = r > 0;
-      left -= ok ? uint64_t(r) : 0;
-    }
-  }
-  for (uint64_t got = 0; ok && got < size;) {
-    out.resize(got + std::min(size - got, std::max(got, kChunk)));
-    zip_int64_t r = zip_fread(f, out.data() + got, out.size() - got);
-    ok = r > 0;
-    got += ok ? uint64_t(r) : 0;
-    if (!ok || got == size)
-      out.resize(got);
-  }
-  std::string why = f ? zip_error_strerror(zip_file_get_error(f))
-                      : zip_strerror(source_->zip);
-  if (f)
-    zip_fclose(f);
+  bool ok = f != nullptr && skipPrefix(f, e.stored, offset) &&
+            readGrowing(f, size, out);
+  std::string why = closeAndExplain(f, source_->zip);
   if (!ok) {
     out.clear();
     error = what_ + ": cannot read entry '" + e.name + "' (" + why + ")";
@@ -290,19 +358,8 @@ bool ZipIndex::verify(const Entry &e, uint64_t usedBytes, std::string &error) {
   if (!e.stored && !checkUnused(what_, e.name, e.size, usedBytes, error))
     return false;
   zip_file_t *f = zip_fopen_index(source_->zip, e.index, 0);
-  bool ok = f != nullptr;
-  std::vector<uint8_t> chunk(std::min(std::max<uint64_t>(e.size, 1), kChunk));
-  uint64_t got = 0;
-  for (zip_int64_t r = 1; ok && r > 0;) {
-    r = zip_fread(f, chunk.data(), chunk.size());
-    ok = r >= 0;
-    got += ok ? uint64_t(r) : 0;
-  }
-  ok = ok && got == e.size;
-  std::string why = f ? zip_error_strerror(zip_file_get_error(f))
-                      : zip_strerror(source_->zip);
-  if (f)
-    zip_fclose(f);
+  bool ok = f != nullptr && readsExactly(f, e.size);
+  std::string why = closeAndExplain(f, source_->zip);
   if (!ok) {
     error = what_ + ": entry '" + e.name + "' is corrupt (" + why + ")";
     return false;

@@ -26,41 +26,19 @@ namespace {
 
 class Emitter {
 public:
-  Emitter(ModuleOp module, const Arch &arch) : module(module), arch(arch),
-                                               writer(arch) {}
+  Emitter(ModuleOp module, const Arch &arch)
+      : module(module), arch(arch), writer(arch) {}
 
   LogicalResult run(const SpyEmitOptions &options) {
     if (options.weightBufferBytes)
       streamBufferBytes = options.weightBufferBytes;
-    if (!module.getOps<func::FuncOp>().empty() || module.getOps<PlanOp>().empty())
-      return module.emitError("the module is not at program level (it needs "
-                              "spyre.tensor, spyre.program and spyre.plan ops "
-                              "and no functions); run spyre-opt "
-                              "--spyre-pipeline first");
-    for (TensorOp t : module.getOps<TensorOp>())
-      if (failed(addTensor(t)))
-        return failure();
-    // Mutated buffers are declared after the outputs that update them.
-    for (TensorOp t : module.getOps<TensorOp>())
-      if (auto updates = t.getUpdatesAttr())
-        writer.tensor(tensorIndex.lookup(t.getSymName())).updatesTensor =
-            int32_t(tensorIndex.lookup(updates.getValue()));
-    for (ProgramOp p : module.getOps<ProgramOp>())
-      if (failed(addProgram(p)))
-        return failure();
-    for (PlanOp plan : module.getOps<PlanOp>())
-      for (auto ref : plan.getPrograms().getAsRange<FlatSymbolRefAttr>())
-        writer.addStep(programIndex.lookup(ref.getValue()));
-    std::string source = options.sourceModel;
-    if (auto s = module->getAttrOfType<StringAttr>("spyre.source"); s && source.empty())
-      source = s.getValue().str();
-    std::string pipeline = options.pipeline;
-    if (auto p = module->getAttrOfType<StringAttr>("spyre.pipeline");
-        p && pipeline.empty())
-      pipeline = p.getValue().str();
-    writer.setMetadata(source, SPYRE_VERSION_STRING, pipeline);
-    if (auto ws = module->getAttrOfType<IntegerAttr>("spyre.workspace_bytes"))
-      writer.setWorkspaceSize(ws.getInt());
+    if (failed(checkProgramLevel()) || failed(addTensors()))
+      return failure();
+    linkUpdatedTensors();
+    if (failed(addPrograms()))
+      return failure();
+    addPlan();
+    setMetadata(options);
     return success();
   }
 
@@ -77,6 +55,64 @@ private:
   std::vector<std::unique_ptr<std::vector<uint8_t>>> hostImages;
   ExternalData externals;
   uint64_t streamBufferBytes = spy::StreamedImage::kDefaultBudgetBytes;
+
+  /// The emitter reads only program-level modules: spyre.tensor,
+  /// spyre.program and spyre.plan ops, no functions.
+  LogicalResult checkProgramLevel() {
+    if (!module.getOps<func::FuncOp>().empty() ||
+        module.getOps<PlanOp>().empty())
+      return module.emitError("the module is not at program level (it needs "
+                              "spyre.tensor, spyre.program and spyre.plan ops "
+                              "and no functions); run spyre-opt "
+                              "--spyre-pipeline first");
+    return success();
+  }
+
+  LogicalResult addTensors() {
+    for (TensorOp t : module.getOps<TensorOp>())
+      if (failed(addTensor(t)))
+        return failure();
+    return success();
+  }
+
+  /// Mutated buffers are declared after the outputs that update them, so
+  /// the links are set once every tensor has its index.
+  void linkUpdatedTensors() {
+    for (TensorOp t : module.getOps<TensorOp>())
+      if (auto updates = t.getUpdatesAttr())
+        writer.tensor(tensorIndex.lookup(t.getSymName())).updatesTensor =
+            int32_t(tensorIndex.lookup(updates.getValue()));
+  }
+
+  LogicalResult addPrograms() {
+    for (ProgramOp p : module.getOps<ProgramOp>())
+      if (failed(addProgram(p)))
+        return failure();
+    return success();
+  }
+
+  /// The plan: the programs to run, in order.
+  void addPlan() {
+    for (PlanOp plan : module.getOps<PlanOp>())
+      for (auto ref : plan.getPrograms().getAsRange<FlatSymbolRefAttr>())
+        writer.addStep(programIndex.lookup(ref.getValue()));
+  }
+
+  /// The metadata strings (the options win over the module's attributes)
+  /// and the workspace size.
+  void setMetadata(const SpyEmitOptions &options) {
+    std::string source = options.sourceModel;
+    if (auto s = module->getAttrOfType<StringAttr>("spyre.source");
+        s && source.empty())
+      source = s.getValue().str();
+    std::string pipeline = options.pipeline;
+    if (auto p = module->getAttrOfType<StringAttr>("spyre.pipeline");
+        p && pipeline.empty())
+      pipeline = p.getValue().str();
+    writer.setMetadata(source, SPYRE_VERSION_STRING, pipeline);
+    if (auto ws = module->getAttrOfType<IntegerAttr>("spyre.workspace_bytes"))
+      writer.setWorkspaceSize(ws.getInt());
+  }
 
   LogicalResult addTensor(TensorOp t) {
     RankedTensorType type = t.getTensorType();
@@ -164,13 +200,12 @@ private:
     if (failed(host))
       return failure();
     const uint8_t *src = *host;
-    writer.setTensorData(
-        index, map->deviceBytes(),
-        [map, src](uint64_t offset, void *buffer, uint64_t size,
-                   std::string &) {
-          map->hostToDeviceRange(src, offset, size, buffer);
-          return true;
-        });
+    writer.setTensorData(index, map->deviceBytes(),
+                         [map, src](uint64_t offset, void *buffer,
+                                    uint64_t size, std::string &) {
+                           map->hostToDeviceRange(src, offset, size, buffer);
+                           return true;
+                         });
     return success();
   }
 
@@ -191,15 +226,14 @@ private:
     std::shared_ptr<spy::StreamedImage> source = std::move(*image);
     // The model's name of the weight, as ExternalData's messages give it.
     std::string name = t.getSourceName() ? t.getSourceName()->str() : desc.name;
-    writer.setTensorData(
-        index, map.deviceBytes(),
-        [source, name](uint64_t offset, void *buffer, uint64_t size,
-                       std::string &error) {
-          if (source->read(offset, buffer, size, error))
-            return true;
-          error = "weight '" + name + "': " + error;
-          return false;
-        });
+    writer.setTensorData(index, map.deviceBytes(),
+                         [source, name](uint64_t offset, void *buffer,
+                                        uint64_t size, std::string &error) {
+                           if (source->read(offset, buffer, size, error))
+                             return true;
+                           error = "weight '" + name + "': " + error;
+                           return false;
+                         });
     return success();
   }
 

@@ -1,4 +1,4 @@
-//===- Attention.cpp - scaled_dot_product_attention ------------------------===//
+//===- Attention.cpp - scaled_dot_product_attention -----------------------===//
 //
 // Every SDPA form becomes one `spyre.attention`: softmax(q @ k^T * scale +
 // mask) @ v, lowered as a flash kernel (lib/Transforms/AttentionKernel.cpp)
@@ -85,9 +85,9 @@ AttentionOperands groupAttentionHeads(OpBuilder &b, Location loc,
     out.k = in.k;
     out.v = in.v;
     if (in.mask)
-      out.mask = reshapeTo(
-          b, loc, in.mask,
-          mergeDims(splitDim(ms, headDim, groups), headDim + 1));
+      out.mask =
+          reshapeTo(b, loc, in.mask,
+                    mergeDims(splitDim(ms, headDim, groups), headDim + 1));
     return out;
   }
   out.q = reshapeTo(b, loc, in.q, splitDim(shapeOf(in.q), headDim, groups));
@@ -100,10 +100,49 @@ AttentionOperands groupAttentionHeads(OpBuilder &b, Location loc,
 
 namespace {
 
-/// The attention output of an SDPA-like op whose mask argument is
-/// `maskName` (empty when it has none).
-FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
-                           StringRef maskName) {
+/// The optional `enable_gqa` argument (false when absent).
+FailureOr<bool> readEnableGqa(AtenOp op, const AtenArgs &args) {
+  if (!op.getArg("enable_gqa"))
+    return false;
+  return args.getBool("enable_gqa");
+}
+
+/// Checks that query, key and value are [..., L, E], [..., S, E] and
+/// [..., S, Ev] of one rank >= 2.
+LogicalResult checkQkvShapes(AtenOp op, ArrayRef<int64_t> qs,
+                             ArrayRef<int64_t> ks, ArrayRef<int64_t> vs) {
+  int64_t rank = qs.size();
+  if (rank < 2 || ks.size() != qs.size() || vs.size() != qs.size()) {
+    op.emitError("attention needs query, key and value of one rank >= 2");
+    return failure();
+  }
+  int64_t E = qs[rank - 1], S = ks[rank - 2];
+  if (ks[rank - 1] != E || vs[rank - 2] != S) {
+    op.emitError("key must be [..., ")
+        << S << ", " << E << "] and value [..., " << S
+        << ", Ev] for a query of head dim " << E;
+    return failure();
+  }
+  return success();
+}
+
+/// The `scale` argument; 1 / sqrt(E) when None.
+FailureOr<double> readScale(const AtenArgs &args, int64_t E) {
+  if (args.isNone("scale"))
+    return 1.0 / std::sqrt(double(E));
+  return args.getDouble("scale");
+}
+
+/// The checked arguments of an SDPA-like op.
+struct SdpaInputs {
+  Value query, key, value;
+  bool causal, gqa;
+  double scale;
+};
+
+/// Reads and checks query, key, value, dropout_p (0 only), is_causal,
+/// enable_gqa and scale.
+FailureOr<SdpaInputs> readSdpaInputs(AtenOp op, const AtenArgs &args) {
   FailureOr<Value> query = args.tensor("query");
   FailureOr<Value> key = args.tensor("key");
   FailureOr<Value> value = args.tensor("value");
@@ -117,105 +156,151 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
         << *dropout << ") is not supported in inference";
     return failure();
   }
-  bool gqa = false;
-  if (op.getArg("enable_gqa")) {
-    FailureOr<bool> g = args.getBool("enable_gqa");
-    if (failed(g))
-      return failure();
-    gqa = *g;
-  }
-  Location loc = op.getLoc();
-  ArrayRef<int64_t> qs = shapeOf(*query), ks = shapeOf(*key),
-                    vs = shapeOf(*value);
-  int64_t rank = qs.size();
-  if (rank < 2 || ks.size() != qs.size() || vs.size() != qs.size()) {
-    op.emitError("attention needs query, key and value of one rank >= 2");
+  FailureOr<bool> gqa = readEnableGqa(op, args);
+  if (failed(gqa))
     return failure();
-  }
-  int64_t L = qs[rank - 2], E = qs[rank - 1], S = ks[rank - 2];
-  if (ks[rank - 1] != E || vs[rank - 2] != S) {
-    op.emitError("key must be [..., ")
-        << S << ", " << E << "] and value [..., " << S
-        << ", Ev] for a query of head dim " << E;
+  ArrayRef<int64_t> qs = shapeOf(*query);
+  if (failed(checkQkvShapes(op, qs, shapeOf(*key), shapeOf(*value))))
     return failure();
-  }
-  double scale = 1.0 / std::sqrt(double(E));
-  if (!args.isNone("scale")) {
-    FailureOr<double> sc = args.getDouble("scale");
-    if (failed(sc))
-      return failure();
-    scale = *sc;
-  }
-  Type et = elementTypeOf(*query);
-  AttentionOperands in{*query, castTo(rw, loc, *key, et),
-                       castTo(rw, loc, *value, et), Value()};
-  SmallVector<int64_t> scores(qs.drop_back());
-  scores.push_back(S);
-  if (Value mask =
-          maskName.empty() ? Value() : args.optionalTensor(maskName)) {
-    std::optional<SmallVector<int64_t>> joint =
-        broadcastShapes(shapeOf(mask), scores);
-    if (!joint || ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(scores)) {
-      op.emitError("attention mask of shape [")
-          << shapeOf(mask) << "] does not broadcast to the scores' ["
-          << scores << "]";
-      return failure();
-    }
-    in.mask = additiveMask(rw, loc, mask, et);
-  }
-  // The kernel skips the key tiles past the diagonal; with more queries
-  // than keys (rows past S see every key) the mask is explicit.
-  bool causalOp = *causal && L <= S;
-  if (*causal && !causalOp) {
-    Type maskType = in.mask ? elementTypeOf(in.mask) : et;
-    Value c = createCausalMask(rw, loc, L, S, maskType);
-    if (in.mask)
-      c = BinaryOp::create(
-          rw, loc,
-          RankedTensorType::get(*broadcastShapes(shapeOf(in.mask), {L, S}),
-                                maskType),
-          BinaryKind::add, in.mask, c);
-    in.mask = c;
-  }
-  if (in.mask) {
-    // At the query's rank, for the head views.
-    SmallVector<int64_t> aligned(rank - shapeOf(in.mask).size(), 1);
-    llvm::append_range(aligned, shapeOf(in.mask));
-    in.mask = reshapeTo(rw, loc, in.mask, aligned);
-  }
+  FailureOr<double> scale = readScale(args, qs.back());
+  if (failed(scale))
+    return failure();
+  return SdpaInputs{*query, *key, *value, *causal, *gqa, *scale};
+}
 
-  // Batch dims: the key's and value's are the query's or broadcast (1),
-  // except grouped heads.
+/// The mask argument `maskName` in its additive form in `et`, null when
+/// there is none; an error when it does not broadcast to `scores`.
+FailureOr<Value> readAdditiveMask(AtenOp op, const AtenArgs &args, OpBuilder &b,
+                                  StringRef maskName, ArrayRef<int64_t> scores,
+                                  Type et) {
+  Value mask = maskName.empty() ? Value() : args.optionalTensor(maskName);
+  if (!mask)
+    return Value();
+  std::optional<SmallVector<int64_t>> joint =
+      broadcastShapes(shapeOf(mask), scores);
+  if (!joint || ArrayRef<int64_t>(*joint) != scores) {
+    op.emitError("attention mask of shape [")
+        << shapeOf(mask) << "] does not broadcast to the scores' [" << scores
+        << "]";
+    return failure();
+  }
+  return additiveMask(b, op.getLoc(), mask, et);
+}
+
+/// `mask` (null: none) plus the is_causal mask as an explicit additive
+/// [L, S] tensor.
+Value addCausalMask(OpBuilder &b, Location loc, Value mask, int64_t L,
+                    int64_t S, Type et) {
+  Type maskType = mask ? elementTypeOf(mask) : et;
+  Value c = createCausalMask(b, loc, L, S, maskType);
+  if (mask)
+    c = BinaryOp::create(b, loc,
+                         RankedTensorType::get(
+                             *broadcastShapes(shapeOf(mask), {L, S}), maskType),
+                         BinaryKind::add, mask, c);
+  return c;
+}
+
+/// `mask` at rank `rank` (leading 1s), for the head views.
+Value alignMaskRank(OpBuilder &b, Location loc, Value mask, int64_t rank) {
+  SmallVector<int64_t> aligned(rank - shapeOf(mask).size(), 1);
+  llvm::append_range(aligned, shapeOf(mask));
+  return reshapeTo(b, loc, mask, aligned);
+}
+
+/// Whether key and value serve the query in batch dim `d`: their size is
+/// the query's or broadcast (1).
+bool servesQuery(ArrayRef<int64_t> qs, ArrayRef<int64_t> ks,
+                 ArrayRef<int64_t> vs, int64_t d) {
+  return (ks[d] == qs[d] || ks[d] == 1) && (vs[d] == qs[d] || vs[d] == 1);
+}
+
+/// Whether batch dim `d` is the heads dim with a whole number of query
+/// heads per key/value head.
+bool isGroupedHeadsDim(ArrayRef<int64_t> qs, ArrayRef<int64_t> ks,
+                       ArrayRef<int64_t> vs, int64_t d) {
+  int64_t rank = qs.size();
+  return d == rank - 3 && ks[d] == vs[d] && ks[d] != 0 && qs[d] % ks[d] == 0;
+}
+
+/// `in` with grouped query heads viewed (groupAttentionHeads) where key and
+/// value have fewer heads than the query; an error for any other batch dim
+/// they do not serve, or without enable_gqa (`gqa`).
+FailureOr<AttentionOperands>
+groupBatchDims(AtenOp op, OpBuilder &b, AttentionOperands in,
+               ArrayRef<int64_t> qs, ArrayRef<int64_t> ks, ArrayRef<int64_t> vs,
+               bool gqa, bool causal) {
+  int64_t rank = qs.size();
   for (int64_t d = 0; d + 2 < rank; ++d) {
-    bool served = (ks[d] == qs[d] || ks[d] == 1) &&
-                  (vs[d] == qs[d] || vs[d] == 1);
-    if (served)
+    if (servesQuery(qs, ks, vs, d))
       continue;
-    bool heads = d == rank - 3 && ks[d] == vs[d] && ks[d] != 0 &&
-                 qs[d] % ks[d] == 0;
-    if (!heads || !gqa) {
+    if (!isGroupedHeadsDim(qs, ks, vs, d) || !gqa) {
       op.emitError("query has ")
           << qs[d] << " heads and key " << ks[d]
           << "; grouped-query attention needs enable_gqa and a multiple";
       return failure();
     }
-    in = groupAttentionHeads(rw, loc, in, d, qs[d] / ks[d], causalOp);
+    in = groupAttentionHeads(b, op.getLoc(), in, d, qs[d] / ks[d], causal);
   }
-  auto outType = RankedTensorType::get(
-      [&] {
-        SmallVector<int64_t> shape(shapeOf(in.q));
-        shape.back() = vs[rank - 1];
-        return shape;
-      }(),
-      resultType(op).getElementType());
-  Value out = AttentionOp::create(rw, loc, outType, in.q, in.k, in.v, in.mask,
-                                  rw.getF64FloatAttr(scale),
-                                  causalOp ? rw.getUnitAttr() : UnitAttr());
+  return in;
+}
+
+/// The operands of `spyre.attention` for `in`: key and value in the
+/// query's element type, the mask additive (plus an explicit causal mask
+/// when is_causal is not the op's `causalOp`) at the query's rank, grouped
+/// query heads viewed.
+FailureOr<AttentionOperands>
+attentionOperands(AtenOp op, const AtenArgs &args, OpBuilder &b,
+                  const SdpaInputs &in, StringRef maskName, bool causalOp) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> qs = shapeOf(in.query), ks = shapeOf(in.key),
+                    vs = shapeOf(in.value);
+  int64_t rank = qs.size();
+  int64_t L = qs[rank - 2], S = ks[rank - 2];
+  Type et = elementTypeOf(in.query);
+  AttentionOperands out{in.query, castTo(b, loc, in.key, et),
+                        castTo(b, loc, in.value, et), Value()};
+  SmallVector<int64_t> scores(qs.drop_back());
+  scores.push_back(S);
+  FailureOr<Value> mask = readAdditiveMask(op, args, b, maskName, scores, et);
+  if (failed(mask))
+    return failure();
+  out.mask = *mask;
+  if (in.causal && !causalOp)
+    out.mask = addCausalMask(b, loc, out.mask, L, S, et);
+  if (out.mask)
+    out.mask = alignMaskRank(b, loc, out.mask, rank);
+  return groupBatchDims(op, b, out, qs, ks, vs, in.gqa, causalOp);
+}
+
+/// The attention output of an SDPA-like op whose mask argument is
+/// `maskName` (empty when it has none).
+FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                           StringRef maskName) {
+  FailureOr<SdpaInputs> in = readSdpaInputs(op, args);
+  if (failed(in))
+    return failure();
+  ArrayRef<int64_t> qs = shapeOf(in->query), ks = shapeOf(in->key);
+  int64_t rank = qs.size();
+  // The kernel skips the key tiles past the diagonal; with more queries
+  // than keys (rows past S see every key) the mask is explicit.
+  bool causalOp = in->causal && qs[rank - 2] <= ks[rank - 2];
+  FailureOr<AttentionOperands> operands =
+      attentionOperands(op, args, rw, *in, maskName, causalOp);
+  if (failed(operands))
+    return failure();
+  SmallVector<int64_t> outShape(shapeOf(operands->q));
+  outShape.back() = shapeOf(in->value).back();
+  auto outType =
+      RankedTensorType::get(outShape, resultType(op).getElementType());
+  Location loc = op.getLoc();
+  Value out = AttentionOp::create(
+      rw, loc, outType, operands->q, operands->k, operands->v, operands->mask,
+      rw.getF64FloatAttr(in->scale), causalOp ? rw.getUnitAttr() : UnitAttr());
   return reshapeTo(rw, loc, out, resultType(op).getShape());
 }
 
-LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args,
-                            RewriterBase &rw) {
+LogicalResult decomposeSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   FailureOr<Value> out = buildSdpa(op, args, rw, "attn_mask");
   if (failed(out))
     return failure();

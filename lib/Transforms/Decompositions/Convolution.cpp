@@ -52,6 +52,24 @@ FailureOr<SmallVector<int64_t>> spatialList(AtenOp op, const AtenArgs &args,
   return v;
 }
 
+/// Padding given as a mode: 'same' (what the window overhangs, the odd one
+/// on the far side) or 'valid' (none).
+LogicalResult readPaddingMode(AtenOp op, const AtenArgs &args,
+                              ArrayRef<int64_t> kernel, ConvParams &p) {
+  FailureOr<std::string> mode = args.getString("padding");
+  if (failed(mode))
+    return failure();
+  if (*mode != "same" && *mode != "valid")
+    return op.emitError("convolution padding '")
+           << *mode << "' is not one of 'same' and 'valid'";
+  for (int64_t d = 0, spatial = kernel.size(); d < spatial; ++d) {
+    int64_t total = *mode == "same" ? p.dilation[d] * (kernel[d] - 1) : 0;
+    p.padBefore.push_back(total / 2);
+    p.padAfter.push_back(total - total / 2);
+  }
+  return success();
+}
+
 FailureOr<ConvParams> readParams(AtenOp op, const AtenArgs &args,
                                  ArrayRef<int64_t> kernel) {
   int64_t spatial = kernel.size();
@@ -67,18 +85,8 @@ FailureOr<ConvParams> readParams(AtenOp op, const AtenArgs &args,
   p.dilation = *dilation;
   p.groups = *groups;
   if (isa_and_nonnull<StringAttr>(args.attr("padding"))) {
-    FailureOr<std::string> mode = args.getString("padding");
-    if (failed(mode))
+    if (failed(readPaddingMode(op, args, kernel, p)))
       return failure();
-    if (*mode != "same" && *mode != "valid")
-      return op.emitError("convolution padding '")
-             << *mode << "' is not one of 'same' and 'valid'";
-    for (int64_t d = 0; d < spatial; ++d) {
-      // 'same': what the window overhangs, the odd one on the far side.
-      int64_t total = *mode == "same" ? p.dilation[d] * (kernel[d] - 1) : 0;
-      p.padBefore.push_back(total / 2);
-      p.padAfter.push_back(total - total / 2);
-    }
     return p;
   }
   FailureOr<SmallVector<int64_t>> padding =
@@ -200,73 +208,116 @@ Value im2col(OpBuilder &b, Location loc, ArrayRef<Value> windows, Value weight,
   return MatmulOp::create(b, loc, type, w, cols);
 }
 
+/// Transposed convolutions are rejected.
+LogicalResult checkNotTransposed(AtenOp op, const AtenArgs &args) {
+  if (!op.getArg("transposed"))
+    return success();
+  FailureOr<bool> transposed = args.getBool("transposed");
+  if (failed(transposed))
+    return failure();
+  if (*transposed)
+    return op.emitError("transposed convolutions are not supported");
+  return success();
+}
+
+/// `x` with a batch dim of one when it is unbatched ([C, L...]).
+Value batched(OpBuilder &b, Location loc, Value x, int64_t spatial) {
+  if (int64_t(shapeOf(x).size()) != spatial + 1)
+    return x;
+  SmallVector<int64_t> s(shapeOf(x));
+  s.insert(s.begin(), 1);
+  return reshapeTo(b, loc, x, s);
+}
+
+/// Checks that `groups` divides the input and output channels evenly (`ws`
+/// the weight's shape).
+LogicalResult checkGroups(AtenOp op, int64_t groups, int64_t channels,
+                          ArrayRef<int64_t> ws) {
+  if (groups < 1 || channels % groups || ws[0] % groups ||
+      ws[1] * groups != channels)
+    return op.emitError("convolution groups ")
+           << groups << " do not divide " << channels << " input and " << ws[0]
+           << " output channels";
+  return success();
+}
+
+/// `x` ([N, C, L...]) with the spatial dims padded with zeros.
+Value padSpatial(OpBuilder &b, Location loc, Value x, const ConvParams &p) {
+  for (int64_t d = 0, spatial = p.stride.size(); d < spatial; ++d)
+    if (p.padBefore[d] || p.padAfter[d])
+      x = padDim(b, loc, x, 2 + d, p.padBefore[d], p.padAfter[d]);
+  return x;
+}
+
+/// The output's spatial sizes for the padded input (0 where the kernel's
+/// span does not fit).
+SmallVector<int64_t> outputSizes(Value padded, ArrayRef<int64_t> kernel,
+                                 const ConvParams &p) {
+  SmallVector<int64_t> outSizes;
+  for (int64_t d = 0, spatial = kernel.size(); d < spatial; ++d) {
+    int64_t span = p.dilation[d] * (kernel[d] - 1) + 1;
+    int64_t size = shapeOf(padded)[2 + d];
+    outSizes.push_back(size < span ? 0 : (size - span) / p.stride[d] + 1);
+  }
+  return outSizes;
+}
+
+/// The sum over the kernel's taps of their windows times the weights:
+/// depthwise multiply-adds (one input channel per group) or im2col and a
+/// matmul; [N, g, out/g, points...].
+Value convolveTaps(OpBuilder &b, Location loc, Value padded, Value weight,
+                   ArrayRef<int64_t> outSizes, const ConvParams &p, Type et) {
+  ArrayRef<int64_t> ws = shapeOf(weight);
+  SmallVector<SmallVector<int64_t>> taps = tapsOf(ws.drop_front(2));
+  SmallVector<Value> windows;
+  for (ArrayRef<int64_t> tap : taps)
+    windows.push_back(tapWindow(b, loc, padded, tap, outSizes, p));
+  return ws[1] == 1 ? depthwise(b, loc, windows, weight, taps, p.groups,
+                                accumulationType(et))
+                    : im2col(b, loc, windows, weight, p.groups, et);
+}
+
+/// `y` ([N, out, ...]) plus the per-channel `bias`.
+Value addBias(OpBuilder &b, Location loc, Value y, Value bias) {
+  SmallVector<int64_t> bshape(shapeOf(y).size(), 1);
+  bshape[1] = shapeOf(y)[1];
+  Value bb = reshapeTo(b, loc, castTo(b, loc, bias, elementTypeOf(y)), bshape);
+  return BinaryOp::create(b, loc, y.getType(), BinaryKind::add, y, bb);
+}
+
 LogicalResult decomposeConvolution(AtenOp op, const AtenArgs &args,
                                    RewriterBase &rw) {
   FailureOr<Value> input = args.tensor("input");
   FailureOr<Value> weight = args.tensor("weight");
   if (failed(input) || failed(weight))
     return failure();
-  if (op.getArg("transposed")) {
-    FailureOr<bool> transposed = args.getBool("transposed");
-    if (failed(transposed))
-      return failure();
-    if (*transposed)
-      return op.emitError("transposed convolutions are not supported");
-  }
+  if (failed(checkNotTransposed(op, args)))
+    return failure();
   Location loc = op.getLoc();
   RankedTensorType result = resultType(op);
   Type et = result.getElementType();
-  Value x = *input;
   ArrayRef<int64_t> ws = shapeOf(*weight);
   int64_t spatial = int64_t(ws.size()) - 2;
   if (spatial < 1 || spatial > 2)
     return op.emitError("convolutions over ")
            << spatial << " spatial dims are not supported (1 or 2)";
   // An unbatched input [C, L...] is a batch of one.
-  bool unbatched = int64_t(shapeOf(x).size()) == spatial + 1;
-  if (unbatched) {
-    SmallVector<int64_t> s(shapeOf(x));
-    s.insert(s.begin(), 1);
-    x = reshapeTo(rw, loc, x, s);
-  }
+  Value x = batched(rw, loc, *input, spatial);
   ArrayRef<int64_t> kernel = ws.drop_front(2);
   FailureOr<ConvParams> p = readParams(op, args, kernel);
   if (failed(p))
     return failure();
-  int64_t channels = shapeOf(x)[1];
-  if (p->groups < 1 || channels % p->groups || ws[0] % p->groups ||
-      ws[1] * p->groups != channels)
-    return op.emitError("convolution groups ")
-           << p->groups << " do not divide " << channels
-           << " input and " << ws[0] << " output channels";
-  Value padded = castTo(rw, loc, x, et);
-  for (int64_t d = 0; d < spatial; ++d)
-    if (p->padBefore[d] || p->padAfter[d])
-      padded = padDim(rw, loc, padded, 2 + d, p->padBefore[d], p->padAfter[d]);
-  SmallVector<int64_t> outSizes;
-  for (int64_t d = 0; d < spatial; ++d) {
-    int64_t span = p->dilation[d] * (kernel[d] - 1) + 1;
-    int64_t size = shapeOf(padded)[2 + d];
-    outSizes.push_back(size < span ? 0 : (size - span) / p->stride[d] + 1);
-  }
-  SmallVector<SmallVector<int64_t>> taps = tapsOf(kernel);
-  SmallVector<Value> windows;
-  for (ArrayRef<int64_t> tap : taps)
-    windows.push_back(tapWindow(rw, loc, padded, tap, outSizes, *p));
-  Value y = ws[1] == 1 ? depthwise(rw, loc, windows, *weight, taps, p->groups,
-                                   accumulationType(et))
-                       : im2col(rw, loc, windows, *weight, p->groups, et);
+  if (failed(checkGroups(op, p->groups, shapeOf(x)[1], ws)))
+    return failure();
+  Value padded = padSpatial(rw, loc, castTo(rw, loc, x, et), *p);
+  SmallVector<int64_t> outSizes = outputSizes(padded, kernel, *p);
+  Value y = convolveTaps(rw, loc, padded, *weight, outSizes, *p, et);
   // [N, g, out/g, ...] -> [N, out, ...].
   SmallVector<int64_t> outShape{shapeOf(x)[0], ws[0]};
   llvm::append_range(outShape, outSizes);
   y = reshapeTo(rw, loc, y, outShape);
-  if (Value bias = args.optionalTensor("bias")) {
-    SmallVector<int64_t> bshape(outShape.size(), 1);
-    bshape[1] = ws[0];
-    Value bb = reshapeTo(rw, loc, castTo(rw, loc, bias, elementTypeOf(y)),
-                         bshape);
-    y = BinaryOp::create(rw, loc, y.getType(), BinaryKind::add, y, bb);
-  }
+  if (Value bias = args.optionalTensor("bias"))
+    y = addBias(rw, loc, y, bias);
   y = castTo(rw, loc, y, et);
   rw.replaceOp(op, reshapeTo(rw, loc, y, result.getShape()));
   return success();

@@ -23,11 +23,10 @@ struct Norm {
   Location loc;
 
   Value bin(BinaryKind kind, Value x, Value y) {
-    auto shape = broadcastShapes(shapeOf(x), shapeOf(y)).value_or(
-        SmallVector<int64_t>());
-    return BinaryOp::create(b, loc,
-                            RankedTensorType::get(shape, elementTypeOf(x)),
-                            kind, x, y);
+    auto shape = broadcastShapes(shapeOf(x), shapeOf(y))
+                     .value_or(SmallVector<int64_t>());
+    return BinaryOp::create(
+        b, loc, RankedTensorType::get(shape, elementTypeOf(x)), kind, x, y);
   }
   Value splat(Value like, double v) {
     return createSplat(b, loc, elementTypeOf(like), v);
@@ -142,6 +141,61 @@ LogicalResult decomposeRmsNorm(AtenOp op, const AtenArgs &args,
   return success();
 }
 
+/// batch_norm (not the legit op, which has no `training`) in training mode
+/// is rejected.
+LogicalResult checkInferenceMode(AtenOp op, const AtenArgs &args, bool legit) {
+  if (legit)
+    return success();
+  FailureOr<bool> training = args.getBool("training");
+  if (failed(training))
+    return failure();
+  if (*training)
+    return op.emitError("batch_norm in training mode is not supported "
+                        "(Spyre compiles inference graphs)");
+  return success();
+}
+
+/// A per-channel vector in `acc`, reshaped to `channel` ([C, 1, ...]) to
+/// broadcast.
+Value perChannel(OpBuilder &b, Location loc, Value v, Type acc,
+                 ArrayRef<int64_t> channel) {
+  return reshapeTo(b, loc, castTo(b, loc, v, acc), channel);
+}
+
+/// (x - mean) * rsqrt(var + eps) * weight + bias in `acc`, the optional
+/// weight and bias from `args`.
+Value normalizeChannels(Norm &n, const AtenArgs &args, Value input, Value mean,
+                        Value var, double eps, Type acc) {
+  OpBuilder &rw = n.b;
+  Location loc = n.loc;
+  ArrayRef<int64_t> shape = shapeOf(input);
+  SmallVector<int64_t> channel(shape.size() - 1, 1);
+  channel[0] = shape[1];
+  Value x = castTo(rw, loc, input, acc);
+  Value rstd = perChannel(rw, loc, var, acc, channel);
+  rstd = UnaryOp::create(rw, loc, rstd.getType(), UnaryKind::rsqrt,
+                         n.bin(BinaryKind::add, rstd, n.splat(rstd, eps)));
+  Value y = n.bin(
+      BinaryKind::mul,
+      n.bin(BinaryKind::sub, x, perChannel(rw, loc, mean, acc, channel)), rstd);
+  if (Value w = args.optionalTensor("weight"))
+    y = n.bin(BinaryKind::mul, y, perChannel(rw, loc, w, acc, channel));
+  if (Value bias = args.optionalTensor("bias"))
+    y = n.bin(BinaryKind::add, y, perChannel(rw, loc, bias, acc, channel));
+  return y;
+}
+
+/// `y` followed by the legit op's saved statistics, empty in inference.
+SmallVector<Value> withEmptyStatistics(OpBuilder &b, AtenOp op, Value y) {
+  SmallVector<Value> results = {y};
+  for (unsigned i = 1; i < op.getNumResults(); ++i) {
+    RankedTensorType t = resultType(op, i);
+    results.push_back(ConstantOp::create(
+        b, op.getLoc(), t, DenseElementsAttr::get(t, ArrayRef<Attribute>{})));
+  }
+  return results;
+}
+
 /// Inference batch norm over dim 1:
 /// (x - running_mean) * rsqrt(running_var + eps) * w + b, the per-channel
 /// vectors reshaped to [C, 1, ...] to broadcast.
@@ -151,55 +205,26 @@ LogicalResult decomposeBatchNorm(AtenOp op, const AtenArgs &args,
   FailureOr<double> eps = args.getDouble("eps");
   if (failed(input) || failed(eps))
     return failure();
-  if (!legit) {
-    FailureOr<bool> training = args.getBool("training");
-    if (failed(training))
-      return failure();
-    if (*training)
-      return op.emitError("batch_norm in training mode is not supported "
-                          "(Spyre compiles inference graphs)");
-  }
+  if (failed(checkInferenceMode(op, args, legit)))
+    return failure();
   Value mean = args.optionalTensor("running_mean");
   Value var = args.optionalTensor("running_var");
   if (!mean || !var)
     return op.emitError("batch_norm needs running_mean and running_var in "
                         "inference");
-  ArrayRef<int64_t> shape = shapeOf(*input);
-  if (shape.size() < 2)
+  if (shapeOf(*input).size() < 2)
     return op.emitError("batch_norm needs an input of rank >= 2");
   Location loc = op.getLoc();
   Norm n{rw, loc};
   Type out = resultType(op).getElementType();
-  Type acc = accumulationType(out);
-  SmallVector<int64_t> channel(shape.size() - 1, 1);
-  channel[0] = shape[1];
-  auto perChannel = [&](Value v) {
-    return reshapeTo(rw, loc, castTo(rw, loc, v, acc), channel);
-  };
-  Value x = castTo(rw, loc, *input, acc);
-  Value rstd = perChannel(var);
-  rstd = UnaryOp::create(rw, loc, rstd.getType(), UnaryKind::rsqrt,
-                         n.bin(BinaryKind::add, rstd, n.splat(rstd, *eps)));
-  Value y = n.bin(BinaryKind::mul, n.bin(BinaryKind::sub, x, perChannel(mean)),
-                  rstd);
-  if (Value w = args.optionalTensor("weight"))
-    y = n.bin(BinaryKind::mul, y, perChannel(w));
-  if (Value bias = args.optionalTensor("bias"))
-    y = n.bin(BinaryKind::add, y, perChannel(bias));
+  Value y = normalizeChannels(n, args, *input, mean, var, *eps,
+                              accumulationType(out));
   y = castTo(rw, loc, y, out);
   if (op.getNumResults() == 1) {
     rw.replaceOp(op, y);
     return success();
   }
-  // The saved statistics of the legit op are empty in inference.
-  SmallVector<Value> results = {y};
-  for (unsigned i = 1; i < op.getNumResults(); ++i) {
-    RankedTensorType t = resultType(op, i);
-    results.push_back(ConstantOp::create(
-        rw, loc, t,
-        DenseElementsAttr::get(t, ArrayRef<Attribute>{})));
-  }
-  rw.replaceOp(op, results);
+  rw.replaceOp(op, withEmptyStatistics(rw, op, y));
   return success();
 }
 

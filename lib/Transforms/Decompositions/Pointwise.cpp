@@ -1,4 +1,4 @@
-//===- Pointwise.cpp - Elementwise aten ops --------------------------------===//
+//===- Pointwise.cpp - Elementwise aten ops -------------------------------===//
 //
 // Elementwise ops map onto `spyre.unary` / `spyre.binary` / `spyre.compare`
 // / `spyre.select` / `spyre.cast`. Operands are converted to the dtype
@@ -37,9 +37,9 @@ DecomposeFn unary(UnaryKind kind) {
       return failure();
     RankedTensorType type = resultType(op);
     if (!isa<FloatType>(type.getElementType()))
-      return op.emitError("'") << op.getTarget()
-                               << "' needs a floating-point result, got "
-                               << type.getElementType();
+      return op.emitError("'")
+             << op.getTarget() << "' needs a floating-point result, got "
+             << type.getElementType();
     Value in = castTo(rw, op.getLoc(), *x, type.getElementType());
     rw.replaceOpWithNewOp<UnaryOp>(op, type, kind, in);
     return success();
@@ -74,8 +74,7 @@ DecomposeFn binary(BinaryKind kind, bool hasAlpha, bool reversed = false) {
   };
 }
 
-LogicalResult decomposeGelu(AtenOp op, const AtenArgs &args,
-                            RewriterBase &rw) {
+LogicalResult decomposeGelu(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
   FailureOr<std::string> approximate = args.getString("approximate");
   if (failed(x) || failed(approximate))
@@ -119,8 +118,8 @@ LogicalResult decomposeDiv(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
     q = unaryOf(rw, loc, UnaryKind::floor, q);
   } else if (mode == "trunc") {
     // trunc(q) = sign(q) * floor(|q|): the SFP has no trunc.
-    Value mag = unaryOf(rw, loc, UnaryKind::floor,
-                        unaryOf(rw, loc, UnaryKind::abs, q));
+    Value mag =
+        unaryOf(rw, loc, UnaryKind::floor, unaryOf(rw, loc, UnaryKind::abs, q));
     q = binaryOf(rw, loc, BinaryKind::mul, unaryOf(rw, loc, UnaryKind::sign, q),
                  mag, ctype);
   } else if (mode != "none") {
@@ -142,12 +141,57 @@ Value powByMultiplication(OpBuilder &b, Location loc, Value x, int64_t n) {
   Value result, base = x;
   for (int64_t k = n; k; k >>= 1) {
     if (k & 1)
-      result = result ? binaryOf(b, loc, BinaryKind::mul, result, base, type)
-                      : base;
+      result =
+          result ? binaryOf(b, loc, BinaryKind::mul, result, base, type) : base;
     if (k > 1)
       base = binaryOf(b, loc, BinaryKind::mul, base, base, type);
   }
   return result;
+}
+
+/// x ** e in x's dtype for the exponents with a direct form (0.5, -0.5, 0,
+/// integers up to abs(e) = 3); null for the others.
+Value powByShortcut(OpBuilder &b, Location loc, Value x, double e) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (e == 0.5)
+    return unaryOf(b, loc, UnaryKind::sqrt, x);
+  if (e == -0.5)
+    return unaryOf(b, loc, UnaryKind::rsqrt, x);
+  bool integer = e == std::floor(e);
+  if (e == 0)
+    return createSplat(b, loc, type.getElementType(), 1.0, type.getShape());
+  if (integer && std::fabs(e) <= 3) {
+    Value p = powByMultiplication(b, loc, x, int64_t(std::fabs(e)));
+    return e < 0 ? unaryOf(b, loc, UnaryKind::reciprocal, p) : p;
+  }
+  return nullptr;
+}
+
+/// v ** e for an integer e: square-and-multiply, then the reciprocal for a
+/// negative e.
+Value powBySquaring(OpBuilder &b, Location loc, Value v, double e) {
+  Value p = powByMultiplication(b, loc, v, int64_t(std::fabs(e)));
+  if (e < 0)
+    p = unaryOf(b, loc, UnaryKind::reciprocal, p);
+  return p;
+}
+
+/// v ** e as exp(e * log(v)); for an integer e, of |v| with the sign
+/// restored for odd e.
+Value powByExpLog(OpBuilder &b, Location loc, Value v, double e) {
+  auto vtype = cast<RankedTensorType>(v.getType());
+  Type vt = vtype.getElementType();
+  bool integer = e == std::floor(e);
+  bool oddInteger = integer && std::fmod(std::fabs(e), 2.0) == 1.0;
+  Value base = integer ? unaryOf(b, loc, UnaryKind::abs, v) : v;
+  Value logx = unaryOf(b, loc, UnaryKind::log, base);
+  Value p = unaryOf(b, loc, UnaryKind::exp,
+                    binaryOf(b, loc, BinaryKind::mul, logx,
+                             createSplat(b, loc, vt, e), vtype));
+  if (oddInteger)
+    p = binaryOf(b, loc, BinaryKind::mul, p,
+                 unaryOf(b, loc, UnaryKind::sign, v), vtype);
+  return p;
 }
 
 /// x ** e for a constant exponent e (x of a float type):
@@ -167,38 +211,14 @@ Value powByMultiplication(OpBuilder &b, Location loc, Value x, int64_t n) {
 ///    inf) and for the infinite and NaN exponents: pow(+-1, +-inf) and
 ///    pow(1, NaN) are NaN (0 * inf inside), not 1.
 Value powByConstant(OpBuilder &b, Location loc, Value x, double e) {
-  auto type = cast<RankedTensorType>(x.getType());
-  Type et = type.getElementType();
-  if (e == 0.5)
-    return unaryOf(b, loc, UnaryKind::sqrt, x);
-  if (e == -0.5)
-    return unaryOf(b, loc, UnaryKind::rsqrt, x);
-  bool integer = e == std::floor(e);
-  if (e == 0)
-    return createSplat(b, loc, et, 1.0, type.getShape());
-  if (integer && std::fabs(e) <= 3) {
-    Value p = powByMultiplication(b, loc, x, int64_t(std::fabs(e)));
-    return e < 0 ? unaryOf(b, loc, UnaryKind::reciprocal, p) : p;
-  }
+  if (Value p = powByShortcut(b, loc, x, e))
+    return p;
+  Type et = elementTypeOf(x);
   Value v = castTo(b, loc, x, accumulationType(et));
-  auto vtype = cast<RankedTensorType>(v.getType());
-  Type vt = vtype.getElementType();
-  Value p;
-  if (integer && std::fabs(e) <= kMaxPowByMultiplication) {
-    p = powByMultiplication(b, loc, v, int64_t(std::fabs(e)));
-    if (e < 0)
-      p = unaryOf(b, loc, UnaryKind::reciprocal, p);
-  } else {
-    bool oddInteger = integer && std::fmod(std::fabs(e), 2.0) == 1.0;
-    Value base = integer ? unaryOf(b, loc, UnaryKind::abs, v) : v;
-    Value logx = unaryOf(b, loc, UnaryKind::log, base);
-    p = unaryOf(b, loc, UnaryKind::exp,
-                binaryOf(b, loc, BinaryKind::mul, logx,
-                         createSplat(b, loc, vt, e), vtype));
-    if (oddInteger)
-      p = binaryOf(b, loc, BinaryKind::mul, p,
-                   unaryOf(b, loc, UnaryKind::sign, v), vtype);
-  }
+  bool integer = e == std::floor(e);
+  Value p = integer && std::fabs(e) <= kMaxPowByMultiplication
+                ? powBySquaring(b, loc, v, e)
+                : powByExpLog(b, loc, v, e);
   return castTo(b, loc, p, et);
 }
 
@@ -323,18 +343,18 @@ Value truthBinary(OpBuilder &b, Location loc, BinaryKind kind, bool isXor,
 /// logical_and / logical_or / logical_xor: operands of any dtype as truth
 /// values (x != 0); the result is bool (or converted to the node's dtype).
 DecomposeFn logical(BinaryKind kind, bool isXor) {
-  return [=](AtenOp op, const AtenArgs &args,
-             RewriterBase &rw) -> LogicalResult {
-    FailureOr<Value> x = args.tensor("self");
-    FailureOr<Value> y = args.tensor("other");
-    if (failed(x) || failed(y))
-      return failure();
-    Location loc = op.getLoc();
-    Value r = truthBinary(rw, loc, kind, isXor, truthOf(rw, loc, *x),
-                          truthOf(rw, loc, *y));
-    rw.replaceOp(op, castTo(rw, loc, r, resultType(op).getElementType()));
-    return success();
-  };
+  return
+      [=](AtenOp op, const AtenArgs &args, RewriterBase &rw) -> LogicalResult {
+        FailureOr<Value> x = args.tensor("self");
+        FailureOr<Value> y = args.tensor("other");
+        if (failed(x) || failed(y))
+          return failure();
+        Location loc = op.getLoc();
+        Value r = truthBinary(rw, loc, kind, isXor, truthOf(rw, loc, *x),
+                              truthOf(rw, loc, *y));
+        rw.replaceOp(op, castTo(rw, loc, r, resultType(op).getElementType()));
+        return success();
+      };
 }
 
 /// bitwise and/or/xor (and the `&`, `|`, `^` operators) on bool and integer
@@ -380,8 +400,8 @@ LogicalResult decomposeBitwiseNot(AtenOp op, const AtenArgs &args,
   RankedTensorType type = resultType(op);
   Type et = type.getElementType();
   if (!isa<IntegerType>(et))
-    return op.emitError("'") << op.getTarget()
-                             << "' needs a bool or integer operand, got " << et;
+    return op.emitError("'")
+           << op.getTarget() << "' needs a bool or integer operand, got " << et;
   Location loc = op.getLoc();
   Value in = castTo(rw, loc, *x, et);
   if (et.isInteger(1)) {
@@ -396,9 +416,8 @@ LogicalResult decomposeBitwiseNot(AtenOp op, const AtenArgs &args,
 }
 
 /// clamp(x, min, max) = min(max(x, lo), hi); either bound may be None.
-LogicalResult decomposeClamp(AtenOp op, const AtenArgs &args,
-                             RewriterBase &rw, StringRef loName,
-                             StringRef hiName) {
+LogicalResult decomposeClamp(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                             StringRef loName, StringRef hiName) {
   RankedTensorType type = resultType(op);
   Type et = type.getElementType();
   Location loc = op.getLoc();
@@ -419,9 +438,9 @@ LogicalResult decomposeClamp(AtenOp op, const AtenArgs &args,
     std::optional<SmallVector<int64_t>> shape =
         broadcastShapes(shapeOf(y), shapeOf(*bound));
     if (!shape)
-      return op.emitError("clamp bound '") << name << "' of shape ["
-                                           << shapeOf(*bound)
-                                           << "] does not broadcast";
+      return op.emitError("clamp bound '")
+             << name << "' of shape [" << shapeOf(*bound)
+             << "] does not broadcast";
     y = binaryOf(rw, loc, kind, y, *bound, RankedTensorType::get(*shape, et));
   }
   rw.replaceOp(op, y);
@@ -490,12 +509,12 @@ LogicalResult decomposeSoftplus(AtenOp op, const AtenArgs &args,
 }
 
 /// Casts: _to_copy, to.dtype and friends; the result type says the dtype.
-LogicalResult decomposeCast(AtenOp op, const AtenArgs &args,
-                            RewriterBase &rw) {
+LogicalResult decomposeCast(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
   if (failed(x))
     return failure();
-  rw.replaceOp(op, castTo(rw, op.getLoc(), *x, resultType(op).getElementType()));
+  rw.replaceOp(op,
+               castTo(rw, op.getLoc(), *x, resultType(op).getElementType()));
   return success();
 }
 
@@ -503,13 +522,14 @@ LogicalResult decomposeCast(AtenOp op, const AtenArgs &args,
 /// inference-time no-ops).
 LogicalResult decomposeIdentity(AtenOp op, const AtenArgs &args,
                                 RewriterBase &rw) {
-  FailureOr<Value> x = args.tensor(op.getTensorArgs().empty()
-                                       ? "self"
-                                       : cast<StringAttr>(op.getTensorArgs()[0])
-                                             .getValue());
+  FailureOr<Value> x =
+      args.tensor(op.getTensorArgs().empty()
+                      ? "self"
+                      : cast<StringAttr>(op.getTensorArgs()[0]).getValue());
   if (failed(x))
     return failure();
-  rw.replaceOp(op, castTo(rw, op.getLoc(), *x, resultType(op).getElementType()));
+  rw.replaceOp(op,
+               castTo(rw, op.getLoc(), *x, resultType(op).getElementType()));
   return success();
 }
 
@@ -526,11 +546,25 @@ LogicalResult decomposeDropout(AtenOp op, const AtenArgs &args,
   return decomposeIdentity(op, args, rw);
 }
 
-} // namespace
+/// square(x): x * x.
+LogicalResult decomposeSquare(AtenOp op, const AtenArgs &args,
+                              RewriterBase &rw) {
+  FailureOr<Value> x = args.tensor("self");
+  if (failed(x))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Value in = castTo(rw, op.getLoc(), *x, type.getElementType());
+  rw.replaceOpWithNewOp<BinaryOp>(op, type, BinaryKind::mul, in, in);
+  return success();
+}
 
-void registerPointwiseDecompositions(DecompositionRegistry &r) {
-  const char *floats = "f16, bf16, f32";
-  const char *all = "f16, bf16, f32, i32, i64, bool";
+// The dtype lists of the docs.
+constexpr const char *floats = "f16, bf16, f32";
+constexpr const char *all = "f16, bf16, f32, i32, i64, bool";
+
+/// add, sub, rsub, mul, maximum, minimum, remainder, floor_divide, square,
+/// div and pow.
+void registerArithmetic(DecompositionRegistry &r) {
   auto addBinary = [&](StringRef name, BinaryKind kind, bool alpha,
                        const char *notes, bool reversed = false) {
     r.add({name.str(), "pointwise", floats, notes,
@@ -563,18 +597,9 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
          binary(BinaryKind::floordiv, false)});
   r.add({"aten.floor_divide.Scalar", "pointwise", numbers,
          "as floor_divide.default", binary(BinaryKind::floordiv, false)});
-  r.add({"aten.square.default", "pointwise", floats, "x * x",
-         [](AtenOp op, const AtenArgs &args, RewriterBase &rw) {
-           FailureOr<Value> x = args.tensor("self");
-           if (failed(x))
-             return failure();
-           RankedTensorType type = resultType(op);
-           Value in = castTo(rw, op.getLoc(), *x, type.getElementType());
-           rw.replaceOpWithNewOp<BinaryOp>(op, type, BinaryKind::mul, in, in);
-           return success();
-         }});
-  r.add({"aten.div.Tensor", "pointwise", floats, "true division",
-         decomposeDiv});
+  r.add({"aten.square.default", "pointwise", floats, "x * x", decomposeSquare});
+  r.add(
+      {"aten.div.Tensor", "pointwise", floats, "true division", decomposeDiv});
   r.add({"aten.div.Scalar", "pointwise", floats, "", decomposeDiv});
   r.add({"aten.div.Tensor_mode", "pointwise", floats,
          "`rounding_mode` 'floor' as floor(x / y), 'trunc' as "
@@ -603,7 +628,10 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
          "exp(e * log(base)) in f32, log(base) folded: defined for base > 0 "
          "(and base = 0 with e != 0)",
          decomposePow});
+}
 
+/// One-SFP-op unary functions, gelu and softplus.
+void registerUnaryMath(DecompositionRegistry &r) {
   struct Unary {
     const char *name;
     UnaryKind kind;
@@ -634,6 +662,10 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
          "`approximate` = 'none' (erf) or 'tanh'", decomposeGelu});
   r.add({"aten.softplus.default", "pointwise", floats,
          "`beta` and `threshold` as PyTorch defines them", decomposeSoftplus});
+}
+
+/// logical_* and bitwise_* (and their operators).
+void registerLogical(DecompositionRegistry &r) {
   r.add({"aten.logical_not.default", "pointwise", all, "x == 0",
          decomposeLogicalNot});
   r.add({"aten.logical_and.default", "pointwise", all,
@@ -661,19 +693,26 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
   }
   r.add({"aten.bitwise_not.default", "pointwise", ints,
          "bools as x == 0; integers as -x - 1", decomposeBitwiseNot});
+}
 
+/// eq, ne, lt, le, gt and ge.
+void registerComparisons(DecompositionRegistry &r) {
   struct Cmp {
     const char *op;
     ComparePredicate pred;
   };
-  for (Cmp c : {Cmp{"eq", ComparePredicate::eq}, Cmp{"ne", ComparePredicate::ne},
-                Cmp{"lt", ComparePredicate::lt}, Cmp{"le", ComparePredicate::le},
-                Cmp{"gt", ComparePredicate::gt}, Cmp{"ge", ComparePredicate::ge}})
+  for (Cmp c :
+       {Cmp{"eq", ComparePredicate::eq}, Cmp{"ne", ComparePredicate::ne},
+        Cmp{"lt", ComparePredicate::lt}, Cmp{"le", ComparePredicate::le},
+        Cmp{"gt", ComparePredicate::gt}, Cmp{"ge", ComparePredicate::ge}})
     for (const char *overload : {"Tensor", "Scalar"})
       r.add({std::string("aten.") + c.op + "." + overload, "pointwise", all,
              "computed in the promoted operand dtype; bool result",
              compare(c.pred)});
+}
 
+/// clamp, where and masked_fill.
+void registerSelections(DecompositionRegistry &r) {
   r.add({"aten.clamp.default", "pointwise", floats, "max then min",
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeClamp(op, a, rw, "min", "max");
@@ -698,10 +737,14 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
          decomposeMaskedFill});
   r.add({"aten.masked_fill.Tensor", "pointwise", all, "a select",
          decomposeMaskedFill});
+}
 
+/// Casts, identities and dropout.
+void registerCastsAndIdentities(DecompositionRegistry &r) {
   for (const char *name :
        {"aten._to_copy.default", "aten.to.dtype", "aten.to.dtype_layout",
-        "aten.to.device", "aten.type_as.default", "aten._to_dim_order_copy.default"})
+        "aten.to.device", "aten.type_as.default",
+        "aten._to_dim_order_copy.default"})
     r.add({name, "pointwise", all,
            "a cast to the node's output dtype (a no-op when it is the "
            "input's)",
@@ -716,6 +759,17 @@ void registerPointwiseDecompositions(DecompositionRegistry &r) {
   r.add({"aten.dropout.default", "pointwise", all,
          "the identity in inference; training mode is rejected",
          decomposeDropout});
+}
+
+} // namespace
+
+void registerPointwiseDecompositions(DecompositionRegistry &r) {
+  registerArithmetic(r);
+  registerUnaryMath(r);
+  registerLogical(r);
+  registerComparisons(r);
+  registerSelections(r);
+  registerCastsAndIdentities(r);
 }
 
 } // namespace spyre

@@ -1,4 +1,4 @@
-//===- Reductions.cpp - sum, mean, max, var, softmax, argmax ---------------===//
+//===- Reductions.cpp - sum, mean, max, var, softmax, argmax --------------===//
 //
 // Every reduction becomes `spyre.reduce`s along one dim each (the reduced
 // dim kept with size 1) plus elementwise ops; spyre-form-kernels fuses them
@@ -56,8 +56,8 @@ LogicalResult decomposeAccumulating(AtenOp op, const AtenArgs &args,
   if (failed(x))
     return failure();
   int64_t rank = shapeOf(*x).size();
-  bool hasDim = op.getArg("dim") || lookupAtenSchema(op.getTarget())
-                                             ->findArgument("dim") >= 0;
+  bool hasDim = op.getArg("dim") ||
+                lookupAtenSchema(op.getTarget())->findArgument("dim") >= 0;
   FailureOr<SmallVector<int64_t>> dims =
       hasDim ? reductionDims(args, "dim", rank)
              : FailureOr<SmallVector<int64_t>>(
@@ -80,15 +80,16 @@ LogicalResult decomposeAccumulating(AtenOp op, const AtenArgs &args,
   if (mean)
     r = scale(rw, loc, r, 1.0 / double(countOf(*x, *dims)));
   r = castTo(rw, loc, r, out);
-  rw.replaceOp(op, keepdim ? r : reshapeTo(rw, loc, r, resultType(op).getShape()));
+  rw.replaceOp(op,
+               keepdim ? r : reshapeTo(rw, loc, r, resultType(op).getShape()));
   return success();
 }
 
 /// all / any over `dim` (None, an int or a list; none = all dims): the
 /// number of elements that are zero (all) or not (any), compared with 0;
 /// an empty dim counts none, so all() is true and any() false there.
-LogicalResult decomposeAllAny(AtenOp op, const AtenArgs &args,
-                              RewriterBase &rw, bool isAll) {
+LogicalResult decomposeAllAny(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                              bool isAll) {
   FailureOr<Value> x = args.tensor("self");
   if (failed(x))
     return failure();
@@ -119,8 +120,8 @@ LogicalResult decomposeAllAny(AtenOp op, const AtenArgs &args,
       isAll ? ComparePredicate::eq : ComparePredicate::ne, count,
       createSplat(rw, loc, rw.getI32Type(), 0));
   r = castTo(rw, loc, r, resultType(op).getElementType());
-  rw.replaceOp(op, keepdim ? r
-                           : reshapeTo(rw, loc, r, resultType(op).getShape()));
+  rw.replaceOp(op,
+               keepdim ? r : reshapeTo(rw, loc, r, resultType(op).getShape()));
   return success();
 }
 
@@ -165,8 +166,9 @@ LogicalResult decomposeExtremeDim(AtenOp op, const AtenArgs &args,
   Location loc = op.getLoc();
   Value values = reduceDims(rw, loc, *x, {*d}, kind, *keepdim);
   Value indices = reduceDims(rw, loc, *x, {*d}, argKind, *keepdim);
-  rw.replaceOp(op, {castTo(rw, loc, values, resultType(op, 0).getElementType()),
-                    castTo(rw, loc, indices, resultType(op, 1).getElementType())});
+  rw.replaceOp(op,
+               {castTo(rw, loc, values, resultType(op, 0).getElementType()),
+                castTo(rw, loc, indices, resultType(op, 1).getElementType())});
   return success();
 }
 
@@ -185,8 +187,8 @@ LogicalResult decomposeCumsum(AtenOp op, const AtenArgs &args,
   int64_t n = type.getRank() ? type.getDimSize(*d) : 1;
   if (n > kMaxPrefixSumLength)
     return op.emitError("cumsum over ")
-           << n << " elements is not supported (at most "
-           << kMaxPrefixSumLength << ")";
+           << n << " elements is not supported (at most " << kMaxPrefixSumLength
+           << ")";
   Location loc = op.getLoc();
   Value v = castTo(rw, loc, *x, rw.getF32Type());
   if (type.getRank() == 0)
@@ -205,8 +207,98 @@ constexpr int64_t kMaxSortLength = 4096;
 /// number of elements of its line that come before it (smaller, or equal
 /// at a lower index: a stable sort), and a one-hot of the ranks picks the
 /// sorted values and their indices (sums with one non-zero term: exact).
-LogicalResult decomposeSort(AtenOp op, const AtenArgs &args,
-                            RewriterBase &rw) {
+/// The results of a sort or topk: `v` viewed and cast as `type`.
+Value asResult(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  return castTo(b, loc, reshapeTo(b, loc, v, type.getShape()),
+                type.getElementType());
+}
+
+/// Checks that sort handles lines of `n` elements of `et`.
+LogicalResult checkSortLines(AtenOp op, Type et, int64_t n) {
+  if (et.isInteger(1))
+    return op.emitError("sort of a bool tensor is not supported");
+  if (n > kMaxSortLength)
+    return op.emitError("sort of ")
+           << n << "-element lines is not supported (at most " << kMaxSortLength
+           << ")";
+  return success();
+}
+
+/// A tensor's lines along one dim moved last, as sort views them.
+struct SortLines {
+  SmallVector<int64_t> perm;  // the transpose moving the dim last (and back)
+  SmallVector<int64_t> moved; // the shape with the dim last
+  bool transposed;            // whether the dim was not already last
+  int64_t rows, n;            // [rows, n] lines
+};
+
+/// `v` (of rank `rank`) with dim `d` (of `n` elements) moved last, through a
+/// transpose unless it is, and how.
+std::pair<Value, SortLines> linesLast(OpBuilder &b, Location loc, Value v,
+                                      int64_t d, int64_t rank, int64_t n) {
+  SortLines l;
+  l.perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(l.perm[d], l.perm[rank - 1]);
+  l.moved.assign(shapeOf(v).begin(), shapeOf(v).end());
+  std::swap(l.moved[d], l.moved[rank - 1]);
+  l.transposed = d != rank - 1;
+  if (l.transposed)
+    v = TransposeOp::create(
+        b, loc, RankedTensorType::get(l.moved, elementTypeOf(v)), v, l.perm);
+  l.rows = 1;
+  for (int64_t s : ArrayRef<int64_t>(l.moved).drop_back())
+    l.rows *= s;
+  l.n = n;
+  return {v, l};
+}
+
+/// Every element's rank in its line ([R, 1, n]): the number of elements of
+/// the line before it (smaller, larger when `descending`, or equal at a
+/// lower index: a stable sort). `xi` and `xj` are the lines as [R, 1, n]
+/// and [R, n, 1].
+Value ranksInLines(OpBuilder &b, Location loc, Value xi, Value xj,
+                   const SortLines &l, bool descending) {
+  int64_t rows = l.rows, n = l.n;
+  // [R, j, i]: element j of the line against element i.
+  auto pairs = RankedTensorType::get({rows, n, n}, b.getI1Type());
+  Value before = CompareOp::create(
+      b, loc, pairs, descending ? ComparePredicate::gt : ComparePredicate::lt,
+      xj, xi);
+  Value equal = CompareOp::create(b, loc, pairs, ComparePredicate::eq, xj, xi);
+  Value lowerIndex =
+      CompareOp::create(b, loc, RankedTensorType::get({1, n, n}, b.getI1Type()),
+                        ComparePredicate::lt, createIota(b, loc, n, 1, 3),
+                        createIota(b, loc, n, 2, 3));
+  Value tie = BinaryOp::create(b, loc, pairs, BinaryKind::logical_and, equal,
+                               lowerIndex);
+  Value ahead =
+      BinaryOp::create(b, loc, pairs, BinaryKind::logical_or, before, tie);
+  return reduceAlong(b, loc, castTo(b, loc, ahead, b.getI32Type()), 1,
+                     ReduceKind::sum);
+}
+
+/// The elements of `line` (as `type`) at the positions `lands` ([R, r, i]:
+/// element i lands at position r) gives them, back in the layout `shape`
+/// (sums with one non-zero term: exact).
+Value pickByRank(OpBuilder &b, Location loc, Value lands, Value line, Type type,
+                 const SortLines &l, ArrayRef<int64_t> shape) {
+  Value zero = createSplat(b, loc, type, 0);
+  Value picked =
+      SelectOp::create(b, loc, RankedTensorType::get({l.rows, l.n, l.n}, type),
+                       lands, castTo(b, loc, line, type), zero);
+  Value r = reduceAlong(b, loc, picked, 2, ReduceKind::sum); // [R, n, 1]
+  r = reshapeTo(b, loc, r, l.moved);
+  if (l.transposed)
+    r = TransposeOp::create(b, loc, RankedTensorType::get(shape, type), r,
+                            l.perm);
+  return r;
+}
+
+/// sort(self, dim, descending) and sort.stable: every element's rank is the
+/// number of elements of its line that come before it (smaller, or equal
+/// at a lower index: a stable sort), and a one-hot of the ranks picks the
+/// sorted values and their indices (sums with one non-zero term: exact).
+LogicalResult decomposeSort(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
   FailureOr<int64_t> dim = args.getInt("dim");
   FailureOr<bool> descending = args.getBool("descending");
@@ -218,68 +310,26 @@ LogicalResult decomposeSort(AtenOp op, const AtenArgs &args,
   if (failed(d))
     return failure();
   Type et = elementTypeOf(*x);
-  if (et.isInteger(1))
-    return op.emitError("sort of a bool tensor is not supported");
   int64_t n = shape.empty() ? 1 : shape[*d];
-  if (n > kMaxSortLength)
-    return op.emitError("sort of ")
-           << n << "-element lines is not supported (at most "
-           << kMaxSortLength << ")";
+  if (failed(checkSortLines(op, et, n)))
+    return failure();
   Location loc = op.getLoc();
   Value v = shape.empty() ? reshapeTo(rw, loc, *x, {1}) : *x;
   // Lines last, as [R, n].
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(perm[*d], perm[rank - 1]);
-  SmallVector<int64_t> moved(shapeOf(v));
-  std::swap(moved[*d], moved[rank - 1]);
-  if (*d != rank - 1)
-    v = TransposeOp::create(rw, loc, RankedTensorType::get(moved, et), v,
-                            perm);
-  int64_t rows = 1;
-  for (int64_t s : ArrayRef<int64_t>(moved).drop_back())
-    rows *= s;
-  // [R, j, i]: element j of the line against element i.
-  Value xi = reshapeTo(rw, loc, v, {rows, 1, n});
-  Value xj = reshapeTo(rw, loc, v, {rows, n, 1});
-  auto pairs = RankedTensorType::get({rows, n, n}, rw.getI1Type());
-  Value before = CompareOp::create(
-      rw, loc, pairs, *descending ? ComparePredicate::gt : ComparePredicate::lt,
-      xj, xi);
-  Value equal =
-      CompareOp::create(rw, loc, pairs, ComparePredicate::eq, xj, xi);
-  Value lowerIndex = CompareOp::create(
-      rw, loc, RankedTensorType::get({1, n, n}, rw.getI1Type()),
-      ComparePredicate::lt, createIota(rw, loc, n, 1, 3),
-      createIota(rw, loc, n, 2, 3));
-  Value tie = BinaryOp::create(rw, loc, pairs, BinaryKind::logical_and, equal,
-                               lowerIndex);
-  Value ahead =
-      BinaryOp::create(rw, loc, pairs, BinaryKind::logical_or, before, tie);
-  Value ranks = reduceAlong(rw, loc, castTo(rw, loc, ahead, rw.getI32Type()),
-                            1, ReduceKind::sum); // [R, 1, n]
+  auto [lines, l] = linesLast(rw, loc, v, *d, rank, n);
+  Value xi = reshapeTo(rw, loc, lines, {l.rows, 1, n});
+  Value xj = reshapeTo(rw, loc, lines, {l.rows, n, 1});
+  Value ranks = ranksInLines(rw, loc, xi, xj, l, *descending); // [R, 1, n]
   // [R, r, i]: element i lands at position r.
-  Value lands = CompareOp::create(rw, loc, pairs, ComparePredicate::eq, ranks,
-                                  createIota(rw, loc, n, 1, 3));
-  Type acc = accumulationType(et);
-  auto pick = [&](Value line, Type type) {
-    Value zero = createSplat(rw, loc, type, 0);
-    Value picked = SelectOp::create(
-        rw, loc, RankedTensorType::get({rows, n, n}, type), lands,
-        castTo(rw, loc, line, type), zero);
-    Value r = reduceAlong(rw, loc, picked, 2, ReduceKind::sum); // [R, n, 1]
-    r = reshapeTo(rw, loc, r, moved);
-    if (*d != rank - 1)
-      r = TransposeOp::create(
-          rw, loc, RankedTensorType::get(shapeOf(*x), type), r, perm);
-    return r;
-  };
-  Value values = pick(xi, acc);
-  Value indices = pick(createIota(rw, loc, n, 2, 3), rw.getI64Type());
-  RankedTensorType vt = resultType(op, 0), it = resultType(op, 1);
-  rw.replaceOp(op, {castTo(rw, loc, reshapeTo(rw, loc, values, vt.getShape()),
-                           vt.getElementType()),
-                    castTo(rw, loc, reshapeTo(rw, loc, indices, it.getShape()),
-                           it.getElementType())});
+  Value lands = CompareOp::create(
+      rw, loc, RankedTensorType::get({l.rows, n, n}, rw.getI1Type()),
+      ComparePredicate::eq, ranks, createIota(rw, loc, n, 1, 3));
+  Value values =
+      pickByRank(rw, loc, lands, xi, accumulationType(et), l, shapeOf(*x));
+  Value indices = pickByRank(rw, loc, lands, createIota(rw, loc, n, 2, 3),
+                             rw.getI64Type(), l, shapeOf(*x));
+  rw.replaceOp(op, {asResult(rw, loc, values, resultType(op, 0)),
+                    asResult(rw, loc, indices, resultType(op, 1))});
   return success();
 }
 
@@ -292,8 +342,67 @@ constexpr int64_t kMaxTopK = 64;
 /// Results come sorted; equal values give the first index first. A row
 /// whose top k reaches the mask value itself (-inf entries) may repeat an
 /// index.
-LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args,
-                            RewriterBase &rw) {
+/// Checks that topk handles `k` of `n` elements of `et`.
+LogicalResult checkTopK(AtenOp op, Type et, int64_t k, int64_t n) {
+  if (et.isInteger(1))
+    return op.emitError("topk of a bool tensor is not supported");
+  if (k < 1 || k > n)
+    return op.emitError("topk k = ")
+           << k << " is out of range [1, " << n << "]";
+  if (k > kMaxTopK)
+    return op.emitError("topk k = ")
+           << k << " is not supported (at most " << kMaxTopK << ")";
+  return success();
+}
+
+/// The value a taken element becomes, one no other element beats: -inf /
+/// +inf, or the integer type's extreme (exact: int64's max is no double).
+Attribute takenMarker(Type et, bool largest) {
+  if (auto ft = dyn_cast<FloatType>(et))
+    return FloatAttr::get(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                              /*Negative=*/largest));
+  unsigned width = et.getIntOrFloatBitWidth();
+  return IntegerAttr::get(et, largest ? APInt::getSignedMinValue(width)
+                                      : APInt::getSignedMaxValue(width));
+}
+
+/// k rounds of (max, argmax) (min, argmin unless `largest`) of `in` along
+/// `d`, each masking the element it took with `marker` through a one-hot
+/// select: the values and indices, concatenated along `d`.
+std::pair<Value, Value> topKByRounds(OpBuilder &b, Location loc, Value in,
+                                     int64_t d, int64_t k, bool largest,
+                                     Attribute marker) {
+  Type et = elementTypeOf(in);
+  auto scalar = RankedTensorType::get({}, et);
+  ReduceKind valueKind = largest ? ReduceKind::max : ReduceKind::min;
+  ReduceKind indexKind = largest ? ReduceKind::argmax : ReduceKind::argmin;
+  Value iota = createIota(b, loc, shapeOf(in)[d], d, shapeOf(in).size());
+  auto maskType = RankedTensorType::get(shapeOf(in), b.getI1Type());
+  Value fill = ConstantOp::create(b, loc, scalar,
+                                  SplatElementsAttr::get(scalar, marker));
+  SmallVector<Value> values, indices;
+  Value rest = in;
+  for (int64_t j = 0; j < k; ++j) {
+    values.push_back(reduceAlong(b, loc, rest, d, valueKind));
+    indices.push_back(reduceAlong(b, loc, rest, d, indexKind));
+    if (j + 1 < k) {
+      Value taken =
+          CompareOp::create(b, loc, maskType, ComparePredicate::eq, iota,
+                            castTo(b, loc, indices.back(), b.getI32Type()));
+      rest = SelectOp::create(b, loc, rest.getType(), taken, fill, rest);
+    }
+  }
+  Value v = concatAlong(b, loc, values, d);
+  return {v, concatAlong(b, loc, indices, d)};
+}
+
+/// topk(self, k, dim, largest, sorted): k rounds of (max, argmax) along
+/// `dim`, each masking the element it took with -inf (+inf for the
+/// smallest; the type's extreme for integers) through a one-hot select.
+/// Results come sorted; equal values give the first index first. A row
+/// whose top k reaches the mask value itself (-inf entries) may repeat an
+/// index.
+LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
   FailureOr<int64_t> k = args.getInt("k");
   FailureOr<int64_t> dim = args.getInt("dim");
@@ -306,55 +415,15 @@ LogicalResult decomposeTopK(AtenOp op, const AtenArgs &args,
   if (failed(d))
     return failure();
   Type et = elementTypeOf(*x);
-  if (et.isInteger(1))
-    return op.emitError("topk of a bool tensor is not supported");
   int64_t n = rank ? shape[*d] : 1;
-  if (*k < 1 || *k > n)
-    return op.emitError("topk k = ") << *k << " is out of range [1, " << n
-                                     << "]";
-  if (*k > kMaxTopK)
-    return op.emitError("topk k = ")
-           << *k << " is not supported (at most " << kMaxTopK << ")";
+  if (failed(checkTopK(op, et, *k, n)))
+    return failure();
   Location loc = op.getLoc();
   Value in = rank ? *x : reshapeTo(rw, loc, *x, {1});
-  int64_t r = rank ? rank : 1;
-  // A taken element becomes a value no other element beats: -inf / +inf,
-  // or the integer type's extreme (exact: int64's max is no double).
-  Attribute mask;
-  if (auto ft = dyn_cast<FloatType>(et)) {
-    mask = FloatAttr::get(ft, APFloat::getInf(ft.getFloatSemantics(),
-                                              /*Negative=*/*largest));
-  } else {
-    unsigned width = et.getIntOrFloatBitWidth();
-    mask = IntegerAttr::get(et, *largest ? APInt::getSignedMinValue(width)
-                                         : APInt::getSignedMaxValue(width));
-  }
-  auto scalar = RankedTensorType::get({}, et);
-  ReduceKind valueKind = *largest ? ReduceKind::max : ReduceKind::min;
-  ReduceKind indexKind = *largest ? ReduceKind::argmax : ReduceKind::argmin;
-  Value iota = createIota(rw, loc, shapeOf(in)[*d], *d, r);
-  auto maskType = RankedTensorType::get(shapeOf(in), rw.getI1Type());
-  Value fill =
-      ConstantOp::create(rw, loc, scalar, SplatElementsAttr::get(scalar, mask));
-  SmallVector<Value> values, indices;
-  Value rest = in;
-  for (int64_t j = 0; j < *k; ++j) {
-    values.push_back(reduceAlong(rw, loc, rest, *d, valueKind));
-    indices.push_back(reduceAlong(rw, loc, rest, *d, indexKind));
-    if (j + 1 < *k) {
-      Value taken =
-          CompareOp::create(rw, loc, maskType, ComparePredicate::eq, iota,
-                            castTo(rw, loc, indices.back(), rw.getI32Type()));
-      rest = SelectOp::create(rw, loc, rest.getType(), taken, fill, rest);
-    }
-  }
-  Value v = concatAlong(rw, loc, values, *d);
-  Value i = concatAlong(rw, loc, indices, *d);
-  RankedTensorType vt = resultType(op, 0), it = resultType(op, 1);
-  rw.replaceOp(op, {castTo(rw, loc, reshapeTo(rw, loc, v, vt.getShape()),
-                           vt.getElementType()),
-                    castTo(rw, loc, reshapeTo(rw, loc, i, it.getShape()),
-                           it.getElementType())});
+  auto [v, i] =
+      topKByRounds(rw, loc, in, *d, *k, *largest, takenMarker(et, *largest));
+  rw.replaceOp(op, {asResult(rw, loc, v, resultType(op, 0)),
+                    asResult(rw, loc, i, resultType(op, 1))});
   return success();
 }
 
@@ -388,6 +457,29 @@ LogicalResult decomposeArg(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   return success();
 }
 
+/// var's correction: `correction` (None: 1), else `unbiased` (1 or 0), else
+/// 1.
+FailureOr<double> readCorrection(AtenOp op, const AtenArgs &args) {
+  if (op.getArg("correction")) {
+    if (args.isNone("correction"))
+      return 1.0;
+    return args.getDouble("correction");
+  }
+  if (!op.getArg("unbiased"))
+    return 1.0;
+  FailureOr<bool> unbiased = args.getBool("unbiased");
+  if (failed(unbiased))
+    return failure();
+  return *unbiased ? 1.0 : 0.0;
+}
+
+/// The optional `keepdim` argument (false when absent).
+FailureOr<bool> readKeepdim(AtenOp op, const AtenArgs &args) {
+  if (!op.getArg("keepdim"))
+    return false;
+  return args.getBool("keepdim");
+}
+
 /// var and var_mean: sum((x - mean)^2) / (n - correction).
 LogicalResult decomposeVar(AtenOp op, const AtenArgs &args, RewriterBase &rw,
                            bool withMean) {
@@ -398,51 +490,35 @@ LogicalResult decomposeVar(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   FailureOr<SmallVector<int64_t>> dims = reductionDims(args, "dim", rank);
   if (failed(dims))
     return failure();
-  double correction = 1;
-  if (op.getArg("correction")) {
-    if (!args.isNone("correction")) {
-      FailureOr<double> c = args.getDouble("correction");
-      if (failed(c))
-        return failure();
-      correction = *c;
-    }
-  } else if (op.getArg("unbiased")) {
-    FailureOr<bool> unbiased = args.getBool("unbiased");
-    if (failed(unbiased))
-      return failure();
-    correction = *unbiased ? 1 : 0;
-  }
-  bool keepdim = false;
-  if (op.getArg("keepdim")) {
-    FailureOr<bool> k = args.getBool("keepdim");
-    if (failed(k))
-      return failure();
-    keepdim = *k;
-  }
+  FailureOr<double> correction = readCorrection(op, args);
+  if (failed(correction))
+    return failure();
+  FailureOr<bool> keepdim = readKeepdim(op, args);
+  if (failed(keepdim))
+    return failure();
   Location loc = op.getLoc();
   Type out = resultType(op).getElementType();
   Value v = castTo(rw, loc, *x, accumulationType(out));
   int64_t n = countOf(*x, *dims);
-  Value mean = scale(rw, loc,
-                     reduceDims(rw, loc, v, *dims, ReduceKind::sum, true),
-                     1.0 / double(n));
-  Value centered = BinaryOp::create(rw, loc, v.getType(), BinaryKind::sub, v,
-                                    mean);
+  Value mean =
+      scale(rw, loc, reduceDims(rw, loc, v, *dims, ReduceKind::sum, true),
+            1.0 / double(n));
+  Value centered =
+      BinaryOp::create(rw, loc, v.getType(), BinaryKind::sub, v, mean);
   Value sq = BinaryOp::create(rw, loc, v.getType(), BinaryKind::mul, centered,
                               centered);
   // PyTorch divides by max(0, n - correction): with no degrees of freedom a
   // positive sum gives inf and a zero sum 0/0 = NaN, as sum * inf does.
-  double denom = std::max(double(n) - correction, 0.0);
-  Value var = scale(rw, loc, reduceDims(rw, loc, sq, *dims, ReduceKind::sum,
-                                        keepdim),
-                    denom > 0 ? 1.0 / denom
-                              : std::numeric_limits<double>::infinity());
+  double denom = std::max(double(n) - *correction, 0.0);
+  Value var =
+      scale(rw, loc, reduceDims(rw, loc, sq, *dims, ReduceKind::sum, *keepdim),
+            denom > 0 ? 1.0 / denom : std::numeric_limits<double>::infinity());
   Value result = castTo(rw, loc, var, out);
   if (!withMean) {
     rw.replaceOp(op, result);
     return success();
   }
-  if (!keepdim) {
+  if (!*keepdim) {
     SmallVector<int64_t> shape(shapeOf(var));
     mean = reshapeTo(rw, loc, mean, shape);
   }
@@ -564,7 +640,8 @@ void registerReductionDecompositions(DecompositionRegistry &r) {
     const char *notes = isAll ? "the count of zeros along the dims == 0"
                               : "the count of non-zeros along the dims != 0";
     for (StringRef overload : {".default", ".dim", ".dims"})
-      r.add({(name + overload).str(), "reduction", "f16, bf16, f32, i32, i64, bool",
+      r.add({(name + overload).str(), "reduction",
+             "f16, bf16, f32, i32, i64, bool",
              overload == ".default" ? "over all dims" : notes, fn});
   }
   auto extreme = [](ReduceKind k) -> DecomposeFn {

@@ -153,7 +153,9 @@ const DecompositionRegistry &getDecompositionRegistry() {
     DecompositionRegistry r;
     registerMatmulDecompositions(r);
     registerPointwiseDecompositions(r);
-    registerShapeDecompositions(r);
+    registerViewDecompositions(r);
+    registerIndexingDecompositions(r);
+    registerCreationDecompositions(r);
     registerReductionDecompositions(r);
     registerNormalizationDecompositions(r);
     registerAttentionDecompositions(r);
@@ -231,9 +233,8 @@ FailureOr<int64_t> normalizeDim(AtenOp op, int64_t dim, int64_t rank) {
   int64_t wrap = std::max<int64_t>(rank, 1);
   int64_t d = dim < 0 ? dim + wrap : dim;
   if (d < 0 || d >= wrap) {
-    op.emitError("dimension ") << dim << " is out of range for a rank-"
-                               << rank << " tensor in '" << op.getTarget()
-                               << "'";
+    op.emitError("dimension ") << dim << " is out of range for a rank-" << rank
+                               << " tensor in '" << op.getTarget() << "'";
     return failure();
   }
   return d;
@@ -316,8 +317,8 @@ Value createIota(OpBuilder &b, Location loc, int64_t n, int64_t dim,
                             DenseElementsAttr::get(type, ArrayRef(values)));
 }
 
-Value createCausalMask(OpBuilder &b, Location loc, int64_t rows,
-                       int64_t cols, Type type) {
+Value createCausalMask(OpBuilder &b, Location loc, int64_t rows, int64_t cols,
+                       Type type) {
   Value above = CompareOp::create(
       b, loc, RankedTensorType::get({rows, cols}, b.getI1Type()),
       ComparePredicate::gt, createIota(b, loc, cols, 1, 2),

@@ -131,17 +131,33 @@ public:
   }
 
   Status run(uint64_t &endPs) {
+    if (!simulate() || !checkCoresFinished() || !checkMessagesReceived())
+      return deviceError(error_);
+    endPs = latestEnd();
+    return Status::success();
+  }
+
+private:
+  /// Starts every core, then processes events in time order until none is
+  /// left. False on error.
+  bool simulate() {
     for (Core &c : cores_)
       if (!advance(c, startPs_))
-        return deviceError(error_);
+        return false;
     while (!events_.empty()) {
       Event e = events_.top();
       events_.pop();
       Core &c = cores_[e.core];
       finish(c, e.seq, e.time);
       if (!advance(c, e.time))
-        return deviceError(error_);
+        return false;
     }
+    return true;
+  }
+
+  /// With no events left every core must have finished its program; one
+  /// that has not is deadlocked. False (with error_ set) then.
+  bool checkCoresFinished() {
     for (Core &c : cores_) {
       if (c.walkDone && c.head == c.tail)
         continue;
@@ -154,8 +170,14 @@ public:
       } else {
         fail(c, c.pc, nullptr, 0, "deadlock: the core cannot make progress");
       }
-      return deviceError(error_);
+      return false;
     }
+    return true;
+  }
+
+  /// Every ring message sent must have been received. False (with error_
+  /// set) otherwise.
+  bool checkMessagesReceived() {
     for (const auto &[key, queue] : mailbox_) {
       if (queue.empty())
         continue;
@@ -164,15 +186,19 @@ public:
                std::to_string(queue.front().bytes) + " bytes to core " +
                std::to_string(std::get<1>(key)) + " with tag " +
                std::to_string(std::get<2>(key)) + " that were never received";
-      return deviceError(error_);
+      return false;
     }
-    endPs = startPs_;
-    for (const Core &c : cores_)
-      endPs = std::max(endPs, c.lastEndPs);
-    return Status::success();
+    return true;
   }
 
-private:
+  /// The end of the step: when its last core finished (at least its start).
+  uint64_t latestEnd() const {
+    uint64_t endPs = startPs_;
+    for (const Core &c : cores_)
+      endPs = std::max(endPs, c.lastEndPs);
+    return endPs;
+  }
+
   Slot &slot(Core &c, uint64_t seq) { return c.slots[seq % kIssueWindow]; }
 
   int64_t param(uint32_t core, uint8_t index) const {
@@ -223,6 +249,51 @@ private:
     return true;
   }
 
+  /// The loop counters of the walker's current position, zero beyond its
+  /// depth.
+  static void currentIterations(const Core &c,
+                                uint64_t iv[isa::kMaxLoopDepth]) {
+    for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
+      iv[l] = l < c.depth ? c.loops[l].iv : 0;
+  }
+
+  /// Walks into the loop at c.pc, or past it when it runs no work; false
+  /// (with error_ set) on a negative trip count.
+  bool enterLoop(Core &c, const DecodedInst &d) {
+    int64_t count = d.inst.countParam != isa::kNone
+                        ? param(c.id, d.inst.countParam)
+                        : int64_t(d.inst.arg[0]);
+    // Triangular nests: the count grows with an enclosing loop.
+    if (int32_t step = int32_t(d.inst.arg[1]))
+      count += int64_t(step) * int64_t(c.loops[d.inst.arg[2]].iv);
+    if (count < 0) {
+      uint64_t cur[isa::kMaxLoopDepth];
+      currentIterations(c, cur);
+      fail(c, c.pc, cur, c.depth,
+           "negative loop trip count " + std::to_string(count));
+      return false;
+    }
+    if (count == 0 || !d.bodyHasWork) {
+      c.pc = d.partner + 1;
+      return true;
+    }
+    c.loops[c.depth++] = LoopFrame{c.pc, uint64_t(count), 0};
+    ++c.pc;
+    return true;
+  }
+
+  /// Walks back to the top of the innermost loop, or out of it after its
+  /// last iteration.
+  static void endLoop(Core &c) {
+    LoopFrame &f = c.loops[c.depth - 1];
+    if (++f.iv < f.count) {
+      c.pc = f.loopPc + 1;
+    } else {
+      --c.depth;
+      ++c.pc;
+    }
+  }
+
   /// The next dynamic instruction of the walker; false when the program is
   /// done (or on error, with error_ set).
   bool walk(Core &c, uint32_t &pc, uint64_t iv[isa::kMaxLoopDepth],
@@ -236,48 +307,59 @@ private:
       case DecodedInst::Kind::Nop:
         ++c.pc;
         continue;
-      case DecodedInst::Kind::Loop: {
-        int64_t count = d.inst.countParam != isa::kNone
-                            ? param(c.id, d.inst.countParam)
-                            : int64_t(d.inst.arg[0]);
-        // Triangular nests: the count grows with an enclosing loop.
-        if (int32_t step = int32_t(d.inst.arg[1]))
-          count += int64_t(step) * int64_t(c.loops[d.inst.arg[2]].iv);
-        if (count < 0) {
-          uint64_t cur[isa::kMaxLoopDepth];
-          for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
-            cur[l] = l < c.depth ? c.loops[l].iv : 0;
-          fail(c, c.pc, cur, c.depth,
-               "negative loop trip count " + std::to_string(count));
+      case DecodedInst::Kind::Loop:
+        if (!enterLoop(c, d))
           return false;
-        }
-        if (count == 0 || !d.bodyHasWork) {
-          c.pc = d.partner + 1;
-          continue;
-        }
-        c.loops[c.depth++] = LoopFrame{c.pc, uint64_t(count), 0};
-        ++c.pc;
         continue;
-      }
-      case DecodedInst::Kind::EndLoop: {
-        LoopFrame &f = c.loops[c.depth - 1];
-        if (++f.iv < f.count) {
-          c.pc = f.loopPc + 1;
-        } else {
-          --c.depth;
-          ++c.pc;
-        }
+      case DecodedInst::Kind::EndLoop:
+        endLoop(c);
         continue;
-      }
       case DecodedInst::Kind::Exec:
         pc = c.pc++;
         depth = c.depth;
-        for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
-          iv[l] = l < c.depth ? c.loops[l].iv : 0;
+        currentIterations(c, iv);
         return true;
       }
     }
     return false;
+  }
+
+  /// Fills the slot of a newly issued instruction.
+  static void initSlot(Slot &s, uint32_t pc, const uint64_t *iv,
+                       unsigned depth) {
+    s.pc = pc;
+    s.depth = uint8_t(depth);
+    std::copy(iv, iv + isa::kMaxLoopDepth, s.iv);
+    s.state = SlotState::Queued;
+    s.pendingDeps = 0;
+    s.dependents.clear();
+  }
+
+  /// The newest unfinished instruction of unit `u` (queued or running)
+  /// whose LX access conflicts with `s`'s; UINT64_MAX when none does.
+  uint64_t newestConflict(Core &c, unsigned u, const Slot &s) {
+    for (auto it = c.queues[u].rbegin(); it != c.queues[u].rend(); ++it)
+      if (detail::conflicts(slot(c, *it).access, s.access))
+        return *it;
+    if (c.unitBusy[u] &&
+        detail::conflicts(slot(c, c.running[u]).access, s.access))
+      return c.running[u];
+    return UINT64_MAX;
+  }
+
+  /// Instructions of the same unit finish in order before this one
+  /// starts; on every other unit only the newest unfinished instruction
+  /// that conflicts matters (the older ones finish before it).
+  void addDependencies(Core &c, Slot &s, uint64_t seq, Unit unit) {
+    for (unsigned u = 0; u < kNumUnits; ++u) {
+      if (u == unit)
+        continue;
+      uint64_t dependency = newestConflict(c, u, s);
+      if (dependency != UINT64_MAX) {
+        slot(c, dependency).dependents.push_back(seq);
+        ++s.pendingDeps;
+      }
+    }
   }
 
   bool issue(Core &c) {
@@ -293,35 +375,11 @@ private:
       }
       uint64_t seq = c.tail;
       Slot &s = slot(c, seq);
-      s.pc = pc;
-      s.depth = uint8_t(depth);
-      std::copy(iv, iv + isa::kMaxLoopDepth, s.iv);
-      s.state = SlotState::Queued;
-      s.pendingDeps = 0;
-      s.dependents.clear();
+      initSlot(s, pc, iv, depth);
       if (!prepare(c, s))
         return false;
-      // Instructions of the same unit finish in order before this one
-      // starts; on every other unit only the newest unfinished instruction
-      // that conflicts matters (the older ones finish before it).
       Unit unit = prog_.insts[pc].unit;
-      for (unsigned u = 0; u < kNumUnits; ++u) {
-        if (u == unit)
-          continue;
-        uint64_t dependency = UINT64_MAX;
-        for (auto it = c.queues[u].rbegin(); it != c.queues[u].rend(); ++it)
-          if (detail::conflicts(slot(c, *it).access, s.access)) {
-            dependency = *it;
-            break;
-          }
-        if (dependency == UINT64_MAX && c.unitBusy[u] &&
-            detail::conflicts(slot(c, c.running[u]).access, s.access))
-          dependency = c.running[u];
-        if (dependency != UINT64_MAX) {
-          slot(c, dependency).dependents.push_back(seq);
-          ++s.pendingDeps;
-        }
-      }
+      addDependencies(c, s, seq, unit);
       c.queues[unit].push_back(seq);
       ++c.tail;
     }
@@ -413,36 +471,58 @@ private:
     return true;
   }
 
-  /// The device address of a DMA at this iteration; checks that the bytes
-  /// it touches lie inside the tensor its relocation names (the step's
-  /// confine windows) or, for a bare step, inside one allocation.
-  bool prepareDeviceAccess(Core &c, Slot &s, const isa::Inst &inst) {
-    Int128 base = Int128(inst.memAddr) + param(c.id, inst.memParam);
+  /// Sets s.mem to the device address of a DMA at this iteration; false
+  /// (with error_ set) when it is outside the address space.
+  bool computeDeviceAddress(Core &c, Slot &s, const isa::Inst &inst,
+                            Int128 &base) {
+    base = Int128(inst.memAddr) + param(c.id, inst.memParam);
     for (unsigned l = 0; l < isa::kMaxLoopDepth; ++l)
       base += Int128(s.iv[l]) * inst.memLoopStride[l];
     if (base < 0 || base > Int128(UINT64_MAX))
       return fail(c, s.pc, s.iv, s.depth, "device address out of range");
     s.mem = uint64_t(base);
+    return true;
+  }
+
+  /// [lo, hi) as the messages show it.
+  static std::string describeDeviceRange(Int128 lo, Int128 hi,
+                                         bool representable) {
+    return representable
+               ? "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")"
+               : std::string("beyond the address space");
+  }
+
+  /// The bytes [lo, hi) must lie inside the tensor the instruction's
+  /// relocation names (its confine window).
+  bool checkConfineWindow(Core &c, Slot &s, Int128 lo, Int128 hi,
+                          bool representable, const std::string &range) {
+    const DeviceRange &w = step_.confine[s.pc];
+    if (representable && w.lo < w.hi && lo >= Int128(w.lo) &&
+        hi <= Int128(w.hi))
+      return true;
+    return fail(c, s.pc, s.iv, s.depth,
+                "device memory access " + range +
+                    (w.lo < w.hi ? " leaves the tensor its relocation "
+                                   "names, [" +
+                                       hex(w.lo) + ", " + hex(w.hi) + ")"
+                                 : " by an instruction that no relocation "
+                                   "names a tensor for"));
+  }
+
+  /// The device address of a DMA at this iteration; checks that the bytes
+  /// it touches lie inside the tensor its relocation names (the step's
+  /// confine windows) or, for a bare step, inside one allocation.
+  bool prepareDeviceAccess(Core &c, Slot &s, const isa::Inst &inst) {
+    Int128 base;
+    if (!computeDeviceAddress(c, s, inst, base))
+      return false;
     Int128 lo = base, hi = base;
     if (!deviceSpan(s, inst, lo, hi))
       return true;
     bool representable = lo >= 0 && hi <= Int128(UINT64_MAX);
-    std::string range =
-        representable ? "[" + hex(uint64_t(lo)) + ", " + hex(uint64_t(hi)) + ")"
-                      : std::string("beyond the address space");
-    if (const DeviceRange *confine = step_.confine) {
-      const DeviceRange &w = confine[s.pc];
-      if (representable && w.lo < w.hi && lo >= Int128(w.lo) &&
-          hi <= Int128(w.hi))
-        return true;
-      return fail(c, s.pc, s.iv, s.depth,
-                  "device memory access " + range +
-                      (w.lo < w.hi ? " leaves the tensor its relocation "
-                                     "names, [" +
-                                         hex(w.lo) + ", " + hex(w.hi) + ")"
-                                   : " by an instruction that no relocation "
-                                     "names a tensor for"));
-    }
+    std::string range = describeDeviceRange(lo, hi, representable);
+    if (step_.confine)
+      return checkConfineWindow(c, s, lo, hi, representable, range);
     if (representable && dev_.allocator.find(uint64_t(lo), uint64_t(hi - lo)))
       return true;
     return fail(c, s.pc, s.iv, s.depth,
@@ -450,26 +530,42 @@ private:
                     " is not inside one allocation");
   }
 
+  /// Widens [lo, hi) by `count` - 1 steps of `pitch` bytes (down for a
+  /// negative pitch).
+  static void extendSpan(Int128 &lo, Int128 &hi, uint64_t count,
+                         int32_t pitch) {
+    Int128 span = Int128(count - 1) * pitch;
+    (span < 0 ? lo : hi) += span;
+  }
+
+  /// A gather or scatter touches the rows of its table: arg[1] rows
+  /// pitch[0] apart. Whether it touches any.
+  static bool gatherSpan(const Slot &s, const isa::Inst &inst, Int128 &lo,
+                         Int128 &hi) {
+    bool touches = s.args[0] && s.args[3] && inst.arg[1];
+    if (touches)
+      extendSpan(lo, hi, inst.arg[1], inst.pitch[0]);
+    return touches;
+  }
+
+  /// A strided DMA touches args[0..2] rows of its three dimensions.
+  /// Whether it touches any.
+  static bool stridedSpan(const Slot &s, const isa::Inst &inst, Int128 &lo,
+                          Int128 &hi) {
+    bool touches = s.args[0] && s.args[1] && s.args[2] && s.args[3];
+    for (unsigned dim = 0; touches && dim < 3; ++dim)
+      extendSpan(lo, hi, s.args[dim], inst.pitch[dim]);
+    return touches;
+  }
+
   /// Widens [lo, hi) (the DMA's base address) to the device bytes it
   /// touches; false when it touches none.
   static bool deviceSpan(const Slot &s, const isa::Inst &inst, Int128 &lo,
                          Int128 &hi) {
-    auto extend = [&](uint64_t count, int32_t pitch) {
-      Int128 span = Int128(count - 1) * pitch;
-      (span < 0 ? lo : hi) += span;
-    };
     Opcode op = Opcode(inst.opcode);
-    bool touches;
-    if (op == Opcode::DmaGather || op == Opcode::DmaScatter) {
-      // Rows of the table: arg[1] rows pitch[0] apart.
-      touches = s.args[0] && s.args[3] && inst.arg[1];
-      if (touches)
-        extend(inst.arg[1], inst.pitch[0]);
-    } else {
-      touches = s.args[0] && s.args[1] && s.args[2] && s.args[3];
-      for (unsigned dim = 0; touches && dim < 3; ++dim)
-        extend(s.args[dim], inst.pitch[dim]);
-    }
+    bool touches = op == Opcode::DmaGather || op == Opcode::DmaScatter
+                       ? gatherSpan(s, inst, lo, hi)
+                       : stridedSpan(s, inst, lo, hi);
     hi += s.args[3];
     return touches;
   }

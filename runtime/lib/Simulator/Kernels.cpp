@@ -270,6 +270,31 @@ void execSfpBinary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   }
 }
 
+namespace {
+
+/// Copies a row of candidate values already in the destination's storage
+/// (`bcast`: one value for every column).
+void copyRowRaw(const uint8_t *valRow, size_t cols, uint32_t bytes, bool bcast,
+                uint8_t *vals) {
+  if (bcast)
+    for (size_t c = 0; c < cols; ++c)
+      std::memcpy(vals + c * bytes, valRow, bytes);
+  else
+    std::memcpy(vals, valRow, cols * bytes);
+}
+
+/// Writes the candidate value of each column whose condition is non-zero
+/// (`bcastCond`: one condition for every column).
+void selectRow(ElementStorage condS, const uint8_t *condRow, bool bcastCond,
+               const uint8_t *vals, size_t cols, uint32_t condBytes,
+               uint32_t dstBytes, uint8_t *dstRow) {
+  for (size_t c = 0; c < cols; ++c)
+    if (isNonZero(condS, condRow + (bcastCond ? 0 : c * condBytes)))
+      std::memcpy(dstRow + c * dstBytes, vals + c * dstBytes, dstBytes);
+}
+
+} // namespace
+
 void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   const isa::Inst &inst = *v.inst;
   size_t rows = v.args[0], cols = v.args[1];
@@ -277,8 +302,7 @@ void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   bool bcast1 = inst.flags & isa::kFlagBcastCol1;
   uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
            p2 = uint64_t(inst.pitch[2]);
-  ElementStorage dstS = v.storage[0], condS = v.storage[1],
-                 valS = v.storage[2];
+  ElementStorage dstS = v.storage[0], condS = v.storage[1], valS = v.storage[2];
   uint32_t condBytes = storageBytes(condS);
   uint32_t dstBytes = storageBytes(dstS);
   bool raw = dstS == valS;
@@ -292,11 +316,7 @@ void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
     uint8_t *dstRow = lx + v.lx[0] + r * p0;
     // The candidate values, converted to the destination's storage.
     if (raw) {
-      if (bcast1)
-        for (size_t c = 0; c < cols; ++c)
-          std::memcpy(vals + c * dstBytes, valRow, dstBytes);
-      else
-        std::memcpy(vals, valRow, cols * dstBytes);
+      copyRowRaw(valRow, cols, dstBytes, bcast1, vals);
     } else if (viaInt) {
       loadRowI(valS, valRow, cols, bcast1, iv);
       storeI64(dstS, iv, cols, vals);
@@ -304,9 +324,7 @@ void execSfpSelect(const ExecView &v, uint8_t *lx, Scratch &scratch) {
       loadRowF(valS, valRow, cols, bcast1, f);
       storeF32(dstS, f, cols, vals);
     }
-    for (size_t c = 0; c < cols; ++c)
-      if (isNonZero(condS, condRow + (bcast0 ? 0 : c * condBytes)))
-        std::memcpy(dstRow + c * dstBytes, vals + c * dstBytes, dstBytes);
+    selectRow(condS, condRow, bcast0, vals, cols, condBytes, dstBytes, dstRow);
   }
 }
 

@@ -124,12 +124,12 @@ Status SimulatorDevice::allocate(uint64_t size, uint64_t alignment,
     return invalidArgument("alignment " + std::to_string(alignment) +
                            " is not a power of two");
   if (!impl_->allocator.allocate(size, alignment, kind, out))
-    return Status::error(
-        StatusCode::OutOfMemory,
-        "device memory exhausted: cannot allocate " + std::to_string(size) +
-            " bytes (" + std::to_string(impl_->allocator.allocatedBytes()) +
-            " of " + std::to_string(impl_->arch.memoryBytes) +
-            " bytes in use)");
+    return Status::error(StatusCode::OutOfMemory,
+                         "device memory exhausted: cannot allocate " +
+                             std::to_string(size) + " bytes (" +
+                             std::to_string(impl_->allocator.allocatedBytes()) +
+                             " of " + std::to_string(impl_->arch.memoryBytes) +
+                             " bytes in use)");
   return Status::success();
 }
 
@@ -190,6 +190,72 @@ Status SimulatorDevice::copy(DeviceAddr dst, DeviceAddr src, uint64_t size) {
   return Status::success();
 }
 
+namespace {
+
+/// Checks a step's core count and parameter table against the device, and
+/// that its program image lies in one allocation.
+Status checkStep(SimulatorDevice::Impl &d, const StepRequest &step,
+                 const std::string &label) {
+  if (step.numCores < 1 || step.numCores > uint64_t(d.arch.cores))
+    return invalidArgument(label + ": " + std::to_string(step.numCores) +
+                           " cores requested, the device has " +
+                           std::to_string(d.arch.cores));
+  if (step.numParams >= isa::kNone)
+    return invalidArgument(label + ": too many parameters");
+  if (step.numParams && !step.params)
+    return invalidArgument(label + ": missing parameter table");
+  uint64_t bytes = uint64_t(step.numInsts) * isa::kInstBytes;
+  if (bytes && !d.allocator.find(step.code, bytes))
+    return invalidArgument(label + ": program image is not inside one "
+                                   "allocation");
+  return Status::success();
+}
+
+/// Reads a step's program image from device memory into `image` and
+/// decodes it into `program`.
+Status decodeStep(SimulatorDevice::Impl &d, const StepRequest &step,
+                  const std::string &label, std::vector<uint8_t> &image,
+                  sim::DecodedProgram &program) {
+  uint64_t bytes = uint64_t(step.numInsts) * isa::kInstBytes;
+  image.resize(bytes);
+  d.memory.read(step.code, image.data(), bytes);
+  std::string error;
+  if (!sim::DecodedProgram::decode(image.data(), step.numInsts, step.numCores,
+                                   step.numParams, d.arch, program, error))
+    return deviceError(label + ": invalid program: " + error);
+  return Status::success();
+}
+
+/// Simulates one decoded step from d.nowPs, traces it and records its
+/// kernel statistics; d.nowPs moves to its end.
+Status simulateStep(SimulatorDevice::Impl &d, const StepRequest &step,
+                    const std::string &name, const std::vector<uint8_t> &image,
+                    const sim::DecodedProgram &program) {
+  StepRequest named = step;
+  named.name = name.c_str();
+  uint32_t traceStep = 0;
+  if (d.options.trace)
+    traceStep =
+        d.trace.addStep(name, image.data(), step.numInsts, d.nowPs, d.nowPs);
+  SimStats before = countersOf(d.stats);
+  uint64_t end = d.nowPs;
+  Status s = sim::runStep(d, named, program, traceStep, d.nowPs, end);
+  if (!s.ok())
+    return s;
+  if (d.options.trace)
+    d.trace.setStepEnd(traceStep, end);
+  KernelStats k = stepStats(before, d.stats);
+  k.name = name;
+  k.startPs = d.nowPs;
+  k.durationPs = end - d.nowPs;
+  k.numCores = step.numCores;
+  d.stats.kernels.push_back(std::move(k));
+  d.nowPs = end;
+  return Status::success();
+}
+
+} // namespace
+
 Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
   Impl &d = *impl_;
   try {
@@ -203,45 +269,9 @@ Status SimulatorDevice::launch(const StepRequest *steps, size_t numSteps) {
       const StepRequest &step = steps[i];
       std::string name = step.name ? step.name : "";
       std::string label = "step " + std::to_string(i) + " ('" + name + "')";
-      if (step.numCores < 1 || step.numCores > uint64_t(d.arch.cores))
-        return invalidArgument(label + ": " + std::to_string(step.numCores) +
-                               " cores requested, the device has " +
-                               std::to_string(d.arch.cores));
-      if (step.numParams >= isa::kNone)
-        return invalidArgument(label + ": too many parameters");
-      if (step.numParams && !step.params)
-        return invalidArgument(label + ": missing parameter table");
-      uint64_t bytes = uint64_t(step.numInsts) * isa::kInstBytes;
-      if (bytes && !d.allocator.find(step.code, bytes))
-        return invalidArgument(label + ": program image is not inside one "
-                                       "allocation");
-      image.resize(bytes);
-      d.memory.read(step.code, image.data(), bytes);
-      std::string error;
-      if (!sim::DecodedProgram::decode(image.data(), step.numInsts,
-                                       step.numCores, step.numParams, d.arch,
-                                       program, error))
-        return deviceError(label + ": invalid program: " + error);
-      StepRequest named = step;
-      named.name = name.c_str();
-      uint32_t traceStep = 0;
-      if (d.options.trace)
-        traceStep = d.trace.addStep(name, image.data(), step.numInsts, d.nowPs,
-                                    d.nowPs);
-      SimStats before = countersOf(d.stats);
-      uint64_t end = d.nowPs;
-      Status s = sim::runStep(d, named, program, traceStep, d.nowPs, end);
-      if (!s.ok())
-        return s;
-      if (d.options.trace)
-        d.trace.setStepEnd(traceStep, end);
-      KernelStats k = stepStats(before, d.stats);
-      k.name = name;
-      k.startPs = d.nowPs;
-      k.durationPs = end - d.nowPs;
-      k.numCores = step.numCores;
-      d.stats.kernels.push_back(std::move(k));
-      d.nowPs = end;
+      SPYRE_RETURN_IF_ERROR(checkStep(d, step, label));
+      SPYRE_RETURN_IF_ERROR(decodeStep(d, step, label, image, program));
+      SPYRE_RETURN_IF_ERROR(simulateStep(d, step, name, image, program));
       if (i + 1 < numSteps)
         d.nowPs += d.timing.barrierPs();
     }
@@ -282,8 +312,8 @@ Status SimulatorDevice::readLx(uint32_t core, uint64_t offset, void *dst,
   return Status::success();
 }
 
-Status SimulatorDevice::writeLx(uint32_t core, uint64_t offset,
-                                const void *src, uint64_t size) {
+Status SimulatorDevice::writeLx(uint32_t core, uint64_t offset, const void *src,
+                                uint64_t size) {
   if (impl_->options.timingOnly)
     return invalidArgument("a timing-only simulator keeps no LX contents");
   if (core >= uint64_t(impl_->arch.cores) ||

@@ -256,11 +256,11 @@ int64_t findInput(const Model &m, const std::string &name) {
 
 /// The file of each input, from the --input values: NAME=FILE binds by name,
 /// a bare FILE takes the next unbound input in order.
-Status bindInputFiles(const Model &m, const Options &opts,
-                      std::vector<std::string> &files) {
-  size_t n = m.inputs().size();
-  files.assign(n, "");
-  std::vector<std::string> positional;
+/// Binds each `--input NAME=FILE` to its input; the other --input values
+/// go to `positional`, in order.
+Status bindNamedInputs(const Model &m, const Options &opts,
+                       std::vector<std::string> &files,
+                       std::vector<std::string> &positional) {
   for (const std::string &arg : opts.inputs) {
     size_t eq = arg.find('=');
     int64_t i = eq == std::string::npos ? -1 : findInput(m, arg.substr(0, eq));
@@ -269,8 +269,8 @@ Status bindInputFiles(const Model &m, const Options &opts,
       // error.
       if (eq != std::string::npos && !std::filesystem::exists(arg))
         return invalidArgument("--input " + arg + ": the model has no input '" +
-                               arg.substr(0, eq) + "' (its inputs: " +
-                               inputNames(m) + ")");
+                               arg.substr(0, eq) +
+                               "' (its inputs: " + inputNames(m) + ")");
       positional.push_back(arg);
       continue;
     }
@@ -279,6 +279,15 @@ Status bindInputFiles(const Model &m, const Options &opts,
                              " is given twice with --input");
     files[size_t(i)] = arg.substr(eq + 1);
   }
+  return Status::success();
+}
+
+/// Gives the positional --input files to the inputs not yet bound, in
+/// order.
+Status bindPositionalInputs(const Model &m, const Options &opts,
+                            const std::vector<std::string> &positional,
+                            std::vector<std::string> &files) {
+  size_t n = files.size();
   size_t next = 0;
   for (const std::string &file : positional) {
     while (next < n && !files[next].empty())
@@ -290,11 +299,26 @@ Status bindInputFiles(const Model &m, const Options &opts,
                              " given with --input");
     files[next] = file;
   }
-  for (size_t i = 0; i < n; ++i)
+  return Status::success();
+}
+
+/// Every input must have a file.
+Status checkAllInputsBound(const Model &m,
+                           const std::vector<std::string> &files) {
+  for (size_t i = 0; i < files.size(); ++i)
     if (files[i].empty())
       return invalidArgument("no --input for " + inputLabel(m, i) +
                              " (the model's inputs: " + inputNames(m) + ")");
   return Status::success();
+}
+
+Status bindInputFiles(const Model &m, const Options &opts,
+                      std::vector<std::string> &files) {
+  files.assign(m.inputs().size(), "");
+  std::vector<std::string> positional;
+  SPYRE_RETURN_IF_ERROR(bindNamedInputs(m, opts, files, positional));
+  SPYRE_RETURN_IF_ERROR(bindPositionalInputs(m, opts, positional, files));
+  return checkAllInputsBound(m, files);
 }
 
 /// Reads `file` and checks it against the model's input i.
@@ -371,8 +395,7 @@ std::string fileNameOf(const std::string &name) {
 /// taken by another file written.
 Status writeNamedOutput(const std::filesystem::path &dir,
                         const std::filesystem::path &written,
-                        const std::string &name,
-                        std::set<std::string> &taken) {
+                        const std::string &name, std::set<std::string> &taken) {
   std::string file = fileNameOf(name);
   if (file.empty() || !taken.insert(file + ".npy").second)
     return Status::success();
@@ -383,9 +406,8 @@ Status writeNamedOutput(const std::filesystem::path &dir,
   if (ec)
     std::filesystem::copy_file(written, path, ec);
   if (ec)
-    return Status::error(StatusCode::IoError,
-                         "cannot write '" + path.string() + "': " +
-                             ec.message());
+    return Status::error(StatusCode::IoError, "cannot write '" + path.string() +
+                                                  "': " + ec.message());
   return Status::success();
 }
 
@@ -403,12 +425,11 @@ Status writeOutputs(const Model &m, const Options &opts,
   for (size_t o = 0; o < outputs.size(); ++o) {
     std::filesystem::path path = std::filesystem::path(opts.outputDir) /
                                  ("output_" + std::to_string(o) + ".npy");
-    SPYRE_RETURN_IF_ERROR(writeNpy(
-        path.string(),
-        hostToNpy(outputs[o].dtype, outputs[o].shape, outputs[o].data)));
     SPYRE_RETURN_IF_ERROR(
-        writeNamedOutput(opts.outputDir, path,
-                         m.tensors()[m.outputs()[o]].sourceName, taken));
+        writeNpy(path.string(), hostToNpy(outputs[o].dtype, outputs[o].shape,
+                                          outputs[o].data)));
+    SPYRE_RETURN_IF_ERROR(writeNamedOutput(
+        opts.outputDir, path, m.tensors()[m.outputs()[o]].sourceName, taken));
   }
   return Status::success();
 }
@@ -445,7 +466,8 @@ Status run(const Options &opts) {
   SPYRE_RETURN_IF_ERROR(Session::create(device, model, session));
   SPYRE_RETURN_IF_ERROR(runModel(*session, opts, inputs, outputs));
   if (opts.timingOnly)
-    std::fprintf(stderr, "spyre-run: note: --timing-only: no outputs written\n");
+    std::fprintf(stderr,
+                 "spyre-run: note: --timing-only: no outputs written\n");
   else
     SPYRE_RETURN_IF_ERROR(writeOutputs(*model, opts, outputs));
   KernelLocations locations;

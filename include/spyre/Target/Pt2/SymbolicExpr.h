@@ -46,6 +46,10 @@ private:
   std::string symbol;
   llvm::SmallVector<std::unique_ptr<SymbolicExpr>, 2> operands;
 
+  /// The str() of the operands separated by `sep`, those that are not
+  /// leaves parenthesized.
+  std::string joinOperands(llvm::StringRef sep) const;
+
   friend class SymbolicExprParser;
 };
 

@@ -49,8 +49,7 @@ public:
   /// (device buffers of at least each tensor's size, in io order) and runs
   /// the plan on the device. `workspace` must come from this model.
   Status launch(Workspace &workspace, const DeviceAddr *inputs,
-                size_t numInputs, const DeviceAddr *outputs,
-                size_t numOutputs);
+                size_t numInputs, const DeviceAddr *outputs, size_t numOutputs);
 
   /// Device address of a weight/constant tensor (0 for other roles).
   DeviceAddr tensorAddress(uint32_t tensor) const {
@@ -75,7 +74,34 @@ private:
   };
 
   LoadedModel(Device &device, std::shared_ptr<const Model> model);
+  // The steps of load(), in order.
+  /// Places the weights and constants on the device.
+  Status uploadConstants();
+  /// Host copies of the program images, to be patched.
+  std::vector<std::vector<uint8_t>> copyProgramImages() const;
+  /// Every instruction may touch only the tensor its relocation names; one
+  /// without a relocation, no device memory at all.
+  void initConfineWindows();
+  /// Patches the Load relocations on the host copies of the images.
+  void patchLoadRelocations(std::vector<std::vector<uint8_t>> &images);
+  /// Places the patched program images on the device.
+  Status uploadPrograms(const std::vector<std::vector<uint8_t>> &images);
+  /// Precomputes the Bind and Launch patch lists for the later phases.
+  void buildPatchLists();
+  /// The plan as device step requests.
+  void buildPlan();
+  /// The confine window of the instruction relocation `r` patches.
+  DeviceRange *confineWindow(const RelocationInfo &r);
+
   Status applyBind(const Workspace &workspace);
+  /// Checks launch()'s workspace and buffer lists.
+  Status checkLaunchArgs(const Workspace &workspace, const DeviceAddr *inputs,
+                         size_t numInputs, const DeviceAddr *outputs,
+                         size_t numOutputs) const;
+  /// Patches the Launch relocations for the io buffers (rewriting only the
+  /// values that changed since the last launch).
+  Status applyLaunchPatches(const DeviceAddr *inputs, size_t numInputs,
+                            const DeviceAddr *outputs);
   /// After a launch: mutated inputs and buffers get their new contents.
   Status applyMutations(const DeviceAddr *inputs, const DeviceAddr *outputs);
 

@@ -1,0 +1,904 @@
+//===- Indexing.cpp - Index, gather and scatter aten ops ------------------===//
+//
+// Reads by index become `spyre.gather` (rows of a [rows, rest] view) or sums
+// over one-hot masks; writes by index `spyre.scatter` (DMA), selects on
+// one-hot masks, or a one-hot matmul (index_add); functional slice writes
+// (slice_scatter) concatenations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShapeCommon.h"
+
+#include "spyre/Dialect/Spyre/ShapeUtils.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace spyre {
+namespace {
+
+/// The product of `dims` (1 for none).
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t s : dims)
+    p *= s;
+  return p;
+}
+
+/// `x` transposed by `perm` (result dim i is x's dim perm[i]).
+Value permuted(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> perm) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  SmallVector<int64_t> moved;
+  for (int64_t p : perm)
+    moved.push_back(shape[p]);
+  return TransposeOp::create(
+      b, loc, RankedTensorType::get(moved, elementTypeOf(x)), x, perm);
+}
+
+/// `x` with dims 0 and `d` swapped (a transpose that is its own inverse).
+Value swapWithFirstDim(OpBuilder &b, Location loc, Value x, int64_t d) {
+  int64_t rank = shapeOf(x).size();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[0], perm[d]);
+  return permuted(b, loc, x, perm);
+}
+
+/// The most index slices along `dim` that scatter unrolls into selects.
+constexpr int64_t kMaxScatterSlices = 64;
+
+/// Checks that an index of `idxShape` can scatter into a result of `type`
+/// along `d`: one rank, spanning every other dim, few enough slices.
+LogicalResult checkScatterIndex(AtenOp op, ArrayRef<int64_t> idxShape,
+                                RankedTensorType type, int64_t d) {
+  int64_t rank = type.getRank();
+  if (int64_t(idxShape.size()) != rank)
+    return op.emitError("scatter index must have the rank of self (")
+           << rank << ")";
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != d && idxShape[k] != type.getDimSize(k))
+      return op.emitError("scatter index must span self in every dim but ")
+             << d << " (dim " << k << ": " << idxShape[k] << " vs "
+             << type.getDimSize(k) << ")";
+  int64_t slices = idxShape[d];
+  if (slices > kMaxScatterSlices)
+    return op.emitError("scatter of ")
+           << slices << " index slices along dim " << d
+           << " is not supported (at most " << kMaxScatterSlices << ")";
+  return success();
+}
+
+/// What scatter writes: `src` (scatter.src) or the splat `value`
+/// (scatter.value); the other is null.
+struct ScatterSource {
+  Value src, value;
+};
+
+/// scatter's source in `et`: src cut to the index's extent (only its leading
+/// part the index covers is read), or the value as a rank-0 splat.
+FailureOr<ScatterSource> readScatterSource(AtenOp op, const AtenArgs &args,
+                                           RewriterBase &rw,
+                                           ArrayRef<int64_t> idxShape,
+                                           Type et) {
+  ScatterSource out;
+  out.src = args.optionalTensor("src");
+  if (!out.src) {
+    FailureOr<Value> v = tensorOrScalar(args, "value", et, rw);
+    if (failed(v))
+      return failure();
+    out.value = *v;
+    return out;
+  }
+  Location loc = op.getLoc();
+  int64_t rank = idxShape.size();
+  if (int64_t(shapeOf(out.src).size()) != rank)
+    return op.emitError("scatter src must have the rank of self");
+  for (int64_t k = 0; k < rank; ++k)
+    out.src = sliceAlong(rw, loc, out.src, k, 0, idxShape[k], 1);
+  out.src = castTo(rw, loc, out.src, et);
+  return out;
+}
+
+/// `self` with each slice j of `index` along `d` written (`add`: added)
+/// where a one-hot mask (iota == index[j]) is set; later slices win.
+Value scatterByOneHot(OpBuilder &b, Location loc, RankedTensorType type,
+                      Value self, Value index, int64_t d,
+                      const ScatterSource &source, bool add) {
+  Type et = type.getElementType();
+  int64_t slices = shapeOf(index)[d];
+  Value idx = castTo(b, loc, index, b.getI32Type());
+  Value iota = createIota(b, loc, type.getDimSize(d), d, type.getRank());
+  auto maskType = RankedTensorType::get(type.getShape(), b.getI1Type());
+  Value out = castTo(b, loc, self, et);
+  Value zero = add ? createSplat(b, loc, et, 0.0) : Value();
+  for (int64_t j = 0; j < slices; ++j) {
+    Value at = sliceAlong(b, loc, idx, d, j, 1, 1);
+    Value hit =
+        CompareOp::create(b, loc, maskType, ComparePredicate::eq, iota, at);
+    Value part =
+        source.src ? sliceAlong(b, loc, source.src, d, j, 1, 1) : source.value;
+    if (add)
+      out = BinaryOp::create(b, loc, type, BinaryKind::add, out,
+                             SelectOp::create(b, loc, type, hit, part, zero));
+    else
+      out = SelectOp::create(b, loc, type, hit, part, out);
+  }
+  return out;
+}
+
+/// scatter(self, dim, index, src | value) and scatter_add: for each slice j
+/// of `index` along `dim`, a one-hot mask (iota == index[j]) selects where
+/// src[j] goes. Later slices win on repeated indices (PyTorch leaves that
+/// order undefined); scatter_add adds instead. `index` must span `self` in
+/// every other dim.
+LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
+                               RewriterBase &rw, bool add) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(index) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, type.getRank());
+  if (failed(d))
+    return failure();
+  ArrayRef<int64_t> idxShape = shapeOf(*index);
+  if (failed(checkScatterIndex(op, idxShape, type, *d)))
+    return failure();
+  FailureOr<ScatterSource> source =
+      readScatterSource(op, args, rw, idxShape, type.getElementType());
+  if (failed(source))
+    return failure();
+  rw.replaceOp(op, scatterByOneHot(rw, op.getLoc(), type, *self, *index, *d,
+                                   *source, add));
+  return success();
+}
+
+/// The most index slices along `dim` that gather unrolls.
+constexpr int64_t kMaxGatherSlices = 64;
+
+/// Checks gather's self and index: one rank >= 1, few enough slices.
+LogicalResult checkGatherIndex(AtenOp op, ArrayRef<int64_t> selfShape,
+                               ArrayRef<int64_t> idxShape, int64_t rank,
+                               int64_t d) {
+  if (rank == 0 || int64_t(selfShape.size()) != rank ||
+      int64_t(idxShape.size()) != rank)
+    return op.emitError("gather needs self and index of one rank >= 1");
+  int64_t slices = idxShape[d];
+  if (slices > kMaxGatherSlices)
+    return op.emitError("gather of ")
+           << slices << " index slices along dim " << d
+           << " is not supported (at most " << kMaxGatherSlices << ")";
+  return success();
+}
+
+/// `x` cut to the index's extent in every dim but `d`.
+Value cropToIndexExtent(OpBuilder &b, Location loc, Value x,
+                        ArrayRef<int64_t> idxShape, int64_t d) {
+  for (int64_t k = 0, rank = idxShape.size(); k < rank; ++k)
+    if (k != d)
+      x = sliceAlong(b, loc, x, k, 0, idxShape[k], 1);
+  return x;
+}
+
+/// Per slice j of `index` along `d`, the sum of `x` over a one-hot mask
+/// (iota over `size` positions == index[j]): x[index[j]] exactly (one
+/// non-zero term); the slices concatenated along `d`.
+Value sumOverOneHots(OpBuilder &b, Location loc, Value x, Value index,
+                     int64_t size, int64_t d) {
+  int64_t rank = shapeOf(x).size();
+  int64_t slices = shapeOf(index)[d];
+  Value idx = castTo(b, loc, index, b.getI32Type());
+  Value iota = createIota(b, loc, size, d, rank);
+  auto maskType = RankedTensorType::get(shapeOf(x), b.getI1Type());
+  Value zero = createSplat(b, loc, elementTypeOf(x), 0.0);
+  SmallVector<Value> parts;
+  for (int64_t j = 0; j < slices; ++j) {
+    Value hit = CompareOp::create(b, loc, maskType, ComparePredicate::eq, iota,
+                                  sliceAlong(b, loc, idx, d, j, 1, 1));
+    Value picked = SelectOp::create(b, loc, x.getType(), hit, x, zero);
+    parts.push_back(reduceAlong(b, loc, picked, d, ReduceKind::sum));
+  }
+  return concatAlong(b, loc, parts, d);
+}
+
+/// gather(self, dim, index) (and take_along_dim): for each slice j of
+/// `index` along `dim`, the sum of self over a one-hot mask (iota ==
+/// index[j]) picks self[index[j]] exactly (one non-zero term). `index` may be
+/// narrower than self in the other dims (self's leading part is read).
+LogicalResult decomposeGatherElements(AtenOp op, const AtenArgs &args,
+                                      RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(index) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, std::max<int64_t>(rank, 1));
+  if (failed(d))
+    return failure();
+  ArrayRef<int64_t> selfShape = shapeOf(*self), idxShape = shapeOf(*index);
+  if (failed(checkGatherIndex(op, selfShape, idxShape, rank, *d)))
+    return failure();
+  Location loc = op.getLoc();
+  Value x = cropToIndexExtent(rw, loc, *self, idxShape, *d);
+  Type et = type.getElementType();
+  Type ct = isa<FloatType>(et) ? accumulationType(et) : et;
+  x = castTo(rw, loc, x, ct);
+  Value sums = sumOverOneHots(rw, loc, x, *index, selfShape[*d], *d);
+  rw.replaceOp(op, castTo(rw, loc, sums, et));
+  return success();
+}
+
+/// A window [start, end) along one dim.
+struct Window {
+  int64_t start, end;
+};
+
+/// The window slice_scatter (`select`: select_scatter) writes along a dim of
+/// `n` elements: the clamped start and end (unit steps only), or the index.
+FailureOr<Window> readScatterWindow(AtenOp op, const AtenArgs &args,
+                                    bool select, int64_t n) {
+  if (select) {
+    FailureOr<int64_t> i = clampedIndex(args, "index", 0, n);
+    if (failed(i))
+      return failure();
+    return Window{*i, *i + 1};
+  }
+  FailureOr<int64_t> step = args.getInt("step");
+  FailureOr<int64_t> s = clampedIndex(args, "start", 0, n);
+  FailureOr<int64_t> e = clampedIndex(args, "end", n, n);
+  if (failed(step) || failed(s) || failed(e))
+    return failure();
+  if (*step != 1)
+    return op.emitError("slice_scatter with step ")
+           << *step << " is not supported (unit steps only)";
+  return Window{*s, std::max(*s, *e)};
+}
+
+/// The non-empty parts of `x` with `src` in window `w` along `d` (of `n`
+/// elements): x before the window, src, x after it.
+SmallVector<Value> partsAroundWindow(OpBuilder &b, Location loc, Value x,
+                                     Value src, int64_t d, Window w,
+                                     int64_t n) {
+  SmallVector<Value> parts;
+  if (w.start > 0)
+    parts.push_back(sliceAlong(b, loc, x, d, 0, w.start, 1));
+  if (w.end > w.start)
+    parts.push_back(src);
+  if (w.end < n)
+    parts.push_back(sliceAlong(b, loc, x, d, w.end, n - w.end, 1));
+  return parts;
+}
+
+/// slice_scatter(self, src, dim, start, end, step) and select_scatter(self,
+/// src, dim, index): the functional forms (ep.run_decompositions()) of
+/// `x[..., a:b] = src` and `x[..., i] = src`: self's parts around the window
+/// and src between them, one concatenation. Unit steps only.
+LogicalResult decomposeSliceScatter(AtenOp op, const AtenArgs &args,
+                                    RewriterBase &rw, bool select) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> source = args.tensor("src");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(source) || failed(dim))
+    return failure();
+  RankedTensorType type = resultType(op);
+  FailureOr<int64_t> d = normalizeDim(op, *dim, type.getRank());
+  if (failed(d))
+    return failure();
+  int64_t n = type.getDimSize(*d);
+  Location loc = op.getLoc();
+  Value src = castTo(rw, loc, *source, type.getElementType());
+  FailureOr<Window> w = readScatterWindow(op, args, select, n);
+  if (failed(w))
+    return failure();
+  if (select) { // src without the selected dim: put it back, one wide
+    SmallVector<int64_t> shape(shapeOf(src));
+    shape.insert(shape.begin() + *d, 1);
+    src = reshapeTo(rw, loc, src, shape);
+  }
+  if (shapeOf(src)[*d] != w->end - w->start)
+    return op.emitError("scatter source has ")
+           << shapeOf(src)[*d] << " elements along dim " << *d
+           << " for a window of " << w->end - w->start;
+  Value x = castTo(rw, loc, *self, type.getElementType());
+  SmallVector<Value> parts = partsAroundWindow(rw, loc, x, src, *d, *w, n);
+  if (parts.empty()) { // dim `d` has size 0: so has the result
+    rw.replaceOp(
+        op, createSplat(rw, loc, type.getElementType(), 0, type.getShape()));
+    return success();
+  }
+  rw.replaceOp(op, concatAlong(rw, loc, parts, *d));
+  return success();
+}
+
+/// `x` with dim `d` moved first and the rest flattened: [size(d), rest]
+/// (through a transpose when d is not 0), and the shape it came from.
+std::pair<Value, SmallVector<int64_t>> rowsAlong(OpBuilder &b, Location loc,
+                                                 Value x, int64_t d) {
+  if (d != 0)
+    x = swapWithFirstDim(b, loc, x, d);
+  SmallVector<int64_t> moved(shapeOf(x));
+  int64_t rest = product(ArrayRef<int64_t>(moved).drop_front());
+  return {reshapeTo(b, loc, x, {moved[0], rest}), moved};
+}
+
+/// The inverse of rowsAlong: [size(d), rest] back to the original layout.
+Value unrowsAlong(OpBuilder &b, Location loc, Value rows,
+                  ArrayRef<int64_t> moved, int64_t d) {
+  Value x = reshapeTo(b, loc, rows, moved);
+  if (d == 0)
+    return x;
+  return swapWithFirstDim(b, loc, x, d);
+}
+
+/// `indices` as a gather takes them: i32 or i64, at least 1-D (a gather
+/// picks rows for at least one index dim; the caller views the result back
+/// without it).
+Value gatherIndices(OpBuilder &b, Location loc, Value indices) {
+  if (!elementTypeOf(indices).isInteger(32) &&
+      !elementTypeOf(indices).isInteger(64))
+    indices = castTo(b, loc, indices, b.getI64Type());
+  if (shapeOf(indices).empty())
+    indices = reshapeTo(b, loc, indices, {1});
+  return indices;
+}
+
+/// Rows of `x` along `dim` picked by `indices`: a gather of the rows of x
+/// viewed as [size(dim), rest] (dim first, through a transpose when it is
+/// not); the index dims take dim's place in the result.
+FailureOr<Value> gatherAlong(AtenOp op, OpBuilder &b, Location loc, Value x,
+                             int64_t dim, Value indices) {
+  if (shapeOf(x).empty())
+    return op.emitError("indexing a rank-0 tensor");
+  indices = gatherIndices(b, loc, indices);
+  int64_t nIdx = shapeOf(indices).size();
+  if (dim != 0 && nIdx != 1)
+    return op.emitError("indexing dim ")
+           << dim << " with a " << nIdx
+           << "-D index tensor is not supported (1-D only)";
+  auto [table, moved] = rowsAlong(b, loc, x, dim);
+  SmallVector<int64_t> gshape(shapeOf(indices));
+  gshape.push_back(shapeOf(table)[1]);
+  Value g = GatherOp::create(
+      b, loc, RankedTensorType::get(gshape, elementTypeOf(x)), table, indices);
+  SmallVector<int64_t> picked(shapeOf(indices));
+  llvm::append_range(picked, ArrayRef<int64_t>(moved).drop_front());
+  Value r = reshapeTo(b, loc, g, picked);
+  if (dim == 0)
+    return r;
+  return swapWithFirstDim(b, loc, r, dim);
+}
+
+/// embedding(weight, indices) and index_select(self, dim, index).
+LogicalResult decomposeGather(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                              StringRef tableName, StringRef indexName) {
+  FailureOr<Value> table = args.tensor(tableName);
+  FailureOr<Value> indices = args.tensor(indexName);
+  if (failed(table) || failed(indices))
+    return failure();
+  int64_t d = 0;
+  if (op.getArg("dim")) {
+    FailureOr<int64_t> dim = args.getInt("dim");
+    if (failed(dim))
+      return failure();
+    FailureOr<int64_t> nd = normalizeDim(op, *dim, shapeOf(*table).size());
+    if (failed(nd))
+      return failure();
+    d = *nd;
+  }
+  FailureOr<Value> g = gatherAlong(op, rw, op.getLoc(), *table, d, *indices);
+  if (failed(g))
+    return failure();
+  rw.replaceOp(op, reshapeTo(rw, op.getLoc(), *g, resultType(op).getShape()));
+  return success();
+}
+
+/// The one index tensor of an `indices` list (Tensor?[]: x[idx],
+/// x[:, :, idx]) and the dim it indexes; null when there are none or
+/// several.
+std::pair<Value, int64_t> singleIndex(AtenOp op, const AtenArgs &args) {
+  SmallVector<Value> indices = args.tensorList("indices");
+  int64_t position = 0;
+  // The presence mask of an optional-tensor list: which entries are not None.
+  if (auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"))) {
+    int64_t present = 0;
+    for (auto [i, a] : llvm::enumerate(mask))
+      if (cast<BoolAttr>(a).getValue()) {
+        position = i;
+        ++present;
+      }
+    if (present != 1)
+      return {Value(), 0};
+  }
+  if (indices.size() != 1)
+    return {Value(), 0};
+  return {indices[0], position};
+}
+
+/// An index tensor and the dim it indexes.
+using IndexedDim = std::pair<int64_t, Value>;
+
+/// The index tensors of an `indices` list (Tensor?[]) with the dims they
+/// index; None entries (a whole dim) are skipped.
+SmallVector<IndexedDim> indexTensors(AtenOp op, const AtenArgs &args) {
+  SmallVector<Value> tensors = args.tensorList("indices");
+  SmallVector<IndexedDim> out;
+  auto mask = dyn_cast_or_null<ArrayAttr>(op.getArg("indices"));
+  size_t next = 0;
+  for (int64_t i = 0, e = mask ? mask.size() : tensors.size(); i < e; ++i)
+    if ((!mask || cast<BoolAttr>(mask[i]).getValue()) && next < tensors.size())
+      out.push_back({i, tensors[next++]});
+  return out;
+}
+
+/// `idx` as i64 with negative entries counted from the end of a dim of
+/// `size` elements (x[-1] is the last).
+Value wrappedIndex(OpBuilder &b, Location loc, Value idx, int64_t size) {
+  idx = castTo(b, loc, idx, b.getI64Type());
+  auto type = cast<RankedTensorType>(idx.getType());
+  Value zero = createSplat(b, loc, b.getI64Type(), 0);
+  Value negative = CompareOp::create(b, loc, type.clone(b.getI1Type()),
+                                     ComparePredicate::lt, idx, zero);
+  Value shifted = BinaryOp::create(b, loc, type, BinaryKind::add, idx,
+                                   createSplat(b, loc, b.getI64Type(), size));
+  return SelectOp::create(b, loc, type, negative, shifted, idx);
+}
+
+/// The shape the index tensors broadcast to; an error for a dim beyond
+/// self's `rank`, a boolean mask, or shapes that do not broadcast.
+FailureOr<SmallVector<int64_t>>
+broadcastIndexShape(AtenOp op, ArrayRef<IndexedDim> indexed, int64_t rank) {
+  SmallVector<int64_t> bshape;
+  for (auto [position, idx] : indexed) {
+    if (position >= rank)
+      return op.emitError("index.Tensor indexes dim ")
+             << position << " of a rank-" << rank << " tensor";
+    if (elementTypeOf(idx).isInteger(1))
+      return op.emitError("boolean mask indices (x[mask]) give a "
+                          "data-dependent shape and are not supported");
+    std::optional<SmallVector<int64_t>> joint =
+        broadcastShapes(bshape, shapeOf(idx));
+    if (!joint)
+      return op.emitError("index tensors do not broadcast together");
+    bshape = *joint;
+  }
+  return bshape;
+}
+
+/// The row index into self's indexed dims (flattened, the last fastest):
+/// the sum over index tensors of index * (rows per step), broadcast to
+/// `bshape`.
+Value flatRowIndex(OpBuilder &b, Location loc, ArrayRef<IndexedDim> indexed,
+                   ArrayRef<int64_t> shape, ArrayRef<int64_t> bshape) {
+  Value rows;
+  int64_t indexedElements = 1;
+  for (auto [position, idx] : llvm::reverse(indexed)) {
+    Value term = wrappedIndex(b, loc, idx, shape[position]);
+    if (indexedElements != 1)
+      term = BinaryOp::create(
+          b, loc, cast<RankedTensorType>(term.getType()), BinaryKind::mul, term,
+          createSplat(b, loc, b.getI64Type(), indexedElements));
+    if (rows) {
+      auto type = RankedTensorType::get(
+          *broadcastShapes(shapeOf(rows), shapeOf(term)), b.getI64Type());
+      term = BinaryOp::create(b, loc, type, BinaryKind::add, rows, term);
+    }
+    rows = term;
+    indexedElements *= shape[position];
+  }
+  if (shapeOf(rows) != bshape)
+    rows = BroadcastOp::create(
+        b, loc, RankedTensorType::get(bshape, b.getI64Type()), rows);
+  return rows;
+}
+
+/// `self` with the indexed dims first, viewed as [indexed elements, rest],
+/// and the shape of the rest.
+std::pair<Value, SmallVector<int64_t>>
+indexedRowsTable(OpBuilder &b, Location loc, Value self,
+                 ArrayRef<IndexedDim> indexed) {
+  ArrayRef<int64_t> shape = shapeOf(self);
+  int64_t rank = shape.size();
+  SmallVector<int64_t> perm, restShape;
+  int64_t indexedElements = 1;
+  for (auto [position, idx] : indexed) {
+    perm.push_back(position);
+    indexedElements *= shape[position];
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(perm, d)) {
+      perm.push_back(d);
+      restShape.push_back(shape[d]);
+    }
+  Value front = self;
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
+    front = permuted(b, loc, self, perm);
+  Value table = reshapeTo(b, loc, front, {indexedElements, product(restShape)});
+  return {table, restShape};
+}
+
+/// The rows of `table` at `rows` (of shape `bshape`), viewed as [bshape...,
+/// restShape...]. A gather walks at most three index dims: more are
+/// flattened first.
+Value gatherIndexedRows(OpBuilder &b, Location loc, Value table, Value rows,
+                        ArrayRef<int64_t> bshape, ArrayRef<int64_t> restShape) {
+  SmallVector<int64_t> gatherIndexShape(bshape);
+  if (bshape.empty() || bshape.size() > 3)
+    gatherIndexShape = {product(bshape)};
+  Value flat = reshapeTo(b, loc, rows, gatherIndexShape);
+  gatherIndexShape.push_back(product(restShape));
+  Value g = GatherOp::create(
+      b, loc, RankedTensorType::get(gatherIndexShape, elementTypeOf(table)),
+      table, flat);
+  SmallVector<int64_t> picked(bshape);
+  llvm::append_range(picked, restShape);
+  return reshapeTo(b, loc, g, picked);
+}
+
+/// `r` ([index dims (nb), rest (nRest)]) with the index dims moved where the
+/// first indexed dim stood when the indexed dims are adjacent (numpy's
+/// rule; in front otherwise).
+Value placeIndexDims(OpBuilder &b, Location loc, Value r,
+                     ArrayRef<IndexedDim> indexed, int64_t nb, int64_t nRest) {
+  int64_t first = indexed.front().first;
+  bool adjacent = indexed.back().first - first + 1 == int64_t(indexed.size());
+  if (!adjacent || first <= 0)
+    return r;
+  SmallVector<int64_t> order;
+  for (int64_t d = 0; d < first; ++d)
+    order.push_back(nb + d);
+  for (int64_t d = 0; d < nb; ++d)
+    order.push_back(d);
+  for (int64_t d = first; d < nRest; ++d)
+    order.push_back(nb + d);
+  return permuted(b, loc, r, order);
+}
+
+/// index.Tensor: numpy advanced indexing with any number of integer index
+/// tensors (broadcast together) and None entries between them. The indexed
+/// dims are moved to the front and flattened into one row index of x viewed
+/// as [indexed elements, the rest]; one gather picks the rows. The index
+/// dims then stand where the first indexed dim stood when the indexed dims
+/// are adjacent, and in front otherwise (numpy's rule).
+LogicalResult decomposeIndex(AtenOp op, const AtenArgs &args,
+                             RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  if (failed(self))
+    return failure();
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = shapeOf(*self);
+  SmallVector<IndexedDim> indexed = indexTensors(op, args);
+  if (indexed.empty())
+    return op.emitError("index.Tensor without an index tensor");
+  FailureOr<SmallVector<int64_t>> bshape =
+      broadcastIndexShape(op, indexed, shape.size());
+  if (failed(bshape))
+    return failure();
+  Value rows = flatRowIndex(rw, loc, indexed, shape, *bshape);
+  auto [table, restShape] = indexedRowsTable(rw, loc, *self, indexed);
+  Value r = gatherIndexedRows(rw, loc, table, rows, *bshape, restShape);
+  r = placeIndexDims(rw, loc, r, indexed, bshape->size(), restShape.size());
+  rw.replaceOp(op, reshapeTo(rw, loc, r, resultType(op).getShape()));
+  return success();
+}
+
+/// alpha times a one-hot of `index` over `size` positions ([size,
+/// len(index)]) times `src`'s slices along `d` ([len(index), rest]) on the
+/// PT array, in f32 and in src's layout: every slice added where its index
+/// points, repeated indices accumulating.
+Value addedAtIndices(OpBuilder &b, Location loc, Value index, Value src,
+                     int64_t d, int64_t size, double alpha) {
+  Type f32 = b.getF32Type();
+  Value idx = castTo(b, loc, index, b.getI32Type());
+  int64_t count = shapeOf(idx).empty() ? 1 : shapeOf(idx)[0];
+  idx = reshapeTo(b, loc, idx, {1, count});
+  Value hit = CompareOp::create(
+      b, loc, RankedTensorType::get({size, count}, b.getI1Type()),
+      ComparePredicate::eq, createIota(b, loc, size, 0, 2), idx);
+  auto [rows, moved] = rowsAlong(b, loc, castTo(b, loc, src, f32), d);
+  Value onehot = castTo(b, loc, hit, f32);
+  Value added = MatmulOp::create(
+      b, loc, RankedTensorType::get({size, shapeOf(rows)[1]}, f32), onehot,
+      rows);
+  if (alpha != 1.0)
+    added = BinaryOp::create(b, loc, added.getType(), BinaryKind::mul, added,
+                             createSplat(b, loc, f32, alpha));
+  moved[0] = size;
+  return unrowsAlong(b, loc, added, moved, d);
+}
+
+/// index_add(self, dim, index, source, alpha): self plus alpha times the
+/// slices of source added at their indices along dim. A one-hot of the
+/// indices [size(dim), len(index)] times source's slices ([len(index),
+/// rest]) on the PT array adds every slice where it goes, repeated indices
+/// accumulating; in f32 (integers exact below 2^24).
+LogicalResult decomposeIndexAdd(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<Value> source = args.tensor("source");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<double> alpha = args.getDouble("alpha");
+  if (failed(self) || failed(index) || failed(source) || failed(dim) ||
+      failed(alpha))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Type f32 = rw.getF32Type();
+  bool scalar = type.getRank() == 0;
+  Value s = scalar ? reshapeTo(rw, loc, *self, {1}) : *self;
+  Value src = scalar ? reshapeTo(rw, loc, *source, {1}) : *source;
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(s).size());
+  if (failed(d))
+    return failure();
+  int64_t size = shapeOf(s)[*d];
+  Value added = addedAtIndices(rw, loc, *index, src, *d, size, *alpha);
+  Value out = BinaryOp::create(rw, loc, added.getType(), BinaryKind::add,
+                               castTo(rw, loc, s, f32), added);
+  out = reshapeTo(rw, loc, castTo(rw, loc, out, type.getElementType()),
+                  type.getShape());
+  rw.replaceOp(op, out);
+  return success();
+}
+
+/// masked_scatter's result viewed as [rows, cols] (cols the last dim).
+struct MaskedScatterShape {
+  SmallVector<int64_t> shape; // the result's, rank-0 as [1]
+  int64_t rows, cols, sourceElements;
+};
+
+/// The [rows, cols] view of a result of `type` and source's element count.
+MaskedScatterShape maskedScatterShape(RankedTensorType type, Value source) {
+  MaskedScatterShape s;
+  s.shape.assign(type.getShape().begin(), type.getShape().end());
+  if (s.shape.empty())
+    s.shape.push_back(1);
+  s.cols = s.shape.back();
+  s.rows = product(ArrayRef<int64_t>(s.shape).drop_back());
+  s.sourceElements = product(shapeOf(source));
+  return s;
+}
+
+/// The i1 mask `m` broadcast to `shape`.
+Value broadcastMask(OpBuilder &b, Location loc, Value m,
+                    ArrayRef<int64_t> shape) {
+  return BroadcastOp::create(b, loc,
+                             RankedTensorType::get(shape, b.getI1Type()), m)
+      .getResult();
+}
+
+/// A mask that is one value per row: whole source rows, counted in rows
+/// (an exclusive prefix sum of the row mask), gathered into [rows, cols];
+/// null when source has no whole row.
+Value gatherSourceRows(OpBuilder &b, Location loc, Value m, Value flatSource,
+                       const MaskedScatterShape &s, Type et) {
+  SmallVector<int64_t> rowShape(s.shape);
+  rowShape.back() = 1;
+  Value rowMask =
+      reshapeTo(b, loc, broadcastMask(b, loc, m, rowShape), {s.rows, 1});
+  Value before = createPrefixSum(
+      b, loc, castTo(b, loc, rowMask, b.getF32Type()), 0, /*exclusive=*/true);
+  Value at = castTo(b, loc, before, b.getI32Type());
+  at = SelectOp::create(b, loc, at.getType(), rowMask, at,
+                        createSplat(b, loc, b.getI32Type(), 0));
+  int64_t sourceRows = s.sourceElements / s.cols;
+  if (sourceRows == 0)
+    return Value();
+  Value table = reshapeTo(
+      b, loc, sliceAlong(b, loc, flatSource, 0, 0, sourceRows * s.cols, 1),
+      {sourceRows, s.cols});
+  return GatherOp::create(b, loc, RankedTensorType::get({s.rows, s.cols}, et),
+                          table, reshapeTo(b, loc, at, {s.rows}));
+}
+
+/// Source elements at the true elements of the `full` mask: the position of
+/// one is the number of true elements before it (prefix sums within rows
+/// and over the rows' counts), gathered into [rows * cols, 1]; null when
+/// source is empty.
+FailureOr<Value> gatherSourceElements(AtenOp op, OpBuilder &b, Value full,
+                                      Value flatSource,
+                                      const MaskedScatterShape &s, Type et) {
+  if (s.cols > kMaxPrefixSumLength)
+    return op.emitError("masked_scatter along a last dim of ")
+           << s.cols << " elements is not supported (at most "
+           << kMaxPrefixSumLength << ")";
+  if (s.sourceElements == 0)
+    return Value();
+  Location loc = op.getLoc();
+  Value counted =
+      castTo(b, loc, reshapeTo(b, loc, full, {s.rows, s.cols}), b.getF32Type());
+  Value within = createPrefixSum(b, loc, counted, 1, /*exclusive=*/true);
+  Value perRow = reduceAlong(b, loc, counted, 1, ReduceKind::sum);
+  Value rowStart = createPrefixSum(b, loc, perRow, 0, /*exclusive=*/true);
+  Value at = BinaryOp::create(b, loc, within.getType(), BinaryKind::add, within,
+                              rowStart);
+  at = castTo(b, loc, at, b.getI32Type());
+  at = SelectOp::create(b, loc, at.getType(),
+                        reshapeTo(b, loc, full, {s.rows, s.cols}), at,
+                        createSplat(b, loc, b.getI32Type(), 0));
+  return Value(
+      GatherOp::create(b, loc, RankedTensorType::get({s.rows * s.cols, 1}, et),
+                       flatSource, reshapeTo(b, loc, at, {s.rows * s.cols})));
+}
+
+/// masked_scatter(self, mask, source): where the (broadcast) mask is true,
+/// consecutive elements of source in row-major order; self elsewhere. The
+/// source position of a true element is the number of true elements before
+/// it: per row of the last dim, an exclusive prefix sum over the rows of
+/// their counts plus one along the row (createPrefixSum, both at most 8192
+/// long); then one gather. A mask that is one value per row (broadcast
+/// along the last dim, as a token mask is) gathers whole source rows.
+LogicalResult decomposeMaskedScatter(AtenOp op, const AtenArgs &args,
+                                     RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> mask = args.tensor("mask");
+  FailureOr<Value> source = args.tensor("source");
+  if (failed(self) || failed(mask) || failed(source))
+    return failure();
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Type et = type.getElementType();
+  MaskedScatterShape s = maskedScatterShape(type, *source);
+  // The mask aligned with self's dims (numpy broadcasting from the right).
+  SmallVector<int64_t> maskShape(shapeOf(*mask));
+  maskShape.insert(maskShape.begin(), s.shape.size() - maskShape.size(), 1);
+  Value m =
+      reshapeTo(rw, loc, castTo(rw, loc, *mask, rw.getI1Type()), maskShape);
+  if (s.rows > kMaxPrefixSumLength)
+    return op.emitError("masked_scatter over ")
+           << s.rows << " rows is not supported (at most "
+           << kMaxPrefixSumLength << ")";
+  Value full = broadcastMask(rw, loc, m, s.shape);
+  Value x = reshapeTo(rw, loc, castTo(rw, loc, *self, et), s.shape);
+  Value flatSource =
+      reshapeTo(rw, loc, castTo(rw, loc, *source, et), {s.sourceElements, 1});
+  FailureOr<Value> picked = failure();
+  if (maskShape.back() == 1 && s.cols > 1)
+    picked = gatherSourceRows(rw, loc, m, flatSource, s, et);
+  else
+    picked = gatherSourceElements(op, rw, full, flatSource, s, et);
+  if (failed(picked))
+    return failure();
+  if (!*picked) { // nothing to scatter
+    rw.replaceOp(op, castTo(rw, loc, *self, et));
+    return success();
+  }
+  Value out = SelectOp::create(rw, loc, x.getType(), full,
+                               reshapeTo(rw, loc, *picked, s.shape), x);
+  rw.replaceOp(op, reshapeTo(rw, loc, out, type.getShape()));
+  return success();
+}
+
+/// self with the slices along `d` at `index` replaced by `source`'s: a DMA
+/// scatter (not along the innermost dim).
+LogicalResult scatterSlices(AtenOp op, RewriterBase &rw, Value self, int64_t d,
+                            Value index, Value source) {
+  if (d == int64_t(shapeOf(self).size()) - 1)
+    return op.emitError("'")
+           << op.getTarget() << "' along the innermost dim is not supported";
+  Location loc = op.getLoc();
+  RankedTensorType type = resultType(op);
+  Value idx = index;
+  if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
+    idx = castTo(rw, loc, idx, rw.getI64Type());
+  // The source slices: as many as indices, self's extent elsewhere.
+  SmallVector<int64_t> sliceShape(type.getShape());
+  sliceShape[d] = shapeOf(idx).empty() ? 1 : shapeOf(idx)[0];
+  Value src = castTo(rw, loc, source, type.getElementType());
+  if (shapeOf(src) != ArrayRef<int64_t>(sliceShape))
+    src = BroadcastOp::create(
+        rw, loc, RankedTensorType::get(sliceShape, type.getElementType()), src);
+  rw.replaceOpWithNewOp<ScatterOp>(op, type, self, idx, src, d);
+  return success();
+}
+
+/// index_copy(self, dim, index, source): the KV-cache update.
+LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
+                                 RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> index = args.tensor("index");
+  FailureOr<Value> source = args.tensor("source");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(self) || failed(index) || failed(source) || failed(dim))
+    return failure();
+  FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(*self).size());
+  if (failed(d))
+    return failure();
+  return scatterSlices(op, rw, *self, *d, *index, *source);
+}
+
+/// index_put(self, [None, ..., index, ...], values) without accumulation:
+/// `x[:, :, pos] = v` (a static KV cache's fallback update, and what
+/// ep.run_decompositions() makes of it), as index_copy along the index's
+/// position.
+LogicalResult decomposeIndexPut(AtenOp op, const AtenArgs &args,
+                                RewriterBase &rw) {
+  FailureOr<Value> self = args.tensor("self");
+  FailureOr<Value> values = args.tensor("values");
+  FailureOr<bool> accumulate = args.getBool("accumulate");
+  if (failed(self) || failed(values) || failed(accumulate))
+    return failure();
+  if (*accumulate)
+    return op.emitError("index_put with accumulate=True is not supported");
+  auto [index, position] = singleIndex(op, args);
+  if (!index || shapeOf(index).size() > 1 || elementTypeOf(index).isInteger(1))
+    return op.emitError("index_put is supported with one integer index "
+                        "tensor of rank <= 1");
+  return scatterSlices(op, rw, *self, position, index, *values);
+}
+
+} // namespace
+
+void registerIndexingDecompositions(DecompositionRegistry &r) {
+  const char *all = "all";
+  r.add({"aten.gather.default", "shape", all,
+         "per index slice along `dim` (at most 64), a sum over a one-hot "
+         "mask (exact: one term); integers are summed in their own type",
+         decomposeGatherElements});
+  r.add({"aten.slice_scatter.default", "shape", all,
+         "self around the window and src inside it, one concatenation; unit "
+         "steps only",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeSliceScatter(op, a, rw, /*select=*/false);
+         }});
+  r.add({"aten.select_scatter.default", "shape", all, "as slice_scatter",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeSliceScatter(op, a, rw, /*select=*/true);
+         }});
+  r.add({"aten.scatter.src", "shape", all,
+         "one select per index slice along `dim` (at most 64) on a one-hot "
+         "mask; the index must span self in the other dims; later slices win "
+         "on repeated indices",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeScatter(op, a, rw, false);
+         }});
+  r.add({"aten.scatter.value", "shape", all, "as scatter.src, with a splat",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeScatter(op, a, rw, false);
+         }});
+  r.add({"aten.scatter_add.default", "shape", all,
+         "as scatter.src, each slice added (repeated indices accumulate)",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeScatter(op, a, rw, true);
+         }});
+  r.add({"aten.embedding.default", "shape", all,
+         "a DMA gather of table rows by i32/i64 indices; an out-of-range "
+         "index stops the program with an error",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeGather(op, a, rw, "weight", "indices");
+         }});
+  r.add({"aten.index_select.default", "shape", all,
+         "a gather (dims other than 0 through transposes; a 1-D index)",
+         [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
+           return decomposeGather(op, a, rw, "self", "index");
+         }});
+  r.add({"aten.index.Tensor", "shape", all,
+         "numpy advanced indexing: any number of integer index tensors "
+         "(broadcast together, negative entries from the end) with None "
+         "between them, as one gather of rows; boolean masks (a "
+         "data-dependent shape) are not supported",
+         decomposeIndex});
+  r.add({"aten.index_add.default", "shape", all,
+         "a one-hot of the indices times the source's slices on the PT "
+         "array, in f32 (repeated indices accumulate; integers exact below "
+         "2^24)",
+         decomposeIndexAdd});
+  r.add({"aten.masked_scatter.default", "shape", all,
+         "source positions by prefix sums of the mask (rows and last dim at "
+         "most 8192 each), one gather, a select; a mask broadcast along the "
+         "last dim gathers whole rows",
+         decomposeMaskedScatter});
+  r.add({"aten.index_copy.default", "shape", all,
+         "a copy then a DMA scatter of the source's slices (not along the "
+         "innermost dim); one core",
+         decomposeIndexCopy});
+  r.add({"aten.index_put.default", "shape", all,
+         "one 1-D integer index tensor (`x[:, :, pos] = v`), as index_copy "
+         "along its position; accumulate=True, several or boolean index "
+         "tensors are not supported",
+         decomposeIndexPut});
+}
+
+} // namespace spyre
