@@ -25,7 +25,7 @@ command -v pmccabe >/dev/null || { echo "complexity.sh: needs pmccabe (apt-get i
 
 # Interpreter and disassembler switches (file:function).
 switches=(
-  "lib/Target/TorchPickle.cpp:Machine::run"
+  "lib/Target/Pt2/TorchPickle.cpp:spyre::anonymous_namespace::Machine::run"
 )
 
 tmp=$(mktemp -d)

@@ -17,6 +17,8 @@ packages=(
   libgtest-dev libbenchmark-dev python3-numpy python3-torch
   # bench/big-weights measures peak memory with /usr/bin/time.
   time
+  # The format check of scripts/test.sh; scripts/complexity.sh.
+  clang-format-22 pmccabe
 )
 
 missing=()

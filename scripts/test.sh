@@ -22,6 +22,11 @@ echo "== lit"
 /usr/lib/llvm-22/bin/lit "$build/test" -sv -j "${SPYRE_JOBS:-2}" \
   | tee "$lit_log" || status=1
 
+# Every tracked C++ file formatted as .clang-format says (LLVM style).
+format_failed=0
+echo "== format (scripts/check-format.sh)"
+scripts/check-format.sh || { status=1; format_failed=1; }
+
 # The differential op fuzzer's bounded run: random valid calls of every
 # registry op against PyTorch (tools/fuzz/README.md); any wrong answer or
 # internal error fails the suite. SPYRE_SKIP_FUZZ=1 skips it.
@@ -73,7 +78,7 @@ gt_failed=$(sum 's/^\[  FAILED  \] ([0-9]+) tests?,.*/\1/p' "$ctest_log")
 lit_passed=$(sum 's/^ *Passed *: *([0-9]+).*/\1/p' "$lit_log")
 lit_failed=$(sum 's/^ *(Failed|Unresolved|Timed Out) *: *([0-9]+).*/\2/p' "$lit_log")
 passed=$(( ${ct_total:-0} - ${ct_failed:-0} + gt_passed + lit_passed ))
-failed=$(( ${ct_failed:-0} + gt_failed + lit_failed + fuzz_failed ))
+failed=$(( ${ct_failed:-0} + gt_failed + lit_failed + fuzz_failed + format_failed ))
 [[ $failed -ne 0 ]] && status=1
 echo "tests: $passed passed, $failed failed"
 exit $status

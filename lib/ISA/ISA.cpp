@@ -13,9 +13,9 @@ const char *lookup(const char *const (&names)[N], unsigned value) {
 
 const char *opcodeName(uint16_t opcode) {
   static const char *const names[] = {
-      "nop",        "loop",       "endloop",     "dma_load",  "dma_store",
-      "pt_matmul",  "sfp_unary",  "sfp_binary",  "sfp_select", "sfp_reduce",
-      "ring_send",  "ring_recv",  "sfp_transpose", "dma_gather", "dma_scatter"};
+      "nop",       "loop",      "endloop",       "dma_load",   "dma_store",
+      "pt_matmul", "sfp_unary", "sfp_binary",    "sfp_select", "sfp_reduce",
+      "ring_send", "ring_recv", "sfp_transpose", "dma_gather", "dma_scatter"};
   static_assert(sizeof(names) / sizeof(names[0]) ==
                     unsigned(Opcode::LastOpcode) + 1,
                 "every opcode has a name");
@@ -24,10 +24,10 @@ const char *opcodeName(uint16_t opcode) {
 
 const char *unaryOpName(uint16_t op) {
   static const char *const names[] = {
-      "copy", "neg",  "abs",      "exp",       "log",    "sqrt",
-      "rsqrt", "reciprocal", "tanh", "sigmoid", "relu", "gelu_erf",
-      "gelu_tanh", "silu", "sin", "cos",        "floor",  "ceil",
-      "logical_not", "erf", "softplus", "round", "sign"};
+      "copy",        "neg",        "abs",      "exp",     "log",   "sqrt",
+      "rsqrt",       "reciprocal", "tanh",     "sigmoid", "relu",  "gelu_erf",
+      "gelu_tanh",   "silu",       "sin",      "cos",     "floor", "ceil",
+      "logical_not", "erf",        "softplus", "round",   "sign"};
   static_assert(sizeof(names) / sizeof(names[0]) ==
                     unsigned(UnaryOp::LastUnaryOp) + 1,
                 "every unary op has a name");
@@ -36,7 +36,7 @@ const char *unaryOpName(uint16_t op) {
 
 const char *binaryOpName(uint16_t op) {
   static const char *const names[] = {
-      "add", "sub", "mul", "div", "max", "min", "pow", "eq", "ne",
+      "add", "sub", "mul", "div", "max", "min", "pow",      "eq",       "ne",
       "lt",  "le",  "gt",  "ge",  "and", "or",  "floordiv", "remainder"};
   static_assert(sizeof(names) / sizeof(names[0]) ==
                     unsigned(BinaryOp::LastBinaryOp) + 1,

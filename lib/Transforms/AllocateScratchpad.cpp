@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Preconditions.h"
+#include "spyre/Support/MathExtras.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -48,7 +49,7 @@ SmallVector<int64_t> firstFit(ArrayRef<Interval> items, int64_t alignment,
     for (auto [b, e] : taken) {
       if (offset + items[i].bytes <= b)
         break;
-      offset = std::max(offset, (e + alignment - 1) / alignment * alignment);
+      offset = std::max(offset, alignTo(e, alignment));
     }
     offsets[i] = offset;
     peak = std::max(peak, offset + items[i].bytes);

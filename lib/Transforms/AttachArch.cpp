@@ -11,11 +11,13 @@ using namespace mlir;
 using namespace spyre;
 
 namespace {
-struct AttachArchPass : public spyre::impl::SpyreAttachArchBase<AttachArchPass> {
+struct AttachArchPass
+    : public spyre::impl::SpyreAttachArchBase<AttachArchPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!arch.empty() && !file.empty() && std::string(arch) != std::string(file)) {
+    if (!arch.empty() && !file.empty() &&
+        std::string(arch) != std::string(file)) {
       module.emitError("spyre-attach-arch: arch= and its alias file= name "
                        "different files");
       return signalPassFailure();

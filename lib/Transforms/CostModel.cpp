@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Transforms/CostModel.h"
+#include "spyre/Support/MathExtras.h"
 #include "spyre/Transforms/KernelPlan.h"
 
 #include <algorithm>
@@ -17,14 +18,10 @@ using namespace mlir;
 
 namespace spyre {
 
-namespace {
-int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
-} // namespace
-
 double ptMatmulNs(const Arch &arch, int64_t m, int64_t k, int64_t n) {
   int64_t width = arch.ptCols * arch.ptSimd;
   double macs =
-      double(roundUp(m, arch.ptRows)) * double(roundUp(n, width)) * double(k);
+      double(alignTo(m, arch.ptRows)) * double(alignTo(n, width)) * double(k);
   double cycles = std::ceil(macs / double(arch.macsPerCycle())) +
                   double(arch.ptRows + arch.ptCols);
   return arch.coreCyclesToNs(cycles);
@@ -33,7 +30,7 @@ double ptMatmulNs(const Arch &arch, int64_t m, int64_t k, int64_t n) {
 double sfpNs(const Arch &arch, int64_t rows, int64_t cols, int64_t elementBytes,
              bool complex) {
   int64_t e = arch.elementsPerStick(elementBytes);
-  double elems = double(rows) * double(roundUp(cols, e));
+  double elems = double(rows) * double(alignTo(cols, e));
   double cycles = std::ceil(elems / double(arch.sfpLanesPerCore));
   if (complex)
     cycles *= double(arch.sfpComplexOpPasses);

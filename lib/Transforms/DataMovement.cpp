@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramScope.h"
+#include "spyre/Support/MathExtras.h"
 #include "spyre/Transforms/CostModel.h"
 #include "spyre/Transforms/KernelLowering.h"
 
@@ -25,8 +26,6 @@ using namespace mlir;
 namespace spyre {
 
 namespace {
-
-int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
 int64_t lastDim(RankedTensorType t) {
   return t.getRank() ? t.getShape().back() : 1;

@@ -36,8 +36,8 @@ int64_t smallestFlashBytes(AttentionOp op, const Arch &arch) {
            arch.stickBytes;
   };
   return sticks(e, bytes) + 3 * keys * sticks(e, bytes) +
-         2 * keys * sticks(ev, bytes) + 2 * sticks(keys, 4) +
-         sticks(ev, 4) + sticks(ev, bytes);
+         2 * keys * sticks(ev, bytes) + 2 * sticks(keys, 4) + sticks(ev, 4) +
+         sticks(ev, bytes);
 }
 
 /// Whether an operand has a dim of size 0: the math form's ops fold such
@@ -62,18 +62,16 @@ Value expand(RewriterBase &rw, AttentionOp op) {
   auto scoreType = RankedTensorType::get(scoreShape, f32);
   auto qk = MatmulOp::create(rw, loc, scoreType, op.getQuery(), op.getKey());
   qk.setTransposeRhs(true);
-  Value scores =
-      BinaryOp::create(rw, loc, scoreType, BinaryKind::mul, qk,
-                       createSplat(rw, loc, f32,
-                                   op.getScale().convertToDouble()));
+  Value scores = BinaryOp::create(
+      rw, loc, scoreType, BinaryKind::mul, qk,
+      createSplat(rw, loc, f32, op.getScale().convertToDouble()));
   if (Value mask = op.getMask())
     scores = BinaryOp::create(rw, loc, scoreType, BinaryKind::add, scores,
                               castTo(rw, loc, mask, f32));
   if (op.getCausal())
-    scores = BinaryOp::create(
-        rw, loc, scoreType, BinaryKind::add, scores,
-        createCausalMask(rw, loc, scoreShape[rank - 2], scoreShape[rank - 1],
-                         f32));
+    scores = BinaryOp::create(rw, loc, scoreType, BinaryKind::add, scores,
+                              createCausalMask(rw, loc, scoreShape[rank - 2],
+                                               scoreShape[rank - 1], f32));
   // With a mask a row can be masked entirely: it gives 0.
   Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
                           /*safe=*/bool(op.getMask()));

@@ -101,8 +101,7 @@ private:
 
   void openLoops(ArrayRef<int64_t> loops) {
     for (int64_t l : loops)
-      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
-                     l);
+      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }), l);
   }
 
   void closeLoops(size_t count) {
@@ -129,10 +128,9 @@ private:
     // Inside the accumulation loop only the inputs it streams rotate with
     // it; an accumulator (kept as a result, hence several copies) rotates
     // with the tile loop around it.
-    bool streamed = llvm::any_of(
-        llvm::seq<unsigned>(0, numInputs()), [&](unsigned i) {
-          return plan.tensorBuffer[i] == idx;
-        });
+    bool streamed =
+        llvm::any_of(llvm::seq<unsigned>(0, numInputs()),
+                     [&](unsigned i) { return plan.tensorBuffer[i] == idx; });
     if (inAccLoop && !streamed)
       return scope.lx(buf.offset, buf.bytes, buf.copies,
                       int64_t(scope.depth()) - 2);
@@ -144,8 +142,7 @@ private:
     const PlanLoop &loop = plan.loops[l];
     if (!loop.hasEdge())
       return nullptr;
-    return scope.clamp(l, argIndex, loop.tile * tilesPerIteration(l),
-                       loop.size,
+    return scope.clamp(l, argIndex, loop.tile * tilesPerIteration(l), loop.size,
                        perCore([&](int64_t c) { return startsOf(c)[l]; }));
   }
 
@@ -251,7 +248,9 @@ private:
         perCore([&](int64_t c) { return shares[c].tiles[p]; });
     SmallVector<int64_t> rounds =
         perCore([&](int64_t c) { return (tiles[c] - 1) / d; });
-    auto same = [&](int64_t v) { return SmallVector<int64_t>(tiles.size(), v); };
+    auto same = [&](int64_t v) {
+      return SmallVector<int64_t>(tiles.size(), v);
+    };
     at.loop = p;
 
     moveTo(same(0), 1, 0);
@@ -335,8 +334,7 @@ private:
         TypeAttr::get(pv.lxElementType),
         TypeAttr::get(lhs.type.getElementType()),
         TypeAttr::get(rhs.type.getElementType()), flag(kLevel >= 0),
-        kLevel >= 0 ? i64(kLevel) : IntegerAttr(),
-        loopClamp(plan.accLoop, 1));
+        kLevel >= 0 ? i64(kLevel) : IntegerAttr(), loopClamp(plan.accLoop, 1));
   }
 
   /// LX operand of a body value or kernel input, as an SFP source for an
@@ -367,13 +365,14 @@ private:
                  std::optional<Source> s1, bool accumulate = false,
                  bool reduceRows = false, std::optional<int64_t> init = {},
                  ClampAttr clamp = {}) {
-    OpT::create(b, loc, b.getStringAttr(fn), dst, s0.lx,
-                s1 ? s1->lx : LxAddressAttr(), i64(rows), i64(cols),
-                b.getDenseI64ArrayAttr({dstPitch, s0.pitch, s1 ? s1->pitch : 0}),
-                TypeAttr::get(dstType), TypeAttr::get(s0.type),
-                s1 ? TypeAttr::get(s1->type) : TypeAttr(), flag(s0.bcastCol),
-                flag(s1 && s1->bcastCol), flag(accumulate), flag(reduceRows),
-                init ? i64(*init) : IntegerAttr(), clamp);
+    OpT::create(
+        b, loc, b.getStringAttr(fn), dst, s0.lx, s1 ? s1->lx : LxAddressAttr(),
+        i64(rows), i64(cols),
+        b.getDenseI64ArrayAttr({dstPitch, s0.pitch, s1 ? s1->pitch : 0}),
+        TypeAttr::get(dstType), TypeAttr::get(s0.type),
+        s1 ? TypeAttr::get(s1->type) : TypeAttr(), flag(s0.bcastCol),
+        flag(s1 && s1->bcastCol), flag(accumulate), flag(reduceRows),
+        init ? i64(*init) : IntegerAttr(), clamp);
   }
 
   LogicalResult emitOp(const PlanValue &pv) {
@@ -412,15 +411,13 @@ private:
                             std::nullopt);
       return success();
     case TileForm::SfpBinary:
-      emitSfpOp<SfpBinaryOp>(fn, dst, dt, dstPitch, rows, cols, src(0),
-                             src(1));
+      emitSfpOp<SfpBinaryOp>(fn, dst, dt, dstPitch, rows, cols, src(0), src(1));
       return success();
     case TileForm::SfpSelect:
       // dst = false; dst = cond ? true : dst.
       emitSfpOp<SfpUnaryOp>("copy", dst, dt, dstPitch, rows, cols, src(2),
                             std::nullopt);
-      emitSfpOp<SfpSelectOp>(fn, dst, dt, dstPitch, rows, cols, src(0),
-                             src(1));
+      emitSfpOp<SfpSelectOp>(fn, dst, dt, dstPitch, rows, cols, src(0), src(1));
       return success();
     case TileForm::None:
       break;

@@ -1,6 +1,7 @@
 //===- KernelPlan.cpp - How a scheduled kernel runs -----------------------===//
 
 #include "spyre/Transforms/KernelPlan.h"
+#include "spyre/Support/MathExtras.h"
 #include "spyre/Transforms/CostModel.h"
 
 #include "mlir/IR/Builders.h"
@@ -52,8 +53,6 @@ int64_t PlanTensor::offsetOf(ArrayRef<int64_t> starts) const {
 }
 
 namespace {
-
-int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
 /// For data movement ops: whether the stick dim of the result is read from
 /// the stick dim of the input (the tile moves as it is).

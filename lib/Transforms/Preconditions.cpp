@@ -24,8 +24,8 @@ LogicalResult requireNone(ModuleOp module, StringRef pass, StringRef what,
   if (!found)
     return success();
   return found->emitError("'")
-         << pass << "' needs " << what << ": this '" << found->getName()
-         << "' " << problem << "; run " << before << " first";
+         << pass << "' needs " << what << ": this '" << found->getName() << "' "
+         << problem << "; run " << before << " first";
 }
 
 bool hasLayout(Type type) {
@@ -43,9 +43,8 @@ LogicalResult requireComputeLevel(ModuleOp module, StringRef pass) {
 
 LogicalResult requireLayouts(ModuleOp module, StringRef pass) {
   return requireNone(
-      module, pass, "a layout on every tensor",
-      "has a tensor without one", "spyre-assign-layouts",
-      [](Operation *op) {
+      module, pass, "a layout on every tensor", "has a tensor without one",
+      "spyre-assign-layouts", [](Operation *op) {
         if (!isa<ComputeOpInterface>(op) || op->getParentOfType<KernelOp>())
           return false;
         return !llvm::all_of(op->getOperandTypes(), hasLayout) ||
@@ -55,8 +54,7 @@ LogicalResult requireLayouts(ModuleOp module, StringRef pass) {
 
 LogicalResult requireKernels(ModuleOp module, StringRef pass) {
   return requireNone(module, pass, "every compute op inside a kernel",
-                     "is outside one", "spyre-form-kernels",
-                     [](Operation *op) {
+                     "is outside one", "spyre-form-kernels", [](Operation *op) {
                        return isa<ComputeOpInterface>(op) &&
                               !op->getParentOfType<KernelOp>();
                      });

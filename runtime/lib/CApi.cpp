@@ -72,8 +72,8 @@ template <typename F> spyre_status_t guarded(F &&body) {
   }
 }
 
-Status fillInfo(const Model &m, const std::vector<uint32_t> &list,
-                size_t index, const char *what, spyre_tensor_info_t *out) {
+Status fillInfo(const Model &m, const std::vector<uint32_t> &list, size_t index,
+                const char *what, spyre_tensor_info_t *out) {
   if (!out)
     return invalidArgument("null output pointer");
   if (index >= list.size())
@@ -89,9 +89,10 @@ Status fillInfo(const Model &m, const std::vector<uint32_t> &list,
   out->device_bytes = t.size;
   out->device_alignment = t.alignment;
   out->aliases_input = t.aliasesInput;
-  out->updates_buffer = t.updatesTensor >= 0
-                            ? m.tensors()[size_t(t.updatesTensor)].displayName().c_str()
-                            : nullptr;
+  out->updates_buffer =
+      t.updatesTensor >= 0
+          ? m.tensors()[size_t(t.updatesTensor)].displayName().c_str()
+          : nullptr;
   return Status::success();
 }
 
@@ -220,16 +221,15 @@ spyre_status_t spyre_simulator_write_trace(const spyre_device_t *device,
   });
 }
 
-spyre_status_t spyre_model_open(const char *path,
-                                const spyre_device_t *device,
+spyre_status_t spyre_model_open(const char *path, const spyre_device_t *device,
                                 spyre_model_t **out) {
   return guarded([&] {
     if (!path || !out)
       return invalidArgument("null argument");
     *out = nullptr;
     std::unique_ptr<Model> model;
-    SPYRE_RETURN_IF_ERROR(Model::open(
-        path, device ? &device->device->arch() : nullptr, model));
+    SPYRE_RETURN_IF_ERROR(
+        Model::open(path, device ? &device->device->arch() : nullptr, model));
     auto handle = std::make_unique<spyre_model>();
     handle->model = std::move(model);
     *out = handle.release();
@@ -257,18 +257,16 @@ const char *spyre_model_warning(const spyre_model_t *model, size_t index) {
   return model->model->warnings()[index].c_str();
 }
 
-spyre_status_t spyre_model_input_info(const spyre_model_t *model,
-                                      size_t index, spyre_tensor_info_t *out) {
+spyre_status_t spyre_model_input_info(const spyre_model_t *model, size_t index,
+                                      spyre_tensor_info_t *out) {
   return guarded([&] {
     if (!model)
       return invalidArgument("null model");
-    return fillInfo(*model->model, model->model->inputs(), index, "input",
-                    out);
+    return fillInfo(*model->model, model->model->inputs(), index, "input", out);
   });
 }
 
-spyre_status_t spyre_model_output_info(const spyre_model_t *model,
-                                       size_t index,
+spyre_status_t spyre_model_output_info(const spyre_model_t *model, size_t index,
                                        spyre_tensor_info_t *out) {
   return guarded([&] {
     if (!model)
@@ -312,28 +310,23 @@ spyre_status_t spyre_workspace_create(spyre_executable_t *executable,
   });
 }
 
-void spyre_workspace_destroy(spyre_workspace_t *workspace) {
-  delete workspace;
-}
+void spyre_workspace_destroy(spyre_workspace_t *workspace) { delete workspace; }
 
-spyre_status_t spyre_launch(spyre_executable_t *executable,
-                            spyre_workspace_t *workspace,
-                            const spyre_device_addr_t *inputs,
-                            size_t num_inputs,
-                            const spyre_device_addr_t *outputs,
-                            size_t num_outputs) {
+spyre_status_t
+spyre_launch(spyre_executable_t *executable, spyre_workspace_t *workspace,
+             const spyre_device_addr_t *inputs, size_t num_inputs,
+             const spyre_device_addr_t *outputs, size_t num_outputs) {
   return guarded([&] {
     if (!executable || !workspace)
       return invalidArgument("null argument");
-    return executable->loaded->launch(*workspace->workspace, inputs,
-                                      num_inputs, outputs, num_outputs);
+    return executable->loaded->launch(*workspace->workspace, inputs, num_inputs,
+                                      outputs, num_outputs);
   });
 }
 
 spyre_status_t spyre_copy_input_to_device(const spyre_model_t *model,
-                                          spyre_device_t *device,
-                                          size_t index, const void *host,
-                                          uint64_t size,
+                                          spyre_device_t *device, size_t index,
+                                          const void *host, uint64_t size,
                                           spyre_device_addr_t dst) {
   return guarded([&] {
     if (!model || !device || (size && !host))
@@ -359,8 +352,8 @@ spyre_status_t spyre_copy_output_from_device(const spyre_model_t *model,
     if (index >= m.outputs().size())
       return invalidArgument("output " + std::to_string(index) +
                              " out of range");
-    return copyFromDevice(*device->device, m.tensors()[m.outputs()[index]],
-                          src, host, size);
+    return copyFromDevice(*device->device, m.tensors()[m.outputs()[index]], src,
+                          host, size);
   });
 }
 

@@ -85,7 +85,7 @@ public:
   /// process's resident set. Nothing for bytes held in memory.
   void release(uint64_t offset, uint64_t size) const {
     uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
-    uint64_t lo = (offset + page - 1) / page * page;
+    uint64_t lo = alignTo(offset, page);
     uint64_t hi = (offset + size) / page * page;
     if (mapped_ && lo < hi)
       ::madvise(static_cast<uint8_t *>(mapped_) + lo, hi - lo, MADV_DONTNEED);

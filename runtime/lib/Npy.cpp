@@ -209,7 +209,7 @@ private:
       return bad("'shape' must be a tuple");
     skipSpace();
     while (!peek(')')) {
-      uint64_t v;
+      uint64_t v = 0;
       SPYRE_RETURN_IF_ERROR(parseShapeEntry(v));
       if (shape.size() == kMaxNpyRank)
         return bad("too many dimensions");
@@ -305,17 +305,17 @@ void normalizeBools(NpyArray &array) {
 } // namespace
 
 Status parseNpy(const uint8_t *bytes, size_t size, NpyArray &out) {
-  uint8_t major;
+  uint8_t major = 0;
   SPYRE_RETURN_IF_ERROR(checkMagicAndVersion(bytes, size, major));
-  size_t prefix;
-  uint64_t headerBytes;
+  size_t prefix = 0;
+  uint64_t headerBytes = 0;
   SPYRE_RETURN_IF_ERROR(
       readHeaderLength(bytes, size, major, prefix, headerBytes));
   NpyArray array;
   HeaderParser parser(reinterpret_cast<const char *>(bytes + prefix),
                       size_t(headerBytes));
   SPYRE_RETURN_IF_ERROR(parser.parse(array));
-  uint64_t dataBytes;
+  uint64_t dataBytes = 0;
   SPYRE_RETURN_IF_ERROR(dataBytesOf(array, dataBytes));
   uint64_t available = size - prefix - headerBytes;
   if (available != dataBytes)

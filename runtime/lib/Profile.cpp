@@ -20,8 +20,7 @@ namespace {
 double us(uint64_t ps) { return double(ps) * 1e-6; }
 
 /// printf into a std::string.
-template <typename... Args>
-std::string format(const char *fmt, Args... args) {
+template <typename... Args> std::string format(const char *fmt, Args... args) {
   int n = std::snprintf(nullptr, 0, fmt, args...);
   std::string out(size_t(std::max(n, 0)), '\0');
   std::snprintf(out.data(), out.size() + 1, fmt, args...);
@@ -123,9 +122,9 @@ void printKernels(const std::vector<KernelTotal> &kernels, const Arch &arch,
         static_cast<unsigned long long>(k.calls), us(s.durationPs),
         totalPs ? 100.0 * double(s.durationPs) / double(totalPs) : 0.0,
         s.numCores, kernelBound(s, arch),
-        double(s.bytesRead + s.bytesWritten) / 1e6,
-        percent(k, s.busy.ptBusyPs), percent(k, s.busy.sfpBusyPs),
-        percent(k, s.busy.dmaBusyPs), percent(k, s.busy.ringBusyPs),
+        double(s.bytesRead + s.bytesWritten) / 1e6, percent(k, s.busy.ptBusyPs),
+        percent(k, s.busy.sfpBusyPs), percent(k, s.busy.dmaBusyPs),
+        percent(k, s.busy.ringBusyPs),
         roofline > 0 ? format("%.2f", timeNs / roofline).c_str() : "-");
   }
 }

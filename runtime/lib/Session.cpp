@@ -54,21 +54,21 @@ Status Session::run(const std::vector<HostTensor> &inputs,
   const Model &m = model();
   if (inputs.size() != m.inputs().size())
     return invalidArgument("the model takes " +
-                           std::to_string(m.inputs().size()) +
-                           " inputs, got " + std::to_string(inputs.size()));
+                           std::to_string(m.inputs().size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorInfo &t = m.tensors()[m.inputs()[i]];
     const HostTensor &h = inputs[i];
     if (h.dtype != t.dtype || h.shape != t.shape)
-      return invalidArgument("input " + std::to_string(i) + " ('" + t.displayName() +
-                             "'): expected " +
+      return invalidArgument("input " + std::to_string(i) + " ('" +
+                             t.displayName() + "'): expected " +
                              describeTensor(t.dtype, t.shape) + ", got " +
                              describeTensor(h.dtype, h.shape));
     if (h.data.size() != hostBytes(t))
-      return invalidArgument("input " + std::to_string(i) + " ('" + t.displayName() +
-                             "'): " + std::to_string(h.data.size()) +
-                             " bytes of data, expected " +
-                             std::to_string(hostBytes(t)));
+      return invalidArgument(
+          "input " + std::to_string(i) + " ('" + t.displayName() +
+          "'): " + std::to_string(h.data.size()) + " bytes of data, expected " +
+          std::to_string(hostBytes(t)));
   }
   for (size_t i = 0; i < inputs.size(); ++i)
     SPYRE_RETURN_IF_ERROR(copyToDevice(*device_, m.tensors()[m.inputs()[i]],
@@ -84,15 +84,16 @@ Status Session::run(const std::vector<HostTensor> &inputs,
     h.dtype = t.dtype;
     h.shape = t.shape;
     h.data.assign(size_t(hostBytes(t)), 0);
-    SPYRE_RETURN_IF_ERROR(copyFromDevice(*device_, t, outputs_[o],
-                                         h.data.data(), h.data.size()));
+    SPYRE_RETURN_IF_ERROR(
+        copyFromDevice(*device_, t, outputs_[o], h.data.data(), h.data.size()));
     outputs.push_back(std::move(h));
   }
   return Status::success();
 }
 
-void Session::applyInputMutations(std::vector<HostTensor> &inputs,
-                                  const std::vector<HostTensor> &outputs) const {
+void Session::applyInputMutations(
+    std::vector<HostTensor> &inputs,
+    const std::vector<HostTensor> &outputs) const {
   const Model &m = model();
   for (size_t o = 0; o < m.outputs().size() && o < outputs.size(); ++o) {
     int32_t input = m.tensors()[m.outputs()[o]].aliasesInput;

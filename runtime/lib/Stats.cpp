@@ -14,8 +14,8 @@ double computeFloorNs(const SimStats &stats, const Arch &arch) {
 }
 
 double memoryFloorNs(const SimStats &stats, const Arch &arch) {
-  return double(stats.bytesRead + stats.bytesWritten) /
-         arch.memoryBandwidth() * 1e9;
+  return double(stats.bytesRead + stats.bytesWritten) / arch.memoryBandwidth() *
+         1e9;
 }
 
 double rooflineNs(const SimStats &stats, const Arch &arch) {
@@ -69,7 +69,7 @@ std::string moduleOfLocation(const std::string &location) {
   begin += open.size();
   size_t end = location.find('"', begin);
   return end == std::string::npos ? std::string()
-                                   : location.substr(begin, end - begin);
+                                  : location.substr(begin, end - begin);
 }
 
 const char *kernelBound(const KernelStats &k, const Arch &arch) {
@@ -80,8 +80,8 @@ const char *kernelBound(const KernelStats &k, const Arch &arch) {
   return compute >= memory ? "compute" : "memory";
 }
 
-void writeStatsJson(const SimStats &stats, const Arch &arch,
-                    std::ostream &os, const KernelLocations &locations) {
+void writeStatsJson(const SimStats &stats, const Arch &arch, std::ostream &os,
+                    const KernelLocations &locations) {
   using Json = nlohmann::ordered_json;
   Json j;
   j["arch"] = arch.name;

@@ -37,8 +37,8 @@ uint64_t hostBytes(const TensorInfo &tensor) {
   return n;
 }
 
-Status copyToDevice(Device &device, const TensorInfo &tensor,
-                    const void *host, uint64_t size, DeviceAddr dst) {
+Status copyToDevice(Device &device, const TensorInfo &tensor, const void *host,
+                    uint64_t size, DeviceAddr dst) {
   if (!device.holdsData())
     return Status::success();
   spy::LayoutMap map;
@@ -57,8 +57,8 @@ Status copyToDevice(Device &device, const TensorInfo &tensor,
   return Status::success();
 }
 
-Status copyFromDevice(Device &device, const TensorInfo &tensor,
-                      DeviceAddr src, void *host, uint64_t size) {
+Status copyFromDevice(Device &device, const TensorInfo &tensor, DeviceAddr src,
+                      void *host, uint64_t size) {
   if (!device.holdsData())
     return Status::success();
   spy::LayoutMap map;

@@ -30,6 +30,5 @@ int main(int argc, char **argv) {
   spyre::registerSpyrePasses();
   spyre::registerSpyrePipeline();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "spyre-opt: spyre dialect passes and pipelines\n",
-      registry));
+      argc, argv, "spyre-opt: spyre dialect passes and pipelines\n", registry));
 }

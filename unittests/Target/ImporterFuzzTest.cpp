@@ -24,9 +24,9 @@
 #include "spyre/Support/Json.h"
 #include "spyre/Target/Pt2/Pt2Archive.h"
 #include "spyre/Target/Pt2/Pt2Importer.h"
-#include "spyre/Target/Spy/SpyEmitter.h"
 #include "spyre/Target/Pt2/TorchPickle.h"
 #include "spyre/Target/Pt2/TorchSave.h"
+#include "spyre/Target/Spy/SpyEmitter.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -80,15 +80,24 @@ void collect(json &j, std::vector<json *> &out) {
 
 json randomValue(std::mt19937_64 &rng) {
   switch (rng() % 9) {
-  case 0: return nullptr;
-  case 1: return "as_quantum";
-  case 2: return int64_t(rng());
-  case 3: return -1;
-  case 4: return 1e300;
-  case 5: return json::array();
-  case 6: return json::object();
-  case 7: return json::object({{"as_int", 3}});
-  default: return json::array({json::object({{"as_name", "undefined"}})});
+  case 0:
+    return nullptr;
+  case 1:
+    return "as_quantum";
+  case 2:
+    return int64_t(rng());
+  case 3:
+    return -1;
+  case 4:
+    return 1e300;
+  case 5:
+    return json::array();
+  case 6:
+    return json::object();
+  case 7:
+    return json::object({{"as_int", 3}});
+  default:
+    return json::array({json::object({{"as_name", "undefined"}})});
   }
 }
 
@@ -122,14 +131,13 @@ void mutate(json &doc, std::mt19937_64 &rng) {
 
 TEST(ImporterFuzz, StructuredMutantsNeverCrash) {
   llvm::SmallString<128> path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("importer-fuzz", "json",
-                                                  path));
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("importer-fuzz", "json", path));
   std::mt19937_64 rng(20261130);
   int count = iterations(500);
   int imported = 0, rejected = 0;
-  for (const char *seed :
-       {"relu_fp16.model.json", "mlp_fp16.model.json",
-        "symbolic_batch.model.json"}) {
+  for (const char *seed : {"relu_fp16.model.json", "mlp_fp16.model.json",
+                           "symbolic_batch.model.json"}) {
     json original = loadSeed(seed);
     for (int i = 0; i < count; ++i) {
       json doc = original;
@@ -382,7 +390,9 @@ TEST(ImporterFuzz, PickleByteMutantsNeverCrash) {
     ASSERT_TRUE(modelPt) << error;
     llvm::SmallString<128> path;
     ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("pickle-fuzz", "pt", path));
-    { std::ofstream(path.c_str(), std::ios::binary) << *modelPt; }
+    {
+      std::ofstream(path.c_str(), std::ios::binary) << *modelPt;
+    }
     auto inner = spyre::Pt2Archive::open(path.str().str(), error);
     ASSERT_TRUE(inner) << error;
     std::optional<std::string> pickle = inner->read("data.pkl", error);

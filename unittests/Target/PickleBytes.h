@@ -51,12 +51,12 @@ inline std::string tuple(const std::vector<int64_t> &values) {
 /// OrderedDict())` on the storage ('storage', torch.<storageClass>, key,
 /// 'cpu', numel), as torch.save writes a tensor (protocol 2 opcodes).
 inline std::string tensor(const std::string &storageClass,
-                          const std::string &key, int64_t numel,
-                          int64_t offset, const std::vector<int64_t> &sizes,
+                          const std::string &key, int64_t numel, int64_t offset,
+                          const std::vector<int64_t> &sizes,
                           const std::vector<int64_t> &strides) {
-  return global("torch._utils", "_rebuild_tensor_v2") + "((" +
-         str("storage") + global("torch", storageClass) + str(key) +
-         str("cpu") + integer(numel) + "tQ" + integer(offset) + tuple(sizes) +
+  return global("torch._utils", "_rebuild_tensor_v2") + "((" + str("storage") +
+         global("torch", storageClass) + str(key) + str("cpu") +
+         integer(numel) + "tQ" + integer(offset) + tuple(sizes) +
          tuple(strides) + "\x89" + global("collections", "OrderedDict") +
          ")RtR";
 }

@@ -26,9 +26,9 @@ TEST(SymbolicExpr, SreprForms) {
   std::map<std::string, int64_t> b{{"s0", 4}, {"s1", 7}};
   EXPECT_EQ(eval("Symbol('s0', integer=True, positive=True)", b), 4);
   EXPECT_EQ(eval("Integer(-3)", b), -3);
-  EXPECT_EQ(eval("Mul(Integer(32), Symbol('s0', integer=True, positive=True))",
-                 b),
-            128);
+  EXPECT_EQ(
+      eval("Mul(Integer(32), Symbol('s0', integer=True, positive=True))", b),
+      128);
   EXPECT_EQ(eval("Add(Symbol('s0'), Symbol('s1'), Integer(1))", b), 12);
   EXPECT_EQ(eval("FloorDiv(Symbol('s1'), Integer(2))", b), 3);
   EXPECT_EQ(eval("PythonMod(Integer(-1), Integer(3))", b), 2);
@@ -80,8 +80,7 @@ TEST(SymbolicExpr, ArithmeticEdges) {
 TEST(SymbolicExpr, SymbolsAndText) {
   std::string error;
   auto e = SymbolicExpr::parse(
-      "Add(Mul(Integer(32), Symbol('s0')), Symbol('s1'), Symbol('s0'))",
-      error);
+      "Add(Mul(Integer(32), Symbol('s0')), Symbol('s1'), Symbol('s0'))", error);
   ASSERT_TRUE(e) << error;
   llvm::SmallVector<std::string> symbols;
   e->collectSymbols(symbols);
@@ -92,8 +91,9 @@ TEST(SymbolicExpr, SymbolsAndText) {
 }
 
 TEST(SymbolicExpr, Malformed) {
-  EXPECT_NE(parseError("Sqrt(Symbol('s0'))").find("unsupported function 'Sqrt'"),
-            std::string::npos);
+  EXPECT_NE(
+      parseError("Sqrt(Symbol('s0'))").find("unsupported function 'Sqrt'"),
+      std::string::npos);
   EXPECT_NE(parseError("Symbol('s0").find("unterminated"), std::string::npos);
   EXPECT_NE(parseError("Mul(Integer(2),").find("expected"), std::string::npos);
   EXPECT_NE(parseError("FloorDiv(Integer(2))").find("wrong number"),

@@ -1,7 +1,7 @@
 //===- TorchPickleTest.cpp - The restricted torch.save unpickler ----------===//
 
-#include "PickleBytes.h"
 #include "spyre/Target/Pt2/TorchPickle.h"
+#include "PickleBytes.h"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +13,14 @@ namespace {
 
 /// Unpickles `p`; on failure returns nullopt and leaves the message in
 /// `error`.
-std::optional<std::map<std::string, PickledTensor>>
-run(const std::string &p, std::string &error) {
+std::optional<std::map<std::string, PickledTensor>> run(const std::string &p,
+                                                        std::string &error) {
   return unpickleTensorDict(p, "test.pkl", error);
 }
 
 std::string weightPickle() {
-  return dict({{"fc.weight", parameter(tensor("FloatStorage", "0", 12, 0,
-                                              {3, 4}, {4, 1}))},
+  return dict({{"fc.weight",
+                parameter(tensor("FloatStorage", "0", 12, 0, {3, 4}, {4, 1}))},
                {"fc.bias", tensor("HalfStorage", "1", 8, 2, {3}, {2})}});
 }
 
@@ -47,14 +47,14 @@ TEST(TorchPickle, AcceptsStateDict) {
 TEST(TorchPickle, AcceptsProtocol4Forms) {
   // OrderedDict() at the top, FRAME, SHORT_BINUNICODE, MEMOIZE/BINGET,
   // STACK_GLOBAL of allowed names, LONG1, and a BUILD on the tensor.
-  std::string body =
-      shortStr("collections") + shortStr("OrderedDict") + "\x93\x94" +
-      ")R\x94" + shortStr("t") + shortStr("torch._utils") +
-      shortStr("_rebuild_tensor_v2") + "\x93" + "((" + shortStr("storage") +
-      shortStr("torch") + shortStr("BFloat16Storage") + "\x93" +
-      shortStr("k_1") + shortStr("cpu") + "\x8a\x02\x00\x01"s /* 256 */ +
-      "t\x94Q" + "K\x00"s + "(\x8a\x01\x10t" + "(K\x01t" + "\x89" +
-      "h\x00)R"s + "}" + "tRNb" + "s.";
+  std::string body = shortStr("collections") + shortStr("OrderedDict") +
+                     "\x93\x94" + ")R\x94" + shortStr("t") +
+                     shortStr("torch._utils") + shortStr("_rebuild_tensor_v2") +
+                     "\x93" + "((" + shortStr("storage") + shortStr("torch") +
+                     shortStr("BFloat16Storage") + "\x93" + shortStr("k_1") +
+                     shortStr("cpu") + "\x8a\x02\x00\x01"s /* 256 */ +
+                     "t\x94Q" + "K\x00"s + "(\x8a\x01\x10t" + "(K\x01t" +
+                     "\x89" + "h\x00)R"s + "}" + "tRNb" + "s.";
   std::string p = "\x80\x04\x95" + le(body.size(), 8) + body;
   std::string error;
   auto dict = run(p, error);
@@ -97,8 +97,7 @@ TEST(TorchPickle, RejectsDisallowedStackGlobal) {
 }
 
 TEST(TorchPickle, RejectsGlobalsOutsideTheAllowList) {
-  for (auto [module, name] :
-       std::vector<std::pair<std::string, std::string>>{
+  for (auto [module, name] : std::vector<std::pair<std::string, std::string>>{
            {"torch", "load"},
            {"torch", "UntypedStorage"},
            {"torch._utils", "_rebuild_device_tensor_from_numpy"},
@@ -127,8 +126,7 @@ TEST(TorchPickle, AllowedGlobalsAreNotCallableAtWill) {
   EXPECT_FALSE(run("\x80\x02" + global("torch._utils", "_rebuild_tensor_v2") +
                        "(" + str("s") + "K\x00)))\x89}tR."s,
                    error));
-  EXPECT_NE(error.find("argument 1 is a str, not a storage"),
-            std::string::npos)
+  EXPECT_NE(error.find("argument 1 is a str, not a storage"), std::string::npos)
       << error;
 }
 
@@ -160,10 +158,12 @@ TEST(TorchPickle, RejectsUnknownOpcodes) {
   std::string error;
   // INT (protocol 0 text integer) is not among torch.save's opcodes.
   EXPECT_FALSE(run("\x80\x02}I1\n.", error));
-  EXPECT_EQ(error,
-            "unsupported pickle opcode 0x49 ('I') in pickle test.pkl (offset 3)");
+  EXPECT_EQ(
+      error,
+      "unsupported pickle opcode 0x49 ('I') in pickle test.pkl (offset 3)");
   EXPECT_FALSE(run("\x80\x02\xff.", error));
-  EXPECT_EQ(error, "unsupported pickle opcode 0xff in pickle test.pkl (offset 2)");
+  EXPECT_EQ(error,
+            "unsupported pickle opcode 0xff in pickle test.pkl (offset 2)");
   // Python 2 era protocols.
   EXPECT_FALSE(run("\x80\x01}.", error));
   EXPECT_NE(error.find("pickle protocol 1 is not supported"),
@@ -181,21 +181,21 @@ TEST(TorchPickle, EveryTruncationIsAnError) {
 
 TEST(TorchPickle, HugeLengthFields) {
   std::string error;
-  EXPECT_FALSE(run("\x80\x02X\xff\xff\xff\xff" "abc.", error));
+  EXPECT_FALSE(run("\x80\x02X\xff\xff\xff\xff"
+                   "abc.",
+                   error));
   EXPECT_NE(error.find("truncated pickle: string of 4294967295 bytes"),
             std::string::npos)
       << error;
-  EXPECT_FALSE(run(std::string("\x80\x04\x8d") + le(~uint64_t(0), 8) + "ab.",
-                   error));
+  EXPECT_FALSE(
+      run(std::string("\x80\x04\x8d") + le(~uint64_t(0), 8) + "ab.", error));
   EXPECT_NE(error.find("truncated pickle"), std::string::npos) << error;
   // A frame longer than the data is only a hint; the data still ends.
-  EXPECT_FALSE(run(std::string("\x80\x04\x95") + le(~uint64_t(0), 8) + "}",
-                   error));
+  EXPECT_FALSE(
+      run(std::string("\x80\x04\x95") + le(~uint64_t(0), 8) + "}", error));
   EXPECT_NE(error.find("no STOP"), std::string::npos) << error;
-  EXPECT_FALSE(run("\x80\x02\x8a\xff" + std::string(255, '\x01') + ".",
-                   error));
-  EXPECT_NE(error.find("integer of 255 bytes is too large"),
-            std::string::npos)
+  EXPECT_FALSE(run("\x80\x02\x8a\xff" + std::string(255, '\x01') + ".", error));
+  EXPECT_NE(error.find("integer of 255 bytes is too large"), std::string::npos)
       << error;
   EXPECT_FALSE(run("\x80\x02j\xff\xff\xff\xff.", error));
   EXPECT_NE(error.find("memo entry 4294967295 is read before it is written"),
@@ -223,7 +223,9 @@ TEST(TorchPickle, StackDisciplineIsEnforced) {
 TEST(TorchPickle, CyclesAndDeepNestingDoNotCrash) {
   std::string error;
   // d = {}; d['a'] = d
-  EXPECT_FALSE(run("\x80\x02}q\x00X\x01\x00\x00\x00" "ah\x00s."s, error));
+  EXPECT_FALSE(run("\x80\x02}q\x00X\x01\x00\x00\x00"
+                   "ah\x00s."s,
+                   error));
   EXPECT_NE(error.find("is a dict, not a tensor"), std::string::npos) << error;
   // 200000 nested 1-tuples (each padded with DUP, POP to stay within the
   // objects its length allows): nothing recurses.

@@ -1,7 +1,7 @@
 //===- TorchSaveTest.cpp - Tensors of a torch.save zip --------------------===//
 
-#include "PickleBytes.h"
 #include "spyre/Target/Pt2/TorchSave.h"
+#include "PickleBytes.h"
 
 #include <gtest/gtest.h>
 
@@ -60,8 +60,8 @@ uint64_t le64(const std::string &s, size_t at, int n) {
 }
 
 std::string statePickle() {
-  return dict({{"fc.weight", parameter(tensor("FloatStorage", "0", 12, 0,
-                                              {3, 4}, {4, 1}))},
+  return dict({{"fc.weight",
+                parameter(tensor("FloatStorage", "0", 12, 0, {3, 4}, {4, 1}))},
                {"fc.bias", tensor("HalfStorage", "1", 8, 2, {3}, {2})}});
 }
 
@@ -112,15 +112,15 @@ TEST(TorchSave, RejectsAShortStorage) {
 
 TEST(TorchSave, RejectsAViewPastItsStorage) {
   std::vector<Record> records = goodRecords();
-  records[0].data = dict(
-      {{"w", tensor("FloatStorage", "0", 12, 1, {3, 4}, {4, 1})}});
+  records[0].data =
+      dict({{"w", tensor("FloatStorage", "0", 12, 1, {3, 4}, {4, 1})}});
   std::string error;
   EXPECT_FALSE(readTorchSave(zip(records), "test.pt", error));
   EXPECT_EQ(error, "test.pt: tensor 'w' reaches past the 12 elements of "
                    "storage 'archive/data/0'");
   // Huge sizes and strides overflow nothing.
-  records[0].data = dict({{"w", tensor("FloatStorage", "0", 12, 0,
-                                       {2, 2}, {0x7fffffff, 0x7fffffff})}});
+  records[0].data = dict({{"w", tensor("FloatStorage", "0", 12, 0, {2, 2},
+                                       {0x7fffffff, 0x7fffffff})}});
   EXPECT_FALSE(readTorchSave(zip(records), "test.pt", error));
   EXPECT_NE(error.find("reaches past"), std::string::npos) << error;
 }

@@ -47,9 +47,9 @@ TEST(CApi, RunsAModelThroughTheThreePhases) {
   spyre_workspace_t *ws = nullptr;
   ASSERT_EQ(spyre_workspace_create(exe, &ws), SPYRE_OK);
   spyre_device_addr_t inBuf, outBuf;
-  ASSERT_EQ(spyre_device_alloc(device, in.device_bytes, in.device_alignment,
-                               &inBuf),
-            SPYRE_OK);
+  ASSERT_EQ(
+      spyre_device_alloc(device, in.device_bytes, in.device_alignment, &inBuf),
+      SPYRE_OK);
   ASSERT_EQ(spyre_device_alloc(device, out.device_bytes, out.device_alignment,
                                &outBuf),
             SPYRE_OK);
@@ -59,9 +59,9 @@ TEST(CApi, RunsAModelThroughTheThreePhases) {
   ASSERT_EQ(spyre_launch(exe, ws, &inBuf, 1, &outBuf, 1), SPYRE_OK)
       << spyre_last_error();
   std::vector<float> y(128);
-  ASSERT_EQ(spyre_copy_output_from_device(model, device, 0, outBuf, y.data(),
-                                          512),
-            SPYRE_OK);
+  ASSERT_EQ(
+      spyre_copy_output_from_device(model, device, 0, outBuf, y.data(), 512),
+      SPYRE_OK);
   std::vector<float> w = basicWeight();
   for (int j = 0; j < 32; ++j) {
     float ref = 0;
@@ -85,7 +85,8 @@ TEST(CApi, RunsAModelThroughTheThreePhases) {
             SPYRE_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(spyre_last_error()).find("launch with 0 inputs"),
             std::string::npos);
-  EXPECT_EQ(spyre_model_input_info(model, 3, &in), SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(spyre_model_input_info(model, 3, &in),
+            SPYRE_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(spyre_copy_input_to_device(model, device, 0, x.data(), 100, inBuf),
             SPYRE_ERROR_INVALID_ARGUMENT);
 

@@ -60,8 +60,10 @@ TEST(Executable, ThreePhases) {
   const rt::TensorInfo &x = model->tensors()[0], &y = model->tensors()[3];
   DeviceAddr in[2], out[2];
   for (int i = 0; i < 2; ++i) {
-    ASSERT_OK(device.allocate(x.size, x.alignment, rt::MemoryKind::Data, in[i]));
-    ASSERT_OK(device.allocate(y.size, y.alignment, rt::MemoryKind::Data, out[i]));
+    ASSERT_OK(
+        device.allocate(x.size, x.alignment, rt::MemoryKind::Data, in[i]));
+    ASSERT_OK(
+        device.allocate(y.size, y.alignment, rt::MemoryKind::Data, out[i]));
   }
   std::vector<float> xs[2] = {randomFloats(128, 1), randomFloats(128, 2)};
   for (int i = 0; i < 2; ++i)
@@ -187,9 +189,8 @@ TEST(Executable, MutatedInputGetsTheOutputAfterALaunch) {
   // Output 0 holds input 0's new contents: it has its own buffer (kernels
   // may still read the old input) and is copied over the input after the
   // launch; the host side applies it to the caller's tensors on request.
-  auto bytes = editModel(basicModel(), [](spy::ModelT &m) {
-    m.tensors[3]->aliases_input = 0;
-  });
+  auto bytes = editModel(
+      basicModel(), [](spy::ModelT &m) { m.tensors[3]->aliases_input = 0; });
   rt::SimulatorDevice device(arch());
   std::unique_ptr<rt::Session> session;
   ASSERT_OK(rt::Session::create(device, loadModel(bytes), session));
@@ -245,11 +246,11 @@ TEST(Executable, WeightsStayUntouchedInTimingOnlyMode) {
       makeTensor("w", spy::Role::Weight, -1, DType::F16, {8192, 4096});
   uint32_t t = w.addTensor(big);
   uint64_t size = big.layout.deviceBytes(DType::F16);
-  w.setTensorData(t, size, [](uint64_t offset, void *buffer, uint64_t n,
-                              std::string &) {
-    std::memset(buffer, int(offset / spy::SpyWriter::kStreamChunkBytes), n);
-    return true;
-  });
+  w.setTensorData(
+      t, size, [](uint64_t offset, void *buffer, uint64_t n, std::string &) {
+        std::memset(buffer, int(offset / spy::SpyWriter::kStreamChunkBytes), n);
+        return true;
+      });
   spy::ProgramDesc p;
   p.name = "touch";
   p.insts = {dmaLoad(0, {64, 1, 1}, 128, {128, 0, 0})};

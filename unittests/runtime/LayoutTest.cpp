@@ -21,8 +21,7 @@ uint64_t referenceOffset(const TensorLayout &l, uint32_t elemBytes,
   std::vector<int64_t> device;
   int64_t e = l.elemsPerStick;
   for (int32_t d : l.dimOrder)
-    device.push_back(d == l.stickDim ? index[size_t(d)] / e
-                                     : index[size_t(d)]);
+    device.push_back(d == l.stickDim ? index[size_t(d)] / e : index[size_t(d)]);
   device.push_back(l.stickDim >= 0 ? index[size_t(l.stickDim)] % e : 0);
   uint64_t linear = 0;
   for (size_t k = 0; k < device.size(); ++k)
@@ -81,9 +80,9 @@ TEST_P(LayoutCases, MapsEveryElementAndRoundTrips) {
     uint64_t off = referenceOffset(layout, bytes, index);
     ASSERT_EQ(map.deviceOffset(index.data()), off);
     ASSERT_EQ(map.deviceOffsetOfLinear(linear), off);
-    ASSERT_EQ(std::memcmp(device.data() + off, host.data() + linear * bytes,
-                          bytes),
-              0);
+    ASSERT_EQ(
+        std::memcmp(device.data() + off, host.data() + linear * bytes, bytes),
+        0);
     std::vector<int64_t> back(c.shape.size() + 1, -1);
     ASSERT_TRUE(map.logicalIndex(off, back.data()));
     back.resize(c.shape.size());
@@ -209,7 +208,8 @@ TEST(Layout, DL16StorageConvertsHalfAndBF16) {
     for (int64_t c = 0; c < 70; ++c) {
       int64_t idx[2] = {r, c};
       uint16_t code = dev[half.deviceOffset(idx) / 2];
-      EXPECT_EQ(code, spy::floatToDL16(spy::halfToFloat(h[size_t(r * 70 + c)])));
+      EXPECT_EQ(code,
+                spy::floatToDL16(spy::halfToFloat(h[size_t(r * 70 + c)])));
     }
   std::vector<uint16_t> back(h.size());
   half.deviceToHost(dev.data(), back.data());

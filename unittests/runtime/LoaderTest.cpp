@@ -144,8 +144,8 @@ TEST(Loader, WrongMajorVersionNamesBothVersions) {
 
 TEST(Loader, NewerMinorVersionIsAWarning) {
   std::unique_ptr<Model> m;
-  Status s = load(basicModel(arch(), spy::kFormatMajor, spy::kFormatMinor + 1),
-                  &m);
+  Status s =
+      load(basicModel(arch(), spy::kFormatMajor, spy::kFormatMinor + 1), &m);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(m->warnings().size(), 1u);
   EXPECT_NE(m->warnings()[0].find("newer"), std::string::npos);
@@ -228,8 +228,9 @@ TEST(Loader, HeaderFieldsOutOfRange) {
   expectRejected(
       withHeader([](spy::FileHeader &h) { h.flatbufferSize = UINT64_MAX; }),
       "FlatBuffer size");
-  expectRejected(withHeader([](spy::FileHeader &h) { h.dataSize = UINT64_MAX; }),
-                 "truncated");
+  expectRejected(
+      withHeader([](spy::FileHeader &h) { h.dataSize = UINT64_MAX; }),
+      "truncated");
   expectRejected(withHeader([](spy::FileHeader &h) { h.dataOffset = 100; }),
                  "data area offset");
   expectRejected(
@@ -238,9 +239,9 @@ TEST(Loader, HeaderFieldsOutOfRange) {
 }
 
 TEST(Loader, TablesAgreeWithTheHeader) {
-  expectRejected(editModel(basicModel(),
-                           [](spy::ModelT &m) { m.format_minor += 1; }),
-                 "differs from the header");
+  expectRejected(
+      editModel(basicModel(), [](spy::ModelT &m) { m.format_minor += 1; }),
+      "differs from the header");
   expectRejected(
       editModel(basicModel(), [](spy::ModelT &m) { m.arch_hash ^= 1; }),
       "arch hash in the tables");
@@ -255,50 +256,50 @@ TEST(Loader, TablesAgreeWithTheHeader) {
 
 TEST(Loader, IndicesOutOfRange) {
   std::vector<uint8_t> base = basicModel();
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[1]->segment = 99;
-                 }),
-                 "segment 99 out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->segment = 0;
-                 }),
-                 "cannot have a data segment");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.programs[0]->code_segment = -1;
-                 }),
-                 "code segment -1 out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.relocations[0] = spy::Relocation(
-                       7, m.relocations[0].offset(), 0, 0, spy::Phase::Launch);
-                 }),
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[1]->segment = 99; }),
+      "segment 99 out of range");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->segment = 0; }),
+      "cannot have a data segment");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.programs[0]->code_segment = -1; }),
+      "code segment -1 out of range");
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.relocations[0] =
+                                 spy::Relocation(7, m.relocations[0].offset(),
+                                                 0, 0, spy::Phase::Launch);
+                           }),
                  "program 7 out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.relocations[0] = spy::Relocation(
-                       0, m.relocations[0].offset(), 99, 0,
-                       spy::Phase::Launch);
-                 }),
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.relocations[0] =
+                                 spy::Relocation(0, m.relocations[0].offset(),
+                                                 99, 0, spy::Phase::Launch);
+                           }),
                  "tensor 99 out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.plan[0]->program = 3;
-                 }),
-                 "plan step 0: program 3 out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.plan[0]->kind = spy::StepKind(5);
-                 }),
-                 "invalid kind");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.relocations[0] = spy::Relocation(0, 8, 0, 0,
-                                                      spy::Phase(9));
-                 }),
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.plan[0]->program = 3; }),
+      "plan step 0: program 3 out of range");
+  expectRejected(
+      editModel(base,
+                [](spy::ModelT &m) { m.plan[0]->kind = spy::StepKind(5); }),
+      "invalid kind");
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.relocations[0] =
+                                 spy::Relocation(0, 8, 0, 0, spy::Phase(9));
+                           }),
                  "invalid phase");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->role = spy::Role(12);
-                 }),
-                 "invalid role");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->dtype = spy::DType(12);
-                 }),
-                 "invalid dtype");
+  expectRejected(
+      editModel(base,
+                [](spy::ModelT &m) { m.tensors[0]->role = spy::Role(12); }),
+      "invalid role");
+  expectRejected(
+      editModel(base,
+                [](spy::ModelT &m) { m.tensors[0]->dtype = spy::DType(12); }),
+      "invalid dtype");
 }
 
 TEST(Loader, BadRelocations) {
@@ -325,142 +326,127 @@ TEST(Loader, BadRelocations) {
                  "phase launch is wrong for workspace");
   expectRejected(withReloc(8, 0, spy::Phase::Launch, -8), "addend -8");
   expectRejected(withReloc(8, 0, spy::Phase::Launch, 1 << 20), "addend");
-  expectRejected(withReloc(128 + 8, 0, spy::Phase::Launch),
-                 "relocated twice");
+  expectRejected(withReloc(128 + 8, 0, spy::Phase::Launch), "relocated twice");
 }
 
 TEST(Loader, TensorChecks) {
   std::vector<uint8_t> base = basicModel();
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->size += 1;
-                 }),
-                 "does not match its layout");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->layout->device_shape[0] = 5;
-                 }),
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->size += 1; }),
+      "does not match its layout");
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.tensors[0]->layout->device_shape[0] = 5;
+                           }),
                  "invalid layout");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->layout.reset();
-                 }),
-                 "missing layout");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->alignment = 3;
-                 }),
-                 "not a power of two");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.segments[size_t(m.tensors[1]->segment)]->size = 128;
-                 }),
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->layout.reset(); }),
+      "missing layout");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->alignment = 3; }),
+      "not a power of two");
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.segments[size_t(m.tensors[1]->segment)]->size =
+                                 128;
+                           }),
                  "needs exactly");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.workspace_size = 300;
-                 }),
-                 "does not fit in the 300-byte workspace");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[2]->workspace_offset = 7;
-                 }),
-                 "not aligned");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->io_index = 1;
-                 }),
-                 "input io_index 0 is missing");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[3]->role = spy::Role::Input;
-                 }),
-                 "duplicate input io_index 0");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[2]->io_index = 0;
-                 }),
-                 "cannot have an io_index");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->io_index = 1 << 30;
-                 }),
-                 "out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[3]->aliases_input = 2;
-                 }),
-                 "aliases input 2 out of range");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->aliases_input = 0;
-                 }),
-                 "only outputs may alias");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->shape = std::vector<int64_t>(20, 1);
-                 }),
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.workspace_size = 300; }),
+      "does not fit in the 300-byte workspace");
+  expectRejected(
+      editModel(base,
+                [](spy::ModelT &m) { m.tensors[2]->workspace_offset = 7; }),
+      "not aligned");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->io_index = 1; }),
+      "input io_index 0 is missing");
+  expectRejected(
+      editModel(base,
+                [](spy::ModelT &m) { m.tensors[3]->role = spy::Role::Input; }),
+      "duplicate input io_index 0");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[2]->io_index = 0; }),
+      "cannot have an io_index");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->io_index = 1 << 30; }),
+      "out of range");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[3]->aliases_input = 2; }),
+      "aliases input 2 out of range");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->aliases_input = 0; }),
+      "only outputs may alias");
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.tensors[0]->shape = std::vector<int64_t>(20, 1);
+                           }),
                  "rank 20");
   // Buffer mutation records (tensors: 0 x input, 1 w weight [32, 32],
   // 2 workspace, 3 y output [4, 32]).
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[0]->updates_tensor = 1;
-                 }),
-                 "only outputs may update a buffer");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[3]->updates_tensor = 9;
-                 }),
-                 "updates tensor 9 out of range (the file has 4 tensors)");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[3]->updates_tensor = 0;
-                 }),
-                 "updates tensor 0, which is not a weight (buffer)");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[3]->updates_tensor = 1;
-                 }),
-                 "updates tensor 1 of a different type or layout");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.tensors[3]->updates_tensor = 1;
-                   m.tensors[3]->aliases_input = 0;
-                 }),
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[0]->updates_tensor = 1; }),
+      "only outputs may update a buffer");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[3]->updates_tensor = 9; }),
+      "updates tensor 9 out of range (the file has 4 tensors)");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[3]->updates_tensor = 0; }),
+      "updates tensor 0, which is not a weight (buffer)");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.tensors[3]->updates_tensor = 1; }),
+      "updates tensor 1 of a different type or layout");
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.tensors[3]->updates_tensor = 1;
+                             m.tensors[3]->aliases_input = 0;
+                           }),
                  "updates both an input and a buffer");
   // Aliasing an input of the same type is fine.
   std::unique_ptr<Model> m;
-  Status s = load(editModel(base, [](spy::ModelT &m) {
-                    m.tensors[3]->aliases_input = 0;
-                  }),
-                  &m);
+  Status s = load(
+      editModel(base, [](spy::ModelT &m) { m.tensors[3]->aliases_input = 0; }),
+      &m);
   EXPECT_TRUE(s.ok()) << s.message();
 }
 
 TEST(Loader, SegmentChecks) {
   std::vector<uint8_t> base = basicModel();
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.segments[0]->offset = 64;
-                 }),
-                 "is not aligned");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.segments[0]->offset = 1ull << 40;
-                 }),
-                 "lies outside");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.segments[0]->size = UINT64_MAX;
-                 }),
-                 "lies outside");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.segments[0]->alignment = 96;
-                 }),
-                 "alignment 96");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.segments[0]->size = 100;
-                 }),
-                 "not a multiple of 128");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.segments[0]->offset = 64; }),
+      "is not aligned");
+  expectRejected(
+      editModel(base,
+                [](spy::ModelT &m) { m.segments[0]->offset = 1ull << 40; }),
+      "lies outside");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.segments[0]->size = UINT64_MAX; }),
+      "lies outside");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.segments[0]->alignment = 96; }),
+      "alignment 96");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.segments[0]->size = 100; }),
+      "not a multiple of 128");
 }
 
 TEST(Loader, ProgramChecks) {
   std::vector<uint8_t> base = basicModel();
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.programs[0]->num_cores = int32_t(arch().cores + 1);
-                 }),
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.programs[0]->num_cores =
+                                 int32_t(arch().cores + 1);
+                           }),
                  "the device has " + std::to_string(arch().cores) + " cores");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.programs[0]->num_cores = 0;
-                 }),
-                 "num_cores 0");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.programs[0]->num_params = 2;
-                 }),
-                 "expected num_cores * num_params = 2");
-  expectRejected(editModel(base, [](spy::ModelT &m) {
-                   m.programs[0]->num_params = 300;
-                 }),
-                 "num_params 300");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.programs[0]->num_cores = 0; }),
+      "num_cores 0");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.programs[0]->num_params = 2; }),
+      "expected num_cores * num_params = 2");
+  expectRejected(
+      editModel(base, [](spy::ModelT &m) { m.programs[0]->num_params = 300; }),
+      "num_params 300");
 }
 
 TEST(Loader, BadInstructions) {
@@ -485,39 +471,42 @@ TEST(Loader, BadInstructions) {
   expectRejected(inst(1, [](isa::Inst &i) { i.arg[0] = 0xffffffffu; }),
                  "outside the");
   // Row pitches of 0 keep the footprint small, not the work.
-  expectRejected(inst(2, [](isa::Inst &i) {
-                   i.arg[0] = 1u << 30;
-                   i.pitch[0] = i.pitch[1] = 0;
-                 }),
+  expectRejected(inst(2,
+                      [](isa::Inst &i) {
+                        i.arg[0] = 1u << 30;
+                        i.pitch[0] = i.pitch[1] = 0;
+                      }),
                  "operand A of 1073741824 x 32 elements exceeds");
   expectRejected(inst(2, [](isa::Inst &i) { i.arg[3] = 7; }),
                  "accumulate loop level");
   expectRejected(inst(2, [](isa::Inst &i) { i.pitch[1] = -128; }),
                  "negative LX row pitch");
-  expectRejected(inst(2, [](isa::Inst &i) { i.dtype[0] = 5; }),
-                 "accumulator");
+  expectRejected(inst(2, [](isa::Inst &i) { i.dtype[0] = 5; }), "accumulator");
   expectRejected(inst(2, [](isa::Inst &i) { i.clampLevel = 0x37; }),
                  "clamp loop level");
   expectRejected(inst(2, [](isa::Inst &i) { i.clampLevel = 0x30; }),
                  "cannot be clamped");
-  expectRejected(inst(2, [](isa::Inst &i) {
-                   i.opcode = uint16_t(isa::Opcode::SfpUnary);
-                   i.op = 99;
-                 }),
+  expectRejected(inst(2,
+                      [](isa::Inst &i) {
+                        i.opcode = uint16_t(isa::Opcode::SfpUnary);
+                        i.op = 99;
+                      }),
                  "invalid unary op 99");
-  expectRejected(inst(2, [](isa::Inst &i) {
-                   i.opcode = uint16_t(isa::Opcode::SfpReduce);
-                   i.op = 9;
-                 }),
+  expectRejected(inst(2,
+                      [](isa::Inst &i) {
+                        i.opcode = uint16_t(isa::Opcode::SfpReduce);
+                        i.op = 9;
+                      }),
                  "invalid reduce op");
-  expectRejected(inst(0, [](isa::Inst &i) {
-                   i.opcode = uint16_t(isa::Opcode::DmaGather);
-                 }),
-                 "gather indices");
-  expectRejected(inst(2, [](isa::Inst &i) {
-                   i = isa::makeInst(isa::Opcode::RingSend);
-                   i.arg[0] = 5;
-                 }),
+  expectRejected(
+      inst(0,
+           [](isa::Inst &i) { i.opcode = uint16_t(isa::Opcode::DmaGather); }),
+      "gather indices");
+  expectRejected(inst(2,
+                      [](isa::Inst &i) {
+                        i = isa::makeInst(isa::Opcode::RingSend);
+                        i.arg[0] = 5;
+                      }),
                  "ring peer core 5 out of range");
 }
 

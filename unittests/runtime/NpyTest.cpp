@@ -12,8 +12,7 @@ namespace {
 
 /// A .npy file with the given version and header text (padded like NumPy).
 std::vector<uint8_t> npyBytes(const std::string &dict,
-                              const std::vector<uint8_t> &data,
-                              int major = 1) {
+                              const std::vector<uint8_t> &data, int major = 1) {
   std::string header = dict;
   size_t prefix = major == 1 ? 10 : 12;
   while ((prefix + header.size() + 1) % 64)
@@ -72,8 +71,8 @@ TEST(Npy, ReadsNumPyStyleHeaders) {
   EXPECT_EQ(a.dtype, NpyDType::I4);
   EXPECT_EQ(a.shape, (std::vector<int64_t>{6}));
   // Scalars and one-byte types with any byte order mark.
-  bytes = npyBytes("{'descr': '|b1', 'fortran_order': False, 'shape': (), }",
-                   {1});
+  bytes =
+      npyBytes("{'descr': '|b1', 'fortran_order': False, 'shape': (), }", {1});
   ASSERT_TRUE(parseNpy(bytes.data(), bytes.size(), a).ok());
   EXPECT_TRUE(a.shape.empty());
   bytes = npyBytes("{'descr': '<u1', 'fortran_order': False, 'shape': (1,), }",
@@ -90,8 +89,7 @@ TEST(Npy, RejectsMalformedFiles) {
   const Bad bad[] = {
       {"{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }",
        "big-endian"},
-      {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
-       "Fortran"},
+      {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", "Fortran"},
       {"{'descr': '<c8', 'fortran_order': False, 'shape': (2, 3), }",
        "unsupported"},
       {"{'descr': '<f4', 'shape': (2, 3), }", "lacks"},
@@ -103,8 +101,7 @@ TEST(Npy, RejectsMalformedFiles) {
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } x",
        "trailing"},
       {"['descr', '<f4']", "start"},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }",
-       "bytes"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", "bytes"},
       {"{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
        "'shape': (2, 3), }",
        "repeated"},

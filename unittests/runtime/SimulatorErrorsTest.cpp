@@ -86,8 +86,9 @@ TEST(SimErrors, RingDeadlocksAndMismatches) {
     // Core 0 waits for core 1, which never sends (a param peer of 0).
     SimHarness h;
     recv.memParam = 0;
-    expectFailure(h.run({recv}, 2, 1, {0, -1}),
-                  "deadlock: waiting for a ring message from core 1 with tag 3");
+    expectFailure(
+        h.run({recv}, 2, 1, {0, -1}),
+        "deadlock: waiting for a ring message from core 1 with tag 3");
   }
   {
     // Sent but never received.
@@ -105,9 +106,9 @@ TEST(SimErrors, RingDeadlocksAndMismatches) {
     big.memParam = isa::kNone;
     big.arg[2] = uint32_t(arch().lxBytes / 2);
     Inst only = loop(1, 0);
-    expectFailure(h.run({only, loop(100), big, endLoop(), endLoop()}, 2, 1,
-                        {1, 0}),
-                  "bytes of ring messages wait to be received");
+    expectFailure(
+        h.run({only, loop(100), big, endLoop(), endLoop()}, 2, 1, {1, 0}),
+        "bytes of ring messages wait to be received");
   }
   {
     // Sizes differ.
@@ -128,7 +129,8 @@ TEST(SimErrors, RingDeadlocksAndMismatches) {
     SimHarness h;
     send.memParam = 0;
     send.arg[0] = 0;
-    expectFailure(h.run({send}, 2, 1, {0, 1}), "ring transfer with its own core");
+    expectFailure(h.run({send}, 2, 1, {0, 1}),
+                  "ring transfer with its own core");
     expectFailure(h.run({send}, 2, 1, {1, 5}),
                   "ring peer core 5 out of range (the step runs on 2 cores)");
   }
@@ -142,8 +144,8 @@ TEST(SimErrors, RunawayAndNegativeLoops) {
   expectFailure(h.run({loop(1u << 30), neg, endLoop()}),
                 "limit of 10000 dynamic instructions");
   // Loops whose bodies do nothing are skipped, however long.
-  ASSERT_OK(h.run({loop(0xffffffffu), loop(0xffffffffu), endLoop(), endLoop(),
-                   neg}));
+  ASSERT_OK(
+      h.run({loop(0xffffffffu), loop(0xffffffffu), endLoop(), endLoop(), neg}));
   Inst counted = loop(0, 0);
   expectFailure(h.run({counted, neg, endLoop()}, 1, 1, {-5}),
                 "negative loop trip count -5");
@@ -182,8 +184,7 @@ TEST(SimErrors, InvalidRequests) {
   Inst bad = isa::makeInst(Opcode::Nop);
   bad.opcode = 77;
   expectFailure(h.run({bad}), "invalid program: instruction 0: invalid opcode");
-  expectFailure(h.run({isa::makeInst(Opcode::Nop)},
-                      uint32_t(arch().cores + 1)),
+  expectFailure(h.run({isa::makeInst(Opcode::Nop)}, uint32_t(arch().cores + 1)),
                 "cores requested");
   rt::StepRequest step;
   step.code = 12345;
@@ -195,8 +196,8 @@ TEST(SimErrors, InvalidRequests) {
   // Device memory API misuse.
   rt::DeviceAddr a;
   EXPECT_FALSE(h.device.allocate(16, 3, rt::MemoryKind::Data, a).ok());
-  rt::Status s =
-      h.device.allocate(uint64_t(arch().memoryBytes), 128, rt::MemoryKind::Data, a);
+  rt::Status s = h.device.allocate(uint64_t(arch().memoryBytes), 128,
+                                   rt::MemoryKind::Data, a);
   EXPECT_EQ(s.code(), rt::StatusCode::OutOfMemory);
   EXPECT_FALSE(h.device.free(999).ok());
   uint8_t byte = 0;

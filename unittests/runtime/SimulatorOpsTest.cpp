@@ -79,7 +79,7 @@ TEST(SimOps, DmaClampOnEdgeTiles) {
   ld.memAddr = mem;
   ld.memParam = 0;
   ld.clampParam = 1;
-  ld.clampLevel = isa::clampSelector(0xf, 0); // no loop term
+  ld.clampLevel = isa::clampSelector(0xf, 0);   // no loop term
   std::vector<int64_t> params = {0, 0, 128, 8}; // core 1: rows 8..9
   ASSERT_OK(h2.run({ld}, 2, 2, params));
   lx = h2.readLx<uint8_t>(1, 0, 64);
@@ -170,8 +170,7 @@ TEST(SimOps, PtMatmulF32AndDL16Inputs) {
   std::vector<float> a = randomFloats(m * k, 3), b = randomFloats(k * n, 4);
   h.writeLxVec(0, 0, a);
   h.writeLxVec(0, 4096, b);
-  ASSERT_OK(h.run({ptMatmul(16384, 0, 4096, m, k, n,
-                              {n * 4, k * 4, n * 4})}));
+  ASSERT_OK(h.run({ptMatmul(16384, 0, 4096, m, k, n, {n * 4, k * 4, n * 4})}));
   std::vector<float> c = h.readLx<float>(0, 16384, m * n);
   std::vector<float> ref = matmulRef(a, b, m, k, n, k, n);
   for (size_t i = 0; i < c.size(); ++i)
@@ -181,16 +180,16 @@ TEST(SimOps, PtMatmulF32AndDL16Inputs) {
   std::vector<uint16_t> a16 = toDL16(a), b16 = toDL16(b);
   h.writeLxVec(0, 0, a16);
   h.writeLxVec(0, 4096, b16);
-  ASSERT_OK(h.run({ptMatmul(16384, 0, 4096, m, k, n,
-                              {n * 4, k * 2, n * 2}, DType::F16)}));
+  ASSERT_OK(h.run(
+      {ptMatmul(16384, 0, 4096, m, k, n, {n * 4, k * 2, n * 2}, DType::F16)}));
   c = h.readLx<float>(0, 16384, m * n);
   ref = matmulRef(fromDL16(a16), fromDL16(b16), m, k, n, k, n);
   for (size_t i = 0; i < c.size(); ++i)
     EXPECT_NEAR(c[i], ref[i], 1e-5f) << i;
 
   // A DL16 accumulator rounds the result.
-  ASSERT_OK(h.run({ptMatmul(16384, 0, 4096, m, k, n,
-                              {n * 2, k * 2, n * 2}, DType::F16, DType::F16)}));
+  ASSERT_OK(h.run({ptMatmul(16384, 0, 4096, m, k, n, {n * 2, k * 2, n * 2},
+                            DType::F16, DType::F16)}));
   std::vector<uint16_t> c16 = h.readLx<uint16_t>(0, 16384, m * n);
   for (size_t i = 0; i < c16.size(); ++i)
     EXPECT_EQ(c16[i], spy::floatToDL16(ref[i])) << i;
@@ -201,7 +200,8 @@ TEST(SimOps, PtMatmulAccumulatesAcrossClampedKTiles) {
   // accumulating except on iteration 0 of loop level 0; C starts as garbage.
   SimHarness h;
   const int m = 6, kPad = 96, kReal = 80, n = 16, kt = 32;
-  std::vector<float> a = randomFloats(m * kPad, 5), b = randomFloats(kPad * n, 6);
+  std::vector<float> a = randomFloats(m * kPad, 5),
+                     b = randomFloats(kPad * n, 6);
   for (int i = 0; i < m; ++i)
     for (int p = kReal; p < kPad; ++p)
       a[size_t(i * kPad + p)] = 1e6f; // must never be read
@@ -291,8 +291,8 @@ TEST(SimOps, EveryUnaryOpMatchesItsReference) {
   std::vector<float> positive = randomFloats(rows * cols, 8, 0.1f, 9.0f);
   for (unsigned o = 0; o <= unsigned(UnaryOp::LastUnaryOp); ++o) {
     auto op = UnaryOp(o);
-    bool needsPositive = op == UnaryOp::Log || op == UnaryOp::Sqrt ||
-                         op == UnaryOp::Rsqrt;
+    bool needsPositive =
+        op == UnaryOp::Log || op == UnaryOp::Sqrt || op == UnaryOp::Rsqrt;
     const std::vector<float> &in = needsPositive ? positive : x;
     SimHarness h;
     // Source rows are 256 bytes apart, destination rows 192.
@@ -300,7 +300,8 @@ TEST(SimOps, EveryUnaryOpMatchesItsReference) {
       h.writeLx(0, uint32_t(r * 256), in.data() + r * cols, cols * 4);
     ASSERT_OK(h.run({sfpUnary(op, 8192, 0, rows, cols, 192, 256)}));
     for (int r = 0; r < rows; ++r) {
-      std::vector<float> out = h.readLx<float>(0, uint32_t(8192 + r * 192), cols);
+      std::vector<float> out =
+          h.readLx<float>(0, uint32_t(8192 + r * 192), cols);
       for (int c = 0; c < cols; ++c) {
         double ref = unaryRef(op, in[size_t(r * cols + c)]);
         if (std::isinf(ref)) {
@@ -338,14 +339,14 @@ TEST(SimOps, UnaryBroadcastsAndCasts) {
   // Row pitch 0 on the source: every row reads row 0.
   Inst rowb = sfpUnary(UnaryOp::Copy, 2048, 0, 3, 4, 16, 0);
   // f32 -> i32 truncates toward zero; i32 -> f32 back.
-  Inst toInt = sfpUnary(UnaryOp::Copy, 3072, 0, 1, 8, 32, 32, DType::I32,
-                        DType::F32);
-  Inst absInt = sfpUnary(UnaryOp::Abs, 3200, 3072, 1, 8, 32, 32, DType::I64,
-                         DType::I32);
+  Inst toInt =
+      sfpUnary(UnaryOp::Copy, 3072, 0, 1, 8, 32, 32, DType::I32, DType::F32);
+  Inst absInt =
+      sfpUnary(UnaryOp::Abs, 3200, 3072, 1, 8, 32, 32, DType::I64, DType::I32);
   ASSERT_OK(h.run({b, rowb, toInt, absInt}));
-  EXPECT_EQ(h.readLx<float>(0, 1024, 8),
-            (std::vector<float>{-1.5f, -1.5f, -1.5f, -1.5f, 7.9f, 7.9f, 7.9f,
-                                7.9f}));
+  EXPECT_EQ(
+      h.readLx<float>(0, 1024, 8),
+      (std::vector<float>{-1.5f, -1.5f, -1.5f, -1.5f, 7.9f, 7.9f, 7.9f, 7.9f}));
   std::vector<float> rb = h.readLx<float>(0, 2048, 12);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c)
@@ -365,10 +366,10 @@ TEST(SimOps, Bf16StoresSaturateFp16StoresOverflow) {
   float inf = std::numeric_limits<float>::infinity();
   std::vector<float> x = {1e10f, -3.0e38f, inf, 2.0f};
   h.writeLxVec(0, 0, x);
-  Inst toBf16 = sfpUnary(UnaryOp::Copy, 1024, 0, 1, 4, 8, 16, DType::BF16,
-                         DType::F32);
-  Inst toF16 = sfpUnary(UnaryOp::Copy, 2048, 0, 1, 4, 8, 16, DType::F16,
-                        DType::F32);
+  Inst toBf16 =
+      sfpUnary(UnaryOp::Copy, 1024, 0, 1, 4, 8, 16, DType::BF16, DType::F32);
+  Inst toF16 =
+      sfpUnary(UnaryOp::Copy, 2048, 0, 1, 4, 8, 16, DType::F16, DType::F32);
   ASSERT_OK(h.run({toBf16, toF16}));
   EXPECT_EQ(h.readLx<uint16_t>(0, 1024, 4),
             (std::vector<uint16_t>{spy::kDL16Max, 0x8000 | spy::kDL16Max,
@@ -456,8 +457,7 @@ TEST(SimOps, IntegerBinaryOpsAndComparisons) {
   std::array<DType, 3> cmp = {DType::Bool, DType::I32, DType::I32};
   ASSERT_OK(
       h.run({sfpBinary(BinaryOp::FloorDiv, 256, 0, 128, 1, 8, {0, 0, 0}, ints),
-             sfpBinary(BinaryOp::Remainder, 384, 0, 128, 1, 8, {0, 0, 0},
-                       ints),
+             sfpBinary(BinaryOp::Remainder, 384, 0, 128, 1, 8, {0, 0, 0}, ints),
              sfpBinary(BinaryOp::Add, 512, 0, 128, 1, 8, {0, 0, 0}, ints),
              sfpBinary(BinaryOp::Eq, 640, 0, 128, 1, 8, {0, 0, 0}, cmp),
              sfpBinary(BinaryOp::Pow, 768, 0, 128, 1, 8, {0, 0, 0}, ints),
@@ -549,12 +549,12 @@ TEST(SimOps, Reductions) {
     return r;
   };
   ASSERT_OK(h.run({reduce(ReduceOp::Sum, false, 8192, DType::F32),
-                     reduce(ReduceOp::Max, false, 8320, DType::F32),
-                     reduce(ReduceOp::Min, false, 8448, DType::F32),
-                     reduce(ReduceOp::ArgMax, false, 8576, DType::I64),
-                     reduce(ReduceOp::ArgMin, false, 8832, DType::I32),
-                     reduce(ReduceOp::Sum, true, 9216, DType::F32),
-                     reduce(ReduceOp::ArgMax, true, 10240, DType::I64)}));
+                   reduce(ReduceOp::Max, false, 8320, DType::F32),
+                   reduce(ReduceOp::Min, false, 8448, DType::F32),
+                   reduce(ReduceOp::ArgMax, false, 8576, DType::I64),
+                   reduce(ReduceOp::ArgMin, false, 8832, DType::I32),
+                   reduce(ReduceOp::Sum, true, 9216, DType::F32),
+                   reduce(ReduceOp::ArgMax, true, 10240, DType::I64)}));
   for (int r = 0; r < rows; ++r) {
     const float *row = x.data() + r * cols;
     float sum = 0;
@@ -633,8 +633,8 @@ TEST(SimOps, ReductionsAccumulateAcrossTiles) {
     return r;
   };
   ASSERT_OK(h.run({loop(3), tile(ReduceOp::Sum, 4096, DType::F32),
-                     tile(ReduceOp::Max, 4100, DType::F32),
-                     tile(ReduceOp::ArgMax, 4104, DType::I32), endLoop()}));
+                   tile(ReduceOp::Max, 4100, DType::F32),
+                   tile(ReduceOp::ArgMax, 4104, DType::I32), endLoop()}));
   float sum = 0;
   for (float v : x)
     sum += v;
@@ -661,7 +661,8 @@ TEST(SimOps, Transpose) {
   t.pitch[1] = cols * 2;
   ASSERT_OK(h.run({t}));
   for (int c = 0; c < cols; ++c) {
-    std::vector<uint16_t> row = h.readLx<uint16_t>(0, uint32_t(4096 + c * 16), rows);
+    std::vector<uint16_t> row =
+        h.readLx<uint16_t>(0, uint32_t(4096 + c * 16), rows);
     for (int r = 0; r < rows; ++r)
       EXPECT_EQ(row[size_t(r)], x[size_t(r * cols + c)]);
   }
@@ -742,9 +743,9 @@ TEST(SimOps, RingPassesDataAroundCores) {
   // Core 0 only sends (its receive loops run 0 times), core 1 only receives.
   std::vector<int64_t> p2 = {1, 0, 1, 0, 0, 0, 0, 1};
   Inst sendLoop = loop(1, 2), recvLoop = loop(1, 3);
-  ASSERT_OK(h2.run({recvLoop, recvA, recvB, endLoop(), sendLoop, sendA,
-                      sendB, endLoop()},
-                     2, 4, p2));
+  ASSERT_OK(h2.run(
+      {recvLoop, recvA, recvB, endLoop(), sendLoop, sendA, sendB, endLoop()}, 2,
+      4, p2));
   EXPECT_EQ(h2.readLx<float>(1, 1024, 1)[0], 10.0f); // tag 1: core 0's [1]
   EXPECT_EQ(h2.readLx<float>(1, 2048, 1)[0], 0.0f);  // tag 2: core 0's [0]
 }
@@ -771,7 +772,7 @@ TEST(SimOps, LxPersistsAcrossSteps) {
   std::vector<float> x = randomFloats(32, 14);
   h.writeLxVec(0, 0, x);
   ASSERT_OK(h.runSteps({{sfpUnary(UnaryOp::Neg, 128, 0, 1, 32, 128, 128)},
-                          {sfpUnary(UnaryOp::Neg, 256, 128, 1, 32, 128, 128)}}));
+                        {sfpUnary(UnaryOp::Neg, 256, 128, 1, 32, 128, 128)}}));
   EXPECT_EQ(h.readLx<float>(0, 256, 32), x);
   EXPECT_EQ(h.device.stats().kernels.size(), 2u);
 }

@@ -65,20 +65,19 @@ TEST(SpyWriter, HeaderAndSegmentLayout) {
 TEST(SpyWriter, StreamedDataEqualsHeldData) {
   auto build = [](bool streamed) {
     spy::SpyWriter w(arch());
-    spy::TensorDesc t = makeTensor("c", spy::Role::Constant, -1, DType::I8,
-                                   {3, 1000});
+    spy::TensorDesc t =
+        makeTensor("c", spy::Role::Constant, -1, DType::I8, {3, 1000});
     uint32_t c = w.addTensor(t);
     uint64_t size = t.layout.deviceBytes(DType::I8);
     std::vector<uint8_t> data(size);
     for (size_t i = 0; i < data.size(); ++i)
       data[i] = uint8_t(i * 31);
     if (streamed)
-      w.setTensorData(c, size,
-                      [data](uint64_t off, void *buf, uint64_t n,
-                             std::string &) {
-                        std::memcpy(buf, data.data() + off, n);
-                        return true;
-                      });
+      w.setTensorData(
+          c, size, [data](uint64_t off, void *buf, uint64_t n, std::string &) {
+            std::memcpy(buf, data.data() + off, n);
+            return true;
+          });
     else
       w.setTensorData(c, data);
     return writeSpy(w);
@@ -92,13 +91,12 @@ TEST(SpyWriter, StreamedDataEqualsHeldData) {
 
 TEST(SpyWriter, WritesFilesAndReportsSourceErrors) {
   spy::SpyWriter w(arch());
-  uint32_t c = w.addTensor(
-      makeTensor("c", spy::Role::Constant, -1, DType::F32, {4}));
-  w.setTensorData(c, 128,
-                  [](uint64_t, void *, uint64_t, std::string &error) {
-                    error = "disk on fire";
-                    return false;
-                  });
+  uint32_t c =
+      w.addTensor(makeTensor("c", spy::Role::Constant, -1, DType::F32, {4}));
+  w.setTensorData(c, 128, [](uint64_t, void *, uint64_t, std::string &error) {
+    error = "disk on fire";
+    return false;
+  });
   std::string path = ::testing::TempDir() + "/writer_fail.spy", error;
   EXPECT_FALSE(w.write(path, error));
   EXPECT_NE(error.find("disk on fire"), std::string::npos);

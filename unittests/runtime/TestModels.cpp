@@ -14,7 +14,8 @@ std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
                                 uint32_t formatMinor) {
   spy::SpyWriter w(a);
   w.setFormatVersion(formatMajor, formatMinor);
-  uint32_t x = w.addTensor(makeTensor("x", Role::Input, 0, DType::F32, {4, 32}));
+  uint32_t x =
+      w.addTensor(makeTensor("x", Role::Input, 0, DType::F32, {4, 32}));
   uint32_t wt =
       w.addTensor(makeTensor("w", Role::Weight, -1, DType::F32, {32, 32}));
   spy::TensorDesc tmp =
@@ -22,8 +23,7 @@ std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
   tmp.workspaceOffset = 256;
   uint32_t t = w.addTensor(tmp);
   // The output carries the model's name of it (format 2.1), the input not.
-  spy::TensorDesc out =
-      makeTensor("y", Role::Output, 0, DType::F32, {4, 32});
+  spy::TensorDesc out = makeTensor("y", Role::Output, 0, DType::F32, {4, 32});
   out.sourceName = "logits";
   uint32_t y = w.addTensor(out);
   w.setWorkspaceSize(1024);
@@ -73,9 +73,9 @@ std::vector<uint8_t> editModel(const std::vector<uint8_t> &file,
   spy::FinishModelBuffer(fbb, spy::Model::Pack(fbb, model.get()));
   std::vector<uint8_t> data(file.begin() + long(h.dataOffset), file.end());
   h.flatbufferSize = fbb.GetSize();
-  h.dataOffset = (h.flatbufferOffset + h.flatbufferSize + spy::kFileAlignment -
-                  1) /
-                 spy::kFileAlignment * spy::kFileAlignment;
+  h.dataOffset =
+      (h.flatbufferOffset + h.flatbufferSize + spy::kFileAlignment - 1) /
+      spy::kFileAlignment * spy::kFileAlignment;
   std::vector<uint8_t> out(h.dataOffset, 0);
   std::memcpy(out.data() + h.flatbufferOffset, fbb.GetBufferPointer(),
               fbb.GetSize());
@@ -85,8 +85,7 @@ std::vector<uint8_t> editModel(const std::vector<uint8_t> &file,
   return out;
 }
 
-static uint64_t codeOffset(const std::vector<uint8_t> &file,
-                           uint32_t program) {
+static uint64_t codeOffset(const std::vector<uint8_t> &file, uint32_t program) {
   spy::FileHeader h;
   std::memcpy(&h, file.data(), sizeof(h));
   const spy::Model *m = spy::GetModel(file.data() + h.flatbufferOffset);

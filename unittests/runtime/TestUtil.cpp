@@ -17,9 +17,8 @@ spy::TensorDesc makeTensor(const std::string &name, spy::Role role,
   if (stickDim == -2)
     stickDim = shape.empty() ? -1 : int32_t(shape.size() - 1);
   std::string error;
-  EXPECT_TRUE(spy::TensorLayout::make(dtype, shape, stickDim,
-                                      arch().stickBytes, t.layout, error,
-                                      dimOrder))
+  EXPECT_TRUE(spy::TensorLayout::make(dtype, shape, stickDim, arch().stickBytes,
+                                      t.layout, error, dimOrder))
       << error;
   return t;
 }
@@ -64,8 +63,8 @@ Inst ptMatmul(uint32_t c, uint32_t a, uint32_t b, uint32_t m, uint32_t k,
 }
 
 Inst sfpUnary(isa::UnaryOp op, uint32_t dst, uint32_t src, uint32_t rows,
-              uint32_t cols, int32_t pitchDst, int32_t pitchSrc,
-              DType dstType, DType srcType) {
+              uint32_t cols, int32_t pitchDst, int32_t pitchSrc, DType dstType,
+              DType srcType) {
   Inst i = isa::makeInst(Opcode::SfpUnary);
   i.op = uint16_t(op);
   i.dtype[0] = uint8_t(dstType);
@@ -129,8 +128,8 @@ rt::Status SimHarness::run(const std::vector<Inst> &insts, uint32_t numCores,
   return s;
 }
 
-rt::Status SimHarness::runSteps(
-    const std::vector<std::vector<Inst>> &programs, uint32_t numCores) {
+rt::Status SimHarness::runSteps(const std::vector<std::vector<Inst>> &programs,
+                                uint32_t numCores) {
   std::vector<rt::StepRequest> steps;
   std::vector<rt::DeviceAddr> codes;
   for (const auto &insts : programs) {
@@ -168,8 +167,7 @@ rt::DeviceAddr SimHarness::upload(const std::vector<uint8_t> &bytes,
   return addr;
 }
 
-std::vector<uint8_t> SimHarness::download(rt::DeviceAddr addr,
-                                          uint64_t size) {
+std::vector<uint8_t> SimHarness::download(rt::DeviceAddr addr, uint64_t size) {
   std::vector<uint8_t> out(size);
   EXPECT_TRUE(device.read(addr, out.data(), size).ok());
   return out;

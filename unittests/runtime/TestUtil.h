@@ -54,8 +54,8 @@ Inst dmaLoad(uint32_t lx, std::array<uint32_t, 3> counts, uint32_t bytes,
 Inst dmaStore(uint32_t lx, std::array<uint32_t, 3> counts, uint32_t bytes,
               std::array<int32_t, 3> pitch);
 Inst ptMatmul(uint32_t c, uint32_t a, uint32_t b, uint32_t m, uint32_t k,
-              uint32_t n, std::array<int32_t, 3> pitch,
-              DType in = DType::F32, DType acc = DType::F32);
+              uint32_t n, std::array<int32_t, 3> pitch, DType in = DType::F32,
+              DType acc = DType::F32);
 Inst sfpUnary(isa::UnaryOp op, uint32_t dst, uint32_t src, uint32_t rows,
               uint32_t cols, int32_t pitchDst, int32_t pitchSrc,
               DType dstType = DType::F32, DType srcType = DType::F32);
@@ -87,8 +87,7 @@ public:
                         uint64_t alignment = 128);
   std::vector<uint8_t> download(rt::DeviceAddr addr, uint64_t size);
 
-  void writeLx(uint32_t core, uint32_t offset, const void *data,
-               size_t size) {
+  void writeLx(uint32_t core, uint32_t offset, const void *data, size_t size) {
     ASSERT_TRUE(device.writeLx(core, offset, data, size).ok());
   }
   template <typename T>

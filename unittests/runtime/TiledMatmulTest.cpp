@@ -18,8 +18,7 @@ using spy::Role;
 
 namespace {
 
-constexpr int M = 100, K = 160, N = 192, kCores = 3, MT = 34, KT = 64,
-              NT = 64;
+constexpr int M = 100, K = 160, N = 192, kCores = 3, MT = 34, KT = 64, NT = 64;
 constexpr int kKTiles = (K + KT - 1) / KT, kNTiles = N / NT;
 
 struct Matmul {
@@ -45,8 +44,8 @@ Matmul buildMatmul() {
   // The weight goes into the file in device layout (DL16).
   spy::LayoutMap map;
   std::string error;
-  EXPECT_TRUE(spy::LayoutMap::create(DType::F16, {K, N}, b.layout, arch(),
-                                     map, error));
+  EXPECT_TRUE(
+      spy::LayoutMap::create(DType::F16, {K, N}, b.layout, arch(), map, error));
   std::vector<uint8_t> image(map.deviceBytes());
   map.hostToDevice(out.b.data(), image.data());
   w.setTensorData(bt, image);

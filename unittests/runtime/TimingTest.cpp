@@ -43,10 +43,9 @@ TEST(Timing, SerialDmaOnOneCorePaysLatencyEachTime) {
   for (uint32_t i = 0; i < n; ++i)
     code.push_back(load(mem + i * bytes, i * bytes, bytes));
   ASSERT_OK(h.run(code));
-  double perTransfer =
-      std::max(bytes * nsPerByte(a.memoryBandwidth()),
-               bytes * nsPerByte(a.ringLinkBandwidth())) +
-      double(a.memoryLatencyNs);
+  double perTransfer = std::max(bytes * nsPerByte(a.memoryBandwidth()),
+                                bytes * nsPerByte(a.ringLinkBandwidth())) +
+                       double(a.memoryLatencyNs);
   EXPECT_NEAR(stepNs(h.device), n * perTransfer, n * 0.01);
   EXPECT_EQ(h.device.stats().bytesRead, uint64_t(bytes) * n);
 }
@@ -75,8 +74,8 @@ TEST(Timing, MatmulIsBoundByMacsPerCycle) {
   const uint32_t m = 64, k = 256, n = 128, reps = 20;
   std::vector<Inst> code;
   for (uint32_t i = 0; i < reps; ++i)
-    code.push_back(ptMatmul(0, 65536, 131072, m, k, n, {n * 4, k * 2, n * 2},
-                            DType::F16));
+    code.push_back(
+        ptMatmul(0, 65536, 131072, m, k, n, {n * 4, k * 2, n * 2}, DType::F16));
   ASSERT_OK(h.run(code, 4));
   auto roundUp = [](int64_t v, int64_t to) { return (v + to - 1) / to * to; };
   double macs = double(roundUp(m, a.ptRows) * roundUp(n, a.ptCols * a.ptSimd) *
@@ -100,9 +99,8 @@ TEST(Timing, SfpCyclesPerStickAndComplexOps) {
   ASSERT_OK(h.run({sfpUnary(isa::UnaryOp::Neg, 0, 32768, rows, cols, 256, 256,
                             DType::F16, DType::F16)}));
   int64_t e = a.elementsPerStick(2);
-  double cycles =
-      std::ceil(double(rows) * double((cols + e - 1) / e * e) /
-                double(a.sfpLanesPerCore));
+  double cycles = std::ceil(double(rows) * double((cols + e - 1) / e * e) /
+                            double(a.sfpLanesPerCore));
   EXPECT_NEAR(stepNs(h.device), a.coreCyclesToNs(cycles), 0.002);
   h.device.resetStats();
   ASSERT_OK(h.run({sfpUnary(isa::UnaryOp::Exp, 0, 32768, rows, cols, 256, 256,
@@ -114,8 +112,9 @@ TEST(Timing, SfpCyclesPerStickAndComplexOps) {
   ASSERT_OK(h.run({sfpUnary(isa::UnaryOp::Neg, 0, 32768, rows, cols, 512, 256,
                             DType::F32, DType::F16)}));
   int64_t e32 = a.elementsPerStick(4);
-  double cycles32 = std::ceil(double(rows) * double((cols + e32 - 1) / e32 * e32) /
-                              double(a.sfpLanesPerCore));
+  double cycles32 =
+      std::ceil(double(rows) * double((cols + e32 - 1) / e32 * e32) /
+                double(a.sfpLanesPerCore));
   EXPECT_NEAR(stepNs(h.device), a.coreCyclesToNs(cycles32), 0.002);
 }
 
@@ -163,9 +162,9 @@ TEST(Timing, LaunchOverheadAndBarriers) {
     steps += k.durationPs;
   EXPECT_EQ(s.totalPs, uint64_t(a.launchOverheadNs) * 1000 + steps +
                            2 * uint64_t(a.barrierLatencyNs) * 1000);
-  EXPECT_EQ(s.kernels[1].startPs,
-            s.kernels[0].startPs + s.kernels[0].durationPs +
-                uint64_t(a.barrierLatencyNs) * 1000);
+  EXPECT_EQ(s.kernels[1].startPs, s.kernels[0].startPs +
+                                      s.kernels[0].durationPs +
+                                      uint64_t(a.barrierLatencyNs) * 1000);
   h.device.resetStats();
   ASSERT_OK(h.device.launch(nullptr, 0));
   EXPECT_EQ(h.device.stats().totalPs, uint64_t(a.launchOverheadNs) * 1000);
@@ -194,8 +193,8 @@ TEST(Timing, RingTransferCostsHopsAndLinkTime) {
   ASSERT_OK(h.run({loop(1, 1), send, endLoop(), loop(1, 2), recv, endLoop()},
                   peer + 1, 3, params));
   double expected = bytes * nsPerByte(a.ringLinkBandwidth()) +
-                    double(a.ringHops(0, peer) * a.ringHopLatencyCycles) *
-                        1e9 / a.ringClockHz;
+                    double(a.ringHops(0, peer) * a.ringHopLatencyCycles) * 1e9 /
+                        a.ringClockHz;
   EXPECT_NEAR(stepNs(h.device), expected, 0.01);
   EXPECT_EQ(h.device.stats().ringBytes, bytes);
 }
@@ -215,7 +214,8 @@ TEST(Timing, MulticastReadsOnce) {
     EXPECT_NEAR(stepNs(h.device), expected + double(a.memoryLatencyNs),
                 expected * 0.01)
         << multicast;
-    EXPECT_EQ(h.device.stats().bytesRead, uint64_t(multicast ? 1 : cores) * bytes);
+    EXPECT_EQ(h.device.stats().bytesRead,
+              uint64_t(multicast ? 1 : cores) * bytes);
   }
 }
 
@@ -227,8 +227,8 @@ TEST(Timing, StatisticsAndTraceFiles) {
     SimHarness h(arch(), options);
     rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(8192));
     Inst ld = load(mem, 0, 4096);
-    Inst op = sfpUnary(isa::UnaryOp::Exp, 8192, 0, 8, 128, 512, 512,
-                       DType::F32, DType::F32);
+    Inst op = sfpUnary(isa::UnaryOp::Exp, 8192, 0, 8, 128, 512, 512, DType::F32,
+                       DType::F32);
     ASSERT_OK(h.run({loop(3), ld, op, endLoop()}, 2, 0, {}, "softmax \"x\""));
     std::ostringstream trace, stats;
     ASSERT_OK(h.device.writeTrace(trace));

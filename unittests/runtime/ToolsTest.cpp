@@ -103,8 +103,7 @@ TEST_F(Tools, SpyreRunWritesOutputsAndStatistics) {
   EXPECT_NE(r.output.find("max abs error: 0"), std::string::npos);
   r = run(compare() + dir + "/out/output_0.npy " + dir + "/x.npy");
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  r = run(compare() + dir + "/out/output_0.npy " + dir +
-          "/x.npy --atol 1000");
+  r = run(compare() + dir + "/out/output_0.npy " + dir + "/x.npy --atol 1000");
   EXPECT_EQ(r.exitCode, 0) << r.output;
 
   // Timing only: statistics, no outputs.
@@ -145,8 +144,8 @@ TEST_F(Tools, SpyreRunErrors) {
   for (const Case &c : cases) {
     Result r = run(spyreRun() + c.args);
     EXPECT_EQ(r.exitCode, c.exitCode) << c.args << "\n" << r.output;
-    EXPECT_NE(r.output.find(c.message), std::string::npos)
-        << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n"
+                                                           << r.output;
     EXPECT_NE(r.output.find("spyre-run: error: "), std::string::npos);
   }
   Result r = run(spyreRun() + "--help");

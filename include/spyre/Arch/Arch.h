@@ -26,34 +26,34 @@ namespace spyre {
   X(int64_t, ptCols, "pt_cols", "systolic array columns per corelet")          \
   X(int64_t, ptSimd, "pt_simd", "SIMD width of each systolic cell")            \
   X(int64_t, sfpLanesPerCore, "sfp_lanes_per_core",                            \
-    "vector (SFP) element operations per cycle per core")                     \
+    "vector (SFP) element operations per cycle per core")                      \
   X(int64_t, sfpComplexOpPasses, "sfp_complex_op_passes",                      \
-    "SFP passes for a transcendental op (exp, tanh, ...) vs 1 for simple")    \
+    "SFP passes for a transcendental op (exp, tanh, ...) vs 1 for simple")     \
   X(int64_t, lxBytes, "lx_bytes", "scratchpad (LX) bytes per core")            \
   X(int64_t, lxAlignment, "lx_alignment", "LX buffer alignment in bytes")      \
   X(int64_t, stickBytes, "stick_bytes", "bytes in one stick")                  \
   X(int64_t, ringBytesPerCycle, "ring_bytes_per_cycle",                        \
-    "bytes per ring cycle per link per direction")                            \
+    "bytes per ring cycle per link per direction")                             \
   X(int64_t, ringHopLatencyCycles, "ring_hop_latency_cycles",                  \
     "ring cycles per hop")                                                     \
   X(int64_t, memoryBytes, "memory_bytes", "device memory bytes")               \
   X(int64_t, memoryBytesPerCycle, "memory_bytes_per_cycle",                    \
-    "device memory bytes per memory cycle (peak)")                            \
+    "device memory bytes per memory cycle (peak)")                             \
   X(int64_t, memoryLatencyNs, "memory_latency_ns",                             \
-    "latency of one device memory access")                                    \
+    "latency of one device memory access")                                     \
   X(int64_t, memoryRingPosition, "memory_ring_position",                       \
-    "ring position of the memory node (cores occupy 0..cores-1)")             \
+    "ring position of the memory node (cores occupy 0..cores-1)")              \
   X(int64_t, maxSpanPerCoreBytes, "max_span_per_core_bytes",                   \
-    "largest span of one tensor a core may address")                          \
+    "largest span of one tensor a core may address")                           \
   X(int64_t, launchOverheadNs, "launch_overhead_ns",                           \
-    "fixed cost of one program launch")                                       \
+    "fixed cost of one program launch")                                        \
   X(int64_t, barrierLatencyNs, "barrier_latency_ns",                           \
     "cost of the all-core barrier between kernels")
 
 #define SPYRE_ARCH_FLOAT_FIELDS(X)                                             \
   X(double, coreClockHz, "core_clock_hz", "core clock (PT, SFP, LX)")          \
   X(double, lxReservedFraction, "lx_reserved_fraction",                        \
-    "fraction of LX reserved (not allocatable)")                              \
+    "fraction of LX reserved (not allocatable)")                               \
   X(double, ringClockHz, "ring_clock_hz", "ring clock")                        \
   X(double, memoryClockHz, "memory_clock_hz", "device memory clock")           \
   X(double, memoryEfficiency, "memory_efficiency",                             \
@@ -123,7 +123,9 @@ struct Arch {
   /// Ring hops between two ring positions (shortest direction).
   int64_t ringHops(int64_t a, int64_t b) const;
   /// Nanoseconds for `cycles` core cycles.
-  double coreCyclesToNs(double cycles) const { return cycles * 1e9 / coreClockHz; }
+  double coreCyclesToNs(double cycles) const {
+    return cycles * 1e9 / coreClockHz;
+  }
 };
 
 } // namespace spyre

@@ -86,8 +86,7 @@ inline bool unaryHasIntegerForm(UnaryOp op) {
 /// true division.
 inline bool binaryHasIntegerForm(BinaryOp op) { return op != BinaryOp::Div; }
 
-template <UnaryOp Op>
-inline float unaryF(float x) {
+template <UnaryOp Op> inline float unaryF(float x) {
   if constexpr (Op == UnaryOp::Copy)
     return x;
   else if constexpr (Op == UnaryOp::Neg)
@@ -130,7 +129,7 @@ inline float unaryF(float x) {
     return x == 0.0f ? 1.0f : 0.0f;
   else if constexpr (Op == UnaryOp::Erf)
     return std::erf(x);
-  else if constexpr (Op == UnaryOp::Softplus) // torch defaults: beta 1,
+  else if constexpr (Op == UnaryOp::Softplus)       // torch defaults: beta 1,
     return x > 20.0f ? x : std::log1p(std::exp(x)); // threshold 20
   else if constexpr (Op == UnaryOp::Round) // half to even, as torch.round
     return std::nearbyint(x);
@@ -141,8 +140,7 @@ inline float unaryF(float x) {
 }
 
 /// The integer form (only meaningful where unaryHasIntegerForm).
-template <UnaryOp Op>
-inline int64_t unaryI(int64_t x) {
+template <UnaryOp Op> inline int64_t unaryI(int64_t x) {
   if constexpr (Op == UnaryOp::Neg)
     return wrapSub(0, x);
   else if constexpr (Op == UnaryOp::Abs)
@@ -162,8 +160,7 @@ constexpr bool isComparison(BinaryOp op) {
 }
 
 /// The six comparisons, alike in both domains.
-template <BinaryOp Op, typename T>
-inline bool compare(T a, T b) {
+template <BinaryOp Op, typename T> inline bool compare(T a, T b) {
   static_assert(isComparison(Op), "a comparison");
   if constexpr (Op == BinaryOp::Eq)
     return a == b;
@@ -179,8 +176,7 @@ inline bool compare(T a, T b) {
     return a >= b;
 }
 
-template <BinaryOp Op>
-inline float binaryF(float a, float b) {
+template <BinaryOp Op> inline float binaryF(float a, float b) {
   if constexpr (Op == BinaryOp::Add)
     return a + b;
   else if constexpr (Op == BinaryOp::Sub)
@@ -214,8 +210,7 @@ inline float binaryF(float a, float b) {
 
 /// The integer form (only meaningful where binaryHasIntegerForm). Division
 /// by zero gives 0 rather than trapping.
-template <BinaryOp Op>
-inline int64_t binaryI(int64_t a, int64_t b) {
+template <BinaryOp Op> inline int64_t binaryI(int64_t a, int64_t b) {
   if constexpr (Op == BinaryOp::Add)
     return wrapAdd(a, b);
   else if constexpr (Op == BinaryOp::Sub)
@@ -383,14 +378,11 @@ inline float sumRowF(const float *x, size_t n) {
 
 //===--- Dispatch ---------------------------------------------------------===//
 
-template <UnaryOp Op>
-using UnaryTag = std::integral_constant<UnaryOp, Op>;
-template <BinaryOp Op>
-using BinaryTag = std::integral_constant<BinaryOp, Op>;
+template <UnaryOp Op> using UnaryTag = std::integral_constant<UnaryOp, Op>;
+template <BinaryOp Op> using BinaryTag = std::integral_constant<BinaryOp, Op>;
 
 /// Calls `fn(UnaryTag<op>{})`: one switch, then code specialized for `op`.
-template <typename Fn>
-decltype(auto) visit(UnaryOp op, Fn &&fn) {
+template <typename Fn> decltype(auto) visit(UnaryOp op, Fn &&fn) {
   switch (op) {
 #define SPYRE_UNARY_CASE(X)                                                    \
   case UnaryOp::X:                                                             \
@@ -425,8 +417,7 @@ decltype(auto) visit(UnaryOp op, Fn &&fn) {
 }
 
 /// Calls `fn(BinaryTag<op>{})`: one switch, then code specialized for `op`.
-template <typename Fn>
-decltype(auto) visit(BinaryOp op, Fn &&fn) {
+template <typename Fn> decltype(auto) visit(BinaryOp op, Fn &&fn) {
   switch (op) {
 #define SPYRE_BINARY_CASE(X)                                                   \
   case BinaryOp::X:                                                            \

@@ -186,27 +186,27 @@ constexpr uint8_t clampSelector(uint8_t level, uint8_t argIndex) {
 /// table. Addresses: device memory addresses are 64-bit and patched by
 /// relocations; LX addresses are byte offsets into the core's scratchpad.
 struct Inst {
-  uint16_t opcode;           //   0 Opcode
-  uint16_t op;               //   2 UnaryOp/BinaryOp/ReduceOp
-  uint8_t dtype[3];          //   4 [dst, src0, src1] DType
-  uint8_t flags;             //   7 Flags
-  uint64_t memAddr;          //   8 device address (relocation target)
-  int32_t memLoopStride[3];  //  16 bytes added per iteration of loop 0..2
-  int32_t pitch[3];          //  28 DMA: device strides of box dims 0..2;
-                             //     PT/SFP: row pitches of [dst, src0, src1]
-  uint32_t lx[3];            //  40 LX offsets of [dst, src0, src1]; for
-                             //     DmaLoad/DmaStore lx[2] is the LX row
-                             //     pitch of box dim 0 (0: packed)
-  int32_t lxLoopStride[3][3];//  52 [operand][loop level] bytes per iteration
-  uint32_t lxWrap[3];        //  88 per operand: loop offset taken modulo this
-                             //     (rotating buffers); 0 = no wrap
-  uint32_t arg[4];           // 100 counts and sizes (see docs/isa.md)
-  uint32_t clampStep;        // 116 clamp: elements per loop iteration
-  uint32_t clampTotal;       // 120 clamp: extent of the clamped dimension
-  uint8_t clampLevel;        // 124 clampSelector(level, arg index) or kNone
-  uint8_t clampParam;        // 125 param slot holding the clamp start, or kNone
-  uint8_t memParam;          // 126 param slot added to memAddr, or kNone
-  uint8_t countParam;        // 127 Loop: param slot holding the trip count
+  uint16_t opcode;            //   0 Opcode
+  uint16_t op;                //   2 UnaryOp/BinaryOp/ReduceOp
+  uint8_t dtype[3];           //   4 [dst, src0, src1] DType
+  uint8_t flags;              //   7 Flags
+  uint64_t memAddr;           //   8 device address (relocation target)
+  int32_t memLoopStride[3];   //  16 bytes added per iteration of loop 0..2
+  int32_t pitch[3];           //  28 DMA: device strides of box dims 0..2;
+                              //     PT/SFP: row pitches of [dst, src0, src1]
+  uint32_t lx[3];             //  40 LX offsets of [dst, src0, src1]; for
+                              //     DmaLoad/DmaStore lx[2] is the LX row
+                              //     pitch of box dim 0 (0: packed)
+  int32_t lxLoopStride[3][3]; //  52 [operand][loop level] bytes per iteration
+  uint32_t lxWrap[3];         //  88 per operand: loop offset taken modulo this
+                              //     (rotating buffers); 0 = no wrap
+  uint32_t arg[4];            // 100 counts and sizes (see docs/isa.md)
+  uint32_t clampStep;         // 116 clamp: elements per loop iteration
+  uint32_t clampTotal;        // 120 clamp: extent of the clamped dimension
+  uint8_t clampLevel;         // 124 clampSelector(level, arg index) or kNone
+  uint8_t clampParam; // 125 param slot holding the clamp start, or kNone
+  uint8_t memParam;   // 126 param slot added to memAddr, or kNone
+  uint8_t countParam; // 127 Loop: param slot holding the trip count
 };
 
 static_assert(sizeof(Inst) == kInstBytes, "instruction must be one stick");

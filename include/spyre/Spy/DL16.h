@@ -75,7 +75,7 @@ inline float dl16ToFloat(uint16_t code) {
     return bitsToFloat(sign);
   if (magnitude == kDL16Ninf)
     return bitsToFloat(sign | 0x7f800000u);
-  uint32_t exponent = magnitude >> 9;  // biased by 31
+  uint32_t exponent = magnitude >> 9; // biased by 31
   uint32_t fraction = magnitude & 0x1ff;
   return bitsToFloat(sign | ((exponent + 127 - 31) << 23) | (fraction << 14));
 }

@@ -22,8 +22,8 @@ double ptMatmulNs(const Arch &arch, int64_t m, int64_t k, int64_t n);
 
 /// Nanoseconds of one SFP op over `rows` rows of `cols` elements whose
 /// widest operand has `elementBytes`-byte elements.
-double sfpNs(const Arch &arch, int64_t rows, int64_t cols,
-             int64_t elementBytes, bool complex);
+double sfpNs(const Arch &arch, int64_t rows, int64_t cols, int64_t elementBytes,
+             bool complex);
 
 /// The time for each of `activeCores` cores, running the same program, to
 /// move a list of transfers one after the other (a core has one

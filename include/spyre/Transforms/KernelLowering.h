@@ -25,23 +25,21 @@ namespace spyre {
 /// With depth >= 2 the innermost tile loop is software-pipelined (unless the
 /// accumulation loop is a hardware loop): the loads of its next tile come
 /// before the current tile's compute and stores (docs/passes.md).
-mlir::LogicalResult lowerKernel(const KernelPlan &plan, mlir::OpBuilder &b,
-                                llvm::StringRef name,
-                                llvm::ArrayRef<mlir::FlatSymbolRefAttr>
-                                    tensorSymbols);
+mlir::LogicalResult
+lowerKernel(const KernelPlan &plan, mlir::OpBuilder &b, llvm::StringRef name,
+            llvm::ArrayRef<mlir::FlatSymbolRefAttr> tensorSymbols);
 
 /// The same for data-movement kernels (copies, gathers, scatters):
 /// lib/Transforms/DataMovement.cpp.
-mlir::LogicalResult lowerDataMovement(const KernelPlan &plan,
-                                      mlir::OpBuilder &b, llvm::StringRef name,
-                                      llvm::ArrayRef<mlir::FlatSymbolRefAttr>
-                                          tensorSymbols);
+mlir::LogicalResult
+lowerDataMovement(const KernelPlan &plan, mlir::OpBuilder &b,
+                  llvm::StringRef name,
+                  llvm::ArrayRef<mlir::FlatSymbolRefAttr> tensorSymbols);
 
 /// The same for attention kernels: lib/Transforms/AttentionKernel.cpp.
-mlir::LogicalResult lowerAttention(const KernelPlan &plan, mlir::OpBuilder &b,
-                                   llvm::StringRef name,
-                                   llvm::ArrayRef<mlir::FlatSymbolRefAttr>
-                                       tensorSymbols);
+mlir::LogicalResult
+lowerAttention(const KernelPlan &plan, mlir::OpBuilder &b, llvm::StringRef name,
+               llvm::ArrayRef<mlir::FlatSymbolRefAttr> tensorSymbols);
 
 } // namespace spyre
 

@@ -27,10 +27,9 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "max-cores",
       llvm::cl::desc("Most cores one kernel may use (0: all)"),
       llvm::cl::init(0)};
-  Option<int64_t> depth{
-      *this, "depth",
-      llvm::cl::desc("Rotating buffers per streamed input"),
-      llvm::cl::init(2)};
+  Option<int64_t> depth{*this, "depth",
+                        llvm::cl::desc("Rotating buffers per streamed input"),
+                        llvm::cl::init(2)};
   Option<std::string> cacheDir{
       *this, "cache-dir",
       llvm::cl::desc("Directory of schedules kept across compiles (empty: "
@@ -45,7 +44,8 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
 
 /// Adds the whole compiler pipeline (DESIGN.md section 5) to `pm`. Shared by
 /// spyre-opt (`--spyre-pipeline`) and spyre-compile.
-void buildSpyrePipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+void buildSpyrePipeline(mlir::OpPassManager &pm,
+                        const PipelineOptions &options);
 
 /// Registers `--spyre-pipeline`.
 void registerSpyrePipeline();

@@ -1,4 +1,5 @@
-//===- ConstantFolding.h - Compile-time evaluation of compute ops -*- C++ -*-===//
+//===- ConstantFolding.h - Compile-time evaluation of compute ops -*- C++
+//-*-===//
 //
 // Evaluates compute ops on constant operands (dense elements attributes) the
 // way the device does (spyre/ISA/ElementMath.h, shared with the simulator):
@@ -47,8 +48,8 @@ mlir::Attribute foldCompare(ComparePredicate predicate, mlir::Attribute lhs,
 mlir::Attribute foldSelect(mlir::Attribute condition, mlir::Attribute onTrue,
                            mlir::Attribute onFalse, mlir::Type resultType);
 mlir::Attribute foldCast(mlir::Attribute input, mlir::Type resultType);
-mlir::Attribute foldReduce(ReduceKind kind, mlir::Attribute input,
-                           int64_t dim, mlir::Type resultType);
+mlir::Attribute foldReduce(ReduceKind kind, mlir::Attribute input, int64_t dim,
+                           mlir::Type resultType);
 mlir::Attribute foldMatmul(mlir::Attribute lhs, mlir::Attribute rhs,
                            bool transposeLhs, bool transposeRhs,
                            mlir::Type resultType);
@@ -62,8 +63,8 @@ mlir::Attribute foldSlice(mlir::Attribute input,
                           llvm::ArrayRef<int64_t> offsets,
                           llvm::ArrayRef<int64_t> strides,
                           mlir::Type resultType);
-mlir::Attribute foldConcat(llvm::ArrayRef<mlir::Attribute> inputs,
-                           int64_t dim, mlir::Type resultType);
+mlir::Attribute foldConcat(llvm::ArrayRef<mlir::Attribute> inputs, int64_t dim,
+                           mlir::Type resultType);
 
 } // namespace spyre::constfold
 

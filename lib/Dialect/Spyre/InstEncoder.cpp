@@ -87,8 +87,8 @@ LogicalResult InstEncoder::setClamp(Operation *op, isa::Inst &inst,
                                     std::optional<ClampAttr> clamp) {
   if (!clamp)
     return success();
-  inst.clampLevel = isa::clampSelector(uint8_t(clamp->getLevel()),
-                                       uint8_t(clamp->getArg()));
+  inst.clampLevel =
+      isa::clampSelector(uint8_t(clamp->getLevel()), uint8_t(clamp->getArg()));
   inst.clampParam =
       clamp->getParam() < 0 ? isa::kNone : uint8_t(clamp->getParam());
   if (failed(fits(op, clamp->getStep(), inst.clampStep, "clamp step")) ||

@@ -75,8 +75,7 @@ LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
   if (rank == 0 ? getStickDim() != -1
                 : (getStickDim() < 0 || getStickDim() >= rank))
     return emitError() << "stick_dim " << getStickDim()
-                       << " is not a dimension of a rank-" << rank
-                       << " tensor";
+                       << " is not a dimension of a rank-" << rank << " tensor";
   if (!getDimOrder().empty() && int64_t(getDimOrder().size()) != rank)
     return emitError() << "dim_order has " << getDimOrder().size()
                        << " entries for a rank-" << rank << " tensor";
@@ -156,9 +155,8 @@ int64_t LayoutAttr::getDimStride(ArrayRef<int64_t> shape, int64_t dim) const {
 namespace {
 /// Reads the fields of an arch dictionary into `arch`; reports the first
 /// missing or mistyped one through `emitError` when given.
-LogicalResult
-readArch(DictionaryAttr fields, Arch &arch,
-         function_ref<InFlightDiagnostic()> emitError = nullptr) {
+LogicalResult readArch(DictionaryAttr fields, Arch &arch,
+                       function_ref<InFlightDiagnostic()> emitError = nullptr) {
   auto fail = [&](StringRef key, StringRef what) -> LogicalResult {
     if (emitError)
       return emitError() << "arch field '" << key << "' "
@@ -245,8 +243,8 @@ int64_t ScheduleAttr::getNumCores() const {
 namespace spyre {
 
 Arch getArch(Operation *op) {
-  ModuleOp module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                      : op->getParentOfType<ModuleOp>();
+  ModuleOp module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   // Nested modules inherit the outermost description that is set.
   for (; module; module = module->getParentOfType<ModuleOp>())
     if (auto attr = module->getAttrOfType<ArchAttr>(kArchAttrName))

@@ -81,7 +81,8 @@ std::optional<MappedRange> MappedRange::map(const std::string &path,
 Pt2Archive::~Pt2Archive() = default;
 
 std::string legacyExportSaveMessage(const std::string &path) {
-  return "'" + path + "' is a torch.export.save archive of torch <= 2.7 "
+  return "'" + path +
+         "' is a torch.export.save archive of torch <= 2.7 "
          "(serialized_exported_program.json), which is not read; save the "
          "program again with torch.export.save of torch >= 2.8 (a PT2 "
          "archive)";
@@ -112,8 +113,8 @@ std::unique_ptr<Pt2Archive> Pt2Archive::open(const std::string &path,
     if (a->root_.empty())
       a->root_ = root;
     else if (root != a->root_) {
-      error = "'" + path + "': entries under two root folders ('" +
-              a->root_ + "' and '" + root + "')";
+      error = "'" + path + "': entries under two root folders ('" + a->root_ +
+              "' and '" + root + "')";
       return nullptr;
     }
     a->entries_.push_back(s.substr(slash + 1));

@@ -34,10 +34,10 @@ void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
                               {"min_bytes", b},
                               {"roofline_ns", roof}};
     if (ScheduleAttr s = p.getScheduleAttr())
-      kernel["schedule"] = llvm::json::Object{
-          {"split", llvm::json::Array(s.getSplit())},
-          {"tile", llvm::json::Array(s.getTile())},
-          {"depth", s.getDepth()}};
+      kernel["schedule"] =
+          llvm::json::Object{{"split", llvm::json::Array(s.getSplit())},
+                             {"tile", llvm::json::Array(s.getTile())},
+                             {"depth", s.getDepth()}};
     if (std::optional<int64_t> lx = p.getLxBytes())
       kernel["lx_bytes"] = *lx;
     kernels.push_back(std::move(kernel));

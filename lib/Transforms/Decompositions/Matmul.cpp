@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spyre/Transforms/Decompositions.h"
 #include "spyre/Dialect/Spyre/ShapeUtils.h"
+#include "spyre/Transforms/Decompositions.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -21,9 +21,8 @@ namespace {
 Value createMatmul(RewriterBase &rw, Location loc, Value a, Value b,
                    Type elementType, bool transposeRhs = false) {
   ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(b);
-  SmallVector<int64_t> shape =
-      broadcastShapes(as.drop_back(2), bs.drop_back(2))
-          .value_or(SmallVector<int64_t>());
+  SmallVector<int64_t> shape = broadcastShapes(as.drop_back(2), bs.drop_back(2))
+                                   .value_or(SmallVector<int64_t>());
   shape.push_back(as[as.size() - 2]);
   shape.push_back(transposeRhs ? bs[bs.size() - 2] : bs.back());
   auto type = RankedTensorType::get(shape, elementType);

@@ -73,8 +73,7 @@ spyre_status_t spyre_simulator_create(const char *arch_path, int timing_only,
 void spyre_device_destroy(spyre_device_t *device);
 
 spyre_status_t spyre_device_alloc(spyre_device_t *device, uint64_t size,
-                                  uint64_t alignment,
-                                  spyre_device_addr_t *out);
+                                  uint64_t alignment, spyre_device_addr_t *out);
 spyre_status_t spyre_device_free(spyre_device_t *device,
                                  spyre_device_addr_t addr);
 spyre_status_t spyre_device_write(spyre_device_t *device,
@@ -110,8 +109,7 @@ spyre_status_t spyre_simulator_write_trace(const spyre_device_t *device,
 
 /** Maps and validates a .spy file for `device` (NULL: validate against the
  *  machine description embedded in the file). */
-spyre_status_t spyre_model_open(const char *path,
-                                const spyre_device_t *device,
+spyre_status_t spyre_model_open(const char *path, const spyre_device_t *device,
                                 spyre_model_t **out);
 void spyre_model_destroy(spyre_model_t *model);
 
@@ -143,10 +141,10 @@ typedef struct spyre_tensor_info {
   const char *updates_buffer;
 } spyre_tensor_info_t;
 
-spyre_status_t spyre_model_input_info(const spyre_model_t *model,
-                                      size_t index, spyre_tensor_info_t *out);
-spyre_status_t spyre_model_output_info(const spyre_model_t *model,
-                                       size_t index, spyre_tensor_info_t *out);
+spyre_status_t spyre_model_input_info(const spyre_model_t *model, size_t index,
+                                      spyre_tensor_info_t *out);
+spyre_status_t spyre_model_output_info(const spyre_model_t *model, size_t index,
+                                       spyre_tensor_info_t *out);
 
 /*===--- The three phases -------------------------------------------------===*/
 
@@ -162,21 +160,18 @@ spyre_status_t spyre_workspace_create(spyre_executable_t *executable,
 void spyre_workspace_destroy(spyre_workspace_t *workspace);
 
 /** Phase 3 (launch): device buffers of the inputs and outputs, io order. */
-spyre_status_t spyre_launch(spyre_executable_t *executable,
-                            spyre_workspace_t *workspace,
-                            const spyre_device_addr_t *inputs,
-                            size_t num_inputs,
-                            const spyre_device_addr_t *outputs,
-                            size_t num_outputs);
+spyre_status_t
+spyre_launch(spyre_executable_t *executable, spyre_workspace_t *workspace,
+             const spyre_device_addr_t *inputs, size_t num_inputs,
+             const spyre_device_addr_t *outputs, size_t num_outputs);
 
 /*===--- Host data --------------------------------------------------------===*/
 
 /** Copies a row-major host tensor (host_bytes) into a device buffer, in the
  *  input's stick layout. */
 spyre_status_t spyre_copy_input_to_device(const spyre_model_t *model,
-                                          spyre_device_t *device,
-                                          size_t index, const void *host,
-                                          uint64_t size,
+                                          spyre_device_t *device, size_t index,
+                                          const void *host, uint64_t size,
                                           spyre_device_addr_t dst);
 /** Copies an output's device buffer back into a row-major host buffer. */
 spyre_status_t spyre_copy_output_from_device(const spyre_model_t *model,

@@ -52,9 +52,9 @@ struct DecodedProgram {
   bool hasMulticast = false;
 
   /// Verifies (ProgramVerifier.h) and decodes `numInsts` instructions.
-  static bool decode(const uint8_t *image, uint32_t numInsts,
-                     uint32_t numCores, uint32_t numParams, const Arch &arch,
-                     DecodedProgram &out, std::string &error);
+  static bool decode(const uint8_t *image, uint32_t numInsts, uint32_t numCores,
+                     uint32_t numParams, const Arch &arch, DecodedProgram &out,
+                     std::string &error);
 };
 
 } // namespace spyre::rt::sim

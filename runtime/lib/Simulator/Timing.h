@@ -47,8 +47,8 @@ public:
   /// passes), e the elements per stick of the widest operand.
   uint64_t sfpPs(uint64_t rows, uint64_t cols, uint64_t elemsPerStick,
                  bool complexOp) const {
-    double cycles = double(rows) * double(roundUp(cols, elemsPerStick)) /
-                    double(sfpLanes_);
+    double cycles =
+        double(rows) * double(roundUp(cols, elemsPerStick)) / double(sfpLanes_);
     if (complexOp)
       cycles *= double(complexPasses_);
     return ceilPs(std::ceil(cycles) * psPerCoreCycle_);
@@ -75,7 +75,9 @@ private:
     return m ? alignTo(v, m) : v;
   }
   static uint64_t ceilPs(double ps) {
-    return ps <= 0 ? 0 : ps >= 1.8e19 ? UINT64_MAX / 4 : uint64_t(std::ceil(ps));
+    return ps <= 0        ? 0
+           : ps >= 1.8e19 ? UINT64_MAX / 4
+                          : uint64_t(std::ceil(ps));
   }
 
   double psPerCoreCycle_, psPerMemoryByte_, psPerLinkByte_, psPerHop_;

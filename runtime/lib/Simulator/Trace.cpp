@@ -100,8 +100,8 @@ void TraceRecorder::write(std::ostream &os, uint32_t numCores) const {
           << c + 1 << "}}";
     for (unsigned u = 0; u < kNumUnits; ++u)
       sep() << "{\"ph\":\"M\",\"pid\":" << c + 1 << ",\"tid\":" << u
-            << ",\"name\":\"thread_name\",\"args\":{\"name\":\""
-            << unitName(u) << "\"}}";
+            << ",\"name\":\"thread_name\",\"args\":{\"name\":\"" << unitName(u)
+            << "\"}}";
   }
   for (const StepSpan &s : steps_)
     sep() << "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"name\":" << quoted(s.name)

@@ -52,8 +52,8 @@ public:
     return mlir::success();
   }
   /// LX address of operand `slot` (offset, wrap, per-loop strides).
-  mlir::LogicalResult setLx(mlir::Operation *op, isa::Inst &inst,
-                            unsigned slot, LxAddressAttr lx);
+  mlir::LogicalResult setLx(mlir::Operation *op, isa::Inst &inst, unsigned slot,
+                            LxAddressAttr lx);
   /// The memory address's per-loop strides and parameter slot (the base
   /// is relocated).
   mlir::LogicalResult setMem(mlir::Operation *op, isa::Inst &inst,

@@ -4,9 +4,9 @@
 #define SPYRE_DIALECT_SPYRE_SPYREOPS_H
 
 #include "spyre/Dialect/Spyre/IterationSpace.h"
-#include "spyre/Dialect/Spyre/TileLowering.h"
 #include "spyre/Dialect/Spyre/SpyreAttrs.h"
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
+#include "spyre/Dialect/Spyre/TileLowering.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"

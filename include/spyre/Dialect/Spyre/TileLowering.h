@@ -50,8 +50,8 @@ namespace OpTrait {
 /// broadcast): fusable into any kernel's tile loop, collapsible over any
 /// dims their operands read alike.
 template <typename ConcreteType>
-class PointwiseOp
-    : public mlir::OpTrait::TraitBase<ConcreteType, PointwiseOp> {};
+class PointwiseOp : public mlir::OpTrait::TraitBase<ConcreteType, PointwiseOp> {
+};
 } // namespace OpTrait
 
 /// Whether `op` is a pointwise compute op.

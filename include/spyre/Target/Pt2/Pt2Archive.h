@@ -72,9 +72,9 @@ public:
                                   std::string &error) const;
   /// Maps `size` bytes at `offset` of a stored entry in place (read into
   /// memory instead when the entry is compressed).
-  std::optional<std::vector<uint8_t>>
-  readRange(const std::string &relative, uint64_t offset, uint64_t size,
-            std::string &error) const;
+  std::optional<std::vector<uint8_t>> readRange(const std::string &relative,
+                                                uint64_t offset, uint64_t size,
+                                                std::string &error) const;
   /// The file offset of a stored (uncompressed) entry's data, for mmap, as
   /// libzip finds it (ZipIndex). The bytes are not CRC checked: verify().
   std::optional<uint64_t> storedDataOffset(const std::string &relative,

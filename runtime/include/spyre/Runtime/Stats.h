@@ -53,8 +53,8 @@ double kernelRooflineNs(const KernelStats &k, const Arch &arch);
 const char *kernelBound(const KernelStats &k, const Arch &arch);
 
 /// Writes the statistics as JSON.
-void writeStatsJson(const SimStats &stats, const Arch &arch,
-                    std::ostream &os, const KernelLocations &locations = {});
+void writeStatsJson(const SimStats &stats, const Arch &arch, std::ostream &os,
+                    const KernelLocations &locations = {});
 Status writeStatsJson(const SimStats &stats, const Arch &arch,
                       const std::string &path,
                       const KernelLocations &locations = {});

@@ -19,12 +19,12 @@ namespace spyre::rt {
 uint64_t hostBytes(const TensorInfo &tensor);
 
 /// Converts `host` (hostBytes(tensor) bytes) to device layout into `dst`.
-Status copyToDevice(Device &device, const TensorInfo &tensor,
-                    const void *host, uint64_t size, DeviceAddr dst);
+Status copyToDevice(Device &device, const TensorInfo &tensor, const void *host,
+                    uint64_t size, DeviceAddr dst);
 
 /// Converts the device image at `src` back into `host` (hostBytes bytes).
-Status copyFromDevice(Device &device, const TensorInfo &tensor,
-                      DeviceAddr src, void *host, uint64_t size);
+Status copyFromDevice(Device &device, const TensorInfo &tensor, DeviceAddr src,
+                      void *host, uint64_t size);
 
 } // namespace spyre::rt
 
