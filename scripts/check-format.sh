@@ -23,10 +23,11 @@ if [[ $fix == 1 ]]; then
   clang-format-22 -i "${files[@]}"
   exit 0
 fi
-bad=()
-for f in "${files[@]}"; do
-  clang-format-22 --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
-done
+# One clang-format run over all files; each unformatted file is named in
+# its "code should be clang-formatted" diagnostics.
+mapfile -t bad < <(clang-format-22 --dry-run -Werror "${files[@]}" 2>&1 |
+  sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' |
+  sort -u)
 if [[ ${#bad[@]} -ne 0 ]]; then
   echo "check-format.sh: ${#bad[@]} of ${#files[@]} files are not formatted" \
     "(scripts/check-format.sh --fix):" >&2
