@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the committed generated docs: the dialect, attribute and pass
-# references (from TableGen) and docs/supported-ops.md (from the
-# decomposition registry). test/Docs fails when they are out of date.
+# references (from TableGen), docs/supported-ops.md (from the
+# decomposition registry) and docs/generated/SfpFunctions.md (SfpOps.def).
+# test/Docs fails when they are out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh spyre-docs spyre-opt
@@ -10,4 +11,5 @@ mkdir -p docs/generated
 cp "$build/docs/Dialect/SpyreOps.md" "$build/docs/Dialect/SpyreAttrs.md" \
    "$build/docs/Transforms/SpyrePasses.md" docs/generated/
 "$build/bin/spyre-opt" --spyre-list-decompositions > docs/supported-ops.md
+"$build/bin/spyre-opt" --spyre-list-sfp-functions > docs/generated/SfpFunctions.md
 echo "updated docs/generated/ and docs/supported-ops.md"

@@ -24,32 +24,25 @@ const char *opcodeName(uint16_t opcode) {
 
 const char *unaryOpName(uint16_t op) {
   static const char *const names[] = {
-      "copy",        "neg",        "abs",      "exp",     "log",   "sqrt",
-      "rsqrt",       "reciprocal", "tanh",     "sigmoid", "relu",  "gelu_erf",
-      "gelu_tanh",   "silu",       "sin",      "cos",     "floor", "ceil",
-      "logical_not", "erf",        "softplus", "round",   "sign"};
-  static_assert(sizeof(names) / sizeof(names[0]) ==
-                    unsigned(UnaryOp::LastUnaryOp) + 1,
-                "every unary op has a name");
+#define SPYRE_SFP_UNARY(Enum, Name, ...) Name,
+#include "spyre/ISA/SfpOps.def"
+  };
   return lookup(names, op);
 }
 
 const char *binaryOpName(uint16_t op) {
   static const char *const names[] = {
-      "add", "sub", "mul", "div", "max", "min", "pow",      "eq",       "ne",
-      "lt",  "le",  "gt",  "ge",  "and", "or",  "floordiv", "remainder"};
-  static_assert(sizeof(names) / sizeof(names[0]) ==
-                    unsigned(BinaryOp::LastBinaryOp) + 1,
-                "every binary op has a name");
+#define SPYRE_SFP_BINARY(Enum, Name, ...) Name,
+#include "spyre/ISA/SfpOps.def"
+  };
   return lookup(names, op);
 }
 
 const char *reduceOpName(uint16_t op) {
-  static const char *const names[] = {"sum",    "max",    "min",
-                                      "argmax", "argmin", "prod"};
-  static_assert(sizeof(names) / sizeof(names[0]) ==
-                    unsigned(ReduceOp::LastReduceOp) + 1,
-                "every reduce op has a name");
+  static const char *const names[] = {
+#define SPYRE_SFP_REDUCE(Enum, Name) Name,
+#include "spyre/ISA/SfpOps.def"
+  };
   return lookup(names, op);
 }
 

@@ -317,33 +317,13 @@ bool usesDeviceAddress(uint16_t opcode) {
          opcode == uint16_t(Opcode::DmaScatter);
 }
 
-namespace {
-
-/// The unary ops that take the SFP's complex (transcendental) path.
-constexpr isa::UnaryOp kComplexUnaryOps[] = {
-    isa::UnaryOp::Exp,     isa::UnaryOp::Log,        isa::UnaryOp::Sqrt,
-    isa::UnaryOp::Rsqrt,   isa::UnaryOp::Reciprocal, isa::UnaryOp::Tanh,
-    isa::UnaryOp::Sigmoid, isa::UnaryOp::GeluErf,    isa::UnaryOp::GeluTanh,
-    isa::UnaryOp::Silu,    isa::UnaryOp::Sin,        isa::UnaryOp::Cos,
-    isa::UnaryOp::Erf,     isa::UnaryOp::Softplus};
-
-bool isComplexUnaryOp(isa::UnaryOp op) {
-  for (isa::UnaryOp complex : kComplexUnaryOps)
-    if (op == complex)
-      return true;
-  return false;
-}
-
-} // namespace
-
 bool isComplexSfpOp(const isa::Inst &inst) {
   using isa::BinaryOp;
   using isa::UnaryOp;
   if (inst.opcode == uint16_t(Opcode::SfpUnary))
-    return isComplexUnaryOp(UnaryOp(inst.op));
+    return isa::takesComplexPath(UnaryOp(inst.op));
   if (inst.opcode == uint16_t(Opcode::SfpBinary))
-    return inst.op == uint16_t(BinaryOp::Div) ||
-           inst.op == uint16_t(BinaryOp::Pow);
+    return isa::takesComplexPath(BinaryOp(inst.op));
   return false;
 }
 

@@ -2,11 +2,13 @@
 //
 // The developer tool: runs spyre passes and pipelines on MLIR files
 // (MlirOptMain: --mlir-print-ir-after-all, --mlir-timing, reproducers...).
-// `spyre-opt --spyre-list-decompositions` prints docs/supported-ops.md.
+// `spyre-opt --spyre-list-decompositions` prints docs/supported-ops.md,
+// `--spyre-list-sfp-functions` docs/generated/SfpFunctions.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Dialect/Spyre/SpyreDialect.h"
+#include "spyre/ISA/ISA.h"
 #include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -20,6 +22,10 @@ int main(int argc, char **argv) {
   // test checks the committed file is up to date).
   if (argc == 2 && llvm::StringRef(argv[1]) == "--spyre-list-decompositions") {
     spyre::printSupportedOpsMarkdown(llvm::outs());
+    return 0;
+  }
+  if (argc == 2 && llvm::StringRef(argv[1]) == "--spyre-list-sfp-functions") {
+    llvm::outs() << spyre::isa::sfpFunctionsMarkdown();
     return 0;
   }
   mlir::DialectRegistry registry;

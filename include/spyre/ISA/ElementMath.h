@@ -63,29 +63,6 @@ inline int64_t intPow(int64_t base, int64_t exponent) {
   return int64_t(result);
 }
 
-/// Whether the op has an integer form: on integer sources it then runs in
-/// the int64 domain; every other op converts its sources to fp32.
-inline bool unaryHasIntegerForm(UnaryOp op) {
-  switch (op) {
-  case UnaryOp::Copy:
-  case UnaryOp::Neg:
-  case UnaryOp::Abs:
-  case UnaryOp::Relu:
-  case UnaryOp::Sign:
-  case UnaryOp::LogicalNot:
-  case UnaryOp::Floor:
-  case UnaryOp::Ceil:
-  case UnaryOp::Round:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Binary ops run in the int64 domain when both sources are integers, except
-/// true division.
-inline bool binaryHasIntegerForm(BinaryOp op) { return op != BinaryOp::Div; }
-
 template <UnaryOp Op> inline float unaryF(float x) {
   if constexpr (Op == UnaryOp::Copy)
     return x;
@@ -139,7 +116,7 @@ template <UnaryOp Op> inline float unaryF(float x) {
   }
 }
 
-/// The integer form (only meaningful where unaryHasIntegerForm).
+/// The integer form (only meaningful where hasIntegerForm, ISA.h).
 template <UnaryOp Op> inline int64_t unaryI(int64_t x) {
   if constexpr (Op == UnaryOp::Neg)
     return wrapSub(0, x);
@@ -208,7 +185,7 @@ template <BinaryOp Op> inline float binaryF(float a, float b) {
   }
 }
 
-/// The integer form (only meaningful where binaryHasIntegerForm). Division
+/// The integer form (only meaningful where hasIntegerForm, ISA.h). Division
 /// by zero gives 0 rather than trapping.
 template <BinaryOp Op> inline int64_t binaryI(int64_t a, int64_t b) {
   if constexpr (Op == BinaryOp::Add)
@@ -384,33 +361,10 @@ template <BinaryOp Op> using BinaryTag = std::integral_constant<BinaryOp, Op>;
 /// Calls `fn(UnaryTag<op>{})`: one switch, then code specialized for `op`.
 template <typename Fn> decltype(auto) visit(UnaryOp op, Fn &&fn) {
   switch (op) {
-#define SPYRE_UNARY_CASE(X)                                                    \
-  case UnaryOp::X:                                                             \
-    return fn(UnaryTag<UnaryOp::X>{});
-    SPYRE_UNARY_CASE(Copy)
-    SPYRE_UNARY_CASE(Neg)
-    SPYRE_UNARY_CASE(Abs)
-    SPYRE_UNARY_CASE(Exp)
-    SPYRE_UNARY_CASE(Log)
-    SPYRE_UNARY_CASE(Sqrt)
-    SPYRE_UNARY_CASE(Rsqrt)
-    SPYRE_UNARY_CASE(Reciprocal)
-    SPYRE_UNARY_CASE(Tanh)
-    SPYRE_UNARY_CASE(Sigmoid)
-    SPYRE_UNARY_CASE(Relu)
-    SPYRE_UNARY_CASE(GeluErf)
-    SPYRE_UNARY_CASE(GeluTanh)
-    SPYRE_UNARY_CASE(Silu)
-    SPYRE_UNARY_CASE(Sin)
-    SPYRE_UNARY_CASE(Cos)
-    SPYRE_UNARY_CASE(Floor)
-    SPYRE_UNARY_CASE(Ceil)
-    SPYRE_UNARY_CASE(LogicalNot)
-    SPYRE_UNARY_CASE(Erf)
-    SPYRE_UNARY_CASE(Softplus)
-    SPYRE_UNARY_CASE(Round)
-    SPYRE_UNARY_CASE(Sign)
-#undef SPYRE_UNARY_CASE
+#define SPYRE_SFP_UNARY(Enum, ...)                                             \
+  case UnaryOp::Enum:                                                          \
+    return fn(UnaryTag<UnaryOp::Enum>{});
+#include "spyre/ISA/SfpOps.def"
   }
   // Out of range: unreachable for validated programs.
   return fn(UnaryTag<UnaryOp::Copy>{});
@@ -419,27 +373,10 @@ template <typename Fn> decltype(auto) visit(UnaryOp op, Fn &&fn) {
 /// Calls `fn(BinaryTag<op>{})`: one switch, then code specialized for `op`.
 template <typename Fn> decltype(auto) visit(BinaryOp op, Fn &&fn) {
   switch (op) {
-#define SPYRE_BINARY_CASE(X)                                                   \
-  case BinaryOp::X:                                                            \
-    return fn(BinaryTag<BinaryOp::X>{});
-    SPYRE_BINARY_CASE(Add)
-    SPYRE_BINARY_CASE(Sub)
-    SPYRE_BINARY_CASE(Mul)
-    SPYRE_BINARY_CASE(Div)
-    SPYRE_BINARY_CASE(Max)
-    SPYRE_BINARY_CASE(Min)
-    SPYRE_BINARY_CASE(Pow)
-    SPYRE_BINARY_CASE(Eq)
-    SPYRE_BINARY_CASE(Ne)
-    SPYRE_BINARY_CASE(Lt)
-    SPYRE_BINARY_CASE(Le)
-    SPYRE_BINARY_CASE(Gt)
-    SPYRE_BINARY_CASE(Ge)
-    SPYRE_BINARY_CASE(And)
-    SPYRE_BINARY_CASE(Or)
-    SPYRE_BINARY_CASE(FloorDiv)
-    SPYRE_BINARY_CASE(Remainder)
-#undef SPYRE_BINARY_CASE
+#define SPYRE_SFP_BINARY(Enum, ...)                                            \
+  case BinaryOp::Enum:                                                         \
+    return fn(BinaryTag<BinaryOp::Enum>{});
+#include "spyre/ISA/SfpOps.def"
   }
   // Out of range: unreachable for validated programs.
   return fn(BinaryTag<BinaryOp::Add>{});

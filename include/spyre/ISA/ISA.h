@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace spyre::isa {
 
@@ -97,67 +98,86 @@ constexpr uint32_t dtypeBytes(DType t) {
   return 0;
 }
 
+/// How many functions each SFP instruction has (SfpOps.def).
+namespace detail {
+enum : uint16_t {
+#define SPYRE_SFP_UNARY(Enum, ...) Unary##Enum,
+#include "spyre/ISA/SfpOps.def"
+  kNumUnaryOps
+};
+enum : uint16_t {
+#define SPYRE_SFP_BINARY(Enum, ...) Binary##Enum,
+#include "spyre/ISA/SfpOps.def"
+  kNumBinaryOps
+};
+enum : uint16_t {
+#define SPYRE_SFP_REDUCE(Enum, ...) Reduce##Enum,
+#include "spyre/ISA/SfpOps.def"
+  kNumReduceOps
+};
+} // namespace detail
+
 /// SFP unary operations (op field of SfpUnary). Computed in fp32 (or in the
 /// integer domain for integer dtypes), result converted to dtype[0].
 enum class UnaryOp : uint16_t {
-  Copy = 0, // also a cast when dtype[0] != dtype[1]
-  Neg,
-  Abs,
-  Exp,
-  Log,
-  Sqrt,
-  Rsqrt,
-  Reciprocal,
-  Tanh,
-  Sigmoid,
-  Relu,
-  GeluErf,
-  GeluTanh,
-  Silu,
-  Sin,
-  Cos,
-  Floor,
-  Ceil,
-  LogicalNot,
-  Erf,
-  Softplus,
-  Round,
-  Sign,
-  LastUnaryOp = Sign,
+#define SPYRE_SFP_UNARY(Enum, ...) Enum,
+#include "spyre/ISA/SfpOps.def"
+  LastUnaryOp = detail::kNumUnaryOps - 1,
 };
 
 /// SFP binary operations (op field of SfpBinary).
 enum class BinaryOp : uint16_t {
-  Add = 0,
-  Sub,
-  Mul,
-  Div,
-  Max,
-  Min,
-  Pow,
-  Eq, // comparisons produce 1 or 0 in dtype[0]
-  Ne,
-  Lt,
-  Le,
-  Gt,
-  Ge,
-  And,
-  Or,
-  FloorDiv,
-  Remainder,
-  LastBinaryOp = Remainder,
+#define SPYRE_SFP_BINARY(Enum, ...) Enum,
+#include "spyre/ISA/SfpOps.def"
+  LastBinaryOp = detail::kNumBinaryOps - 1,
 };
 
 /// SFP reductions (op field of SfpReduce).
 enum class ReduceOp : uint16_t {
-  Sum = 0,
-  Max,
-  Min,
-  ArgMax, // index (int) of the first maximum, in dtype[0]
-  ArgMin,
-  Prod,
-  LastReduceOp = Prod,
+#define SPYRE_SFP_REDUCE(Enum, ...) Enum,
+#include "spyre/ISA/SfpOps.def"
+  LastReduceOp = detail::kNumReduceOps - 1,
 };
+
+/// Whether the function runs in the int64 domain on integer sources.
+constexpr bool hasIntegerForm(UnaryOp op) {
+  switch (op) {
+#define SPYRE_SFP_UNARY(Enum, Name, IntegerForm, ComplexPath)                  \
+  case UnaryOp::Enum:                                                          \
+    return IntegerForm;
+#include "spyre/ISA/SfpOps.def"
+  }
+  return false;
+}
+constexpr bool hasIntegerForm(BinaryOp op) {
+  switch (op) {
+#define SPYRE_SFP_BINARY(Enum, Name, IntegerForm, ComplexPath)                 \
+  case BinaryOp::Enum:                                                         \
+    return IntegerForm;
+#include "spyre/ISA/SfpOps.def"
+  }
+  return false;
+}
+
+/// Whether the function takes the SFP's complex (transcendental) path.
+constexpr bool takesComplexPath(UnaryOp op) {
+  switch (op) {
+#define SPYRE_SFP_UNARY(Enum, Name, IntegerForm, ComplexPath)                  \
+  case UnaryOp::Enum:                                                          \
+    return ComplexPath;
+#include "spyre/ISA/SfpOps.def"
+  }
+  return false;
+}
+constexpr bool takesComplexPath(BinaryOp op) {
+  switch (op) {
+#define SPYRE_SFP_BINARY(Enum, Name, IntegerForm, ComplexPath)                 \
+  case BinaryOp::Enum:                                                         \
+    return ComplexPath;
+#include "spyre/ISA/SfpOps.def"
+  }
+  return false;
+}
 
 /// Bits of the flags field.
 enum Flags : uint8_t {
@@ -233,6 +253,9 @@ const char *unaryOpName(uint16_t op);
 const char *binaryOpName(uint16_t op);
 const char *reduceOpName(uint16_t op);
 const char *dtypeName(uint8_t dtype);
+
+/// docs/generated/SfpFunctions.md: every SFP function of SfpOps.def.
+std::string sfpFunctionsMarkdown();
 
 } // namespace spyre::isa
 

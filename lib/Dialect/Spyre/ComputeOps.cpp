@@ -7,6 +7,7 @@
 
 #include "spyre/Dialect/Spyre/ShapeUtils.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
+#include "spyre/ISA/ISA.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
@@ -81,16 +82,10 @@ int64_t numElements(Value v) {
   return cast<RankedTensorType>(v.getType()).getNumElements();
 }
 
-/// The unary kinds that count as transcendental work.
-constexpr UnaryKind kTranscendentalKinds[] = {
-    UnaryKind::exp,     UnaryKind::log,        UnaryKind::sqrt,
-    UnaryKind::rsqrt,   UnaryKind::reciprocal, UnaryKind::tanh,
-    UnaryKind::sigmoid, UnaryKind::gelu,       UnaryKind::gelu_tanh,
-    UnaryKind::silu,    UnaryKind::sin,        UnaryKind::cos,
-    UnaryKind::erf,     UnaryKind::softplus};
-
+/// The unary kinds that count as transcendental work: those the SFP runs on
+/// its complex path (a kind's value is its SFP op code).
 bool isTranscendental(UnaryKind kind) {
-  return llvm::is_contained(kTranscendentalKinds, kind);
+  return isa::takesComplexPath(isa::UnaryOp(kind));
 }
 
 } // namespace
@@ -155,7 +150,7 @@ OpWork UnaryOp::getWork() {
 
 IterationSpace BinaryOp::getIterationSpace() { return elementwiseSpace(*this); }
 OpWork BinaryOp::getWork() {
-  bool complex = getKind() == BinaryKind::div || getKind() == BinaryKind::pow;
+  bool complex = isa::takesComplexPath(isa::BinaryOp(getKind()));
   return {0, numElements(getResult()), complex};
 }
 

@@ -335,7 +335,7 @@ Attribute foldElementwiseBinary(isa::BinaryOp op, Attribute lhs, Attribute rhs,
   if (!e)
     return nullptr;
   // Integers stay integers except for true division, as on the SFP.
-  bool intDomain = a->isInt && b->isInt && isa::binaryHasIntegerForm(op);
+  bool intDomain = a->isInt && b->isInt && isa::hasIntegerForm(op);
   Tensor r = resultOf(*e, intDomain);
   if (intDomain) {
     for (int64_t k = 0; k < e->count; ++k)
@@ -576,7 +576,7 @@ Attribute foldUnary(UnaryKind kind, Attribute input, Type resultType) {
   if (!e)
     return nullptr;
   isa::UnaryOp op = sfpOpOf(kind);
-  bool intDomain = x->isInt && isa::unaryHasIntegerForm(op);
+  bool intDomain = x->isInt && isa::hasIntegerForm(op);
   Tensor r = resultOf(*e, intDomain);
   if (intDomain) {
     for (int64_t k = 0; k < e->count; ++k)

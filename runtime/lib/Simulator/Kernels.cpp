@@ -223,7 +223,7 @@ void execSfpUnary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
     }
     return;
   }
-  if (isIntegerStorage(srcS) && isa::unaryHasIntegerForm(op)) {
+  if (isIntegerStorage(srcS) && isa::hasIntegerForm(op)) {
     int64_t *x = grow(scratch.i[0], cols);
     for (size_t r = 0; r < rows; ++r) {
       loadRowI(srcS, lx + v.lx[1] + r * p1, cols, bcast, x);
@@ -249,7 +249,7 @@ void execSfpBinary(const ExecView &v, uint8_t *lx, Scratch &scratch) {
   uint64_t p0 = uint64_t(inst.pitch[0]), p1 = uint64_t(inst.pitch[1]),
            p2 = uint64_t(inst.pitch[2]);
   if (isIntegerStorage(v.storage[1]) && isIntegerStorage(v.storage[2]) &&
-      isa::binaryHasIntegerForm(op)) {
+      isa::hasIntegerForm(op)) {
     int64_t *a = grow(scratch.i[0], cols), *b = grow(scratch.i[1], cols),
             *out = grow(scratch.i[2], cols);
     for (size_t r = 0; r < rows; ++r) {
