@@ -79,6 +79,36 @@ BENCH = {
         lambda x: x * 2.0,
         [In((4096, 2048), name="x")],
         "x[4096,2048] * 2.0 (16 MiB in, 16 MiB out)"),
+    # IBM's per-op suite at Granite-3.3-8B shapes (torch-spyre granite-e2e
+    # branch): prefill [1,512,4096] and decode [4,1,4096] operands
+    "add_1x512x4096": (
+        lambda a, b: a + b,
+        [In((1, 512, 4096), name="a"), In((1, 512, 4096), name="b")],
+        "a[1,512,4096] + b[1,512,4096]"),
+    "softmax_1x512x4096": (
+        lambda x: F.softmax(x, dim=-1),
+        [In((1, 512, 4096), name="x")],
+        "F.softmax(x[1,512,4096], -1)"),
+    "matmul_1x512x4096x4096": (
+        lambda x, w: torch.matmul(x, w),
+        [In((1, 512, 4096), name="x"), In((4096, 4096), name="w")],
+        "x[1,512,4096] @ w[4096,4096]: q/o projection, 512 tokens"),
+    "matmul_1x512x4096x1024": (
+        lambda x, w: torch.matmul(x, w),
+        [In((1, 512, 4096), name="x"), In((4096, 1024), name="w")],
+        "x[1,512,4096] @ w[4096,1024]: k/v projection, 512 tokens"),
+    "matmul_4x1x4096x4096": (
+        lambda x, w: torch.matmul(x, w),
+        [In((4, 1, 4096), name="x"), In((4096, 4096), name="w")],
+        "x[4,1,4096] @ w[4096,4096]: q/o projection, decode of 4 sequences"),
+    "matmul_4x1x4096x1024": (
+        lambda x, w: torch.matmul(x, w),
+        [In((4, 1, 4096), name="x"), In((4096, 1024), name="w")],
+        "x[4,1,4096] @ w[4096,1024]: k/v projection, decode of 4 sequences"),
+    "matmul_4x1x4096x12800": (
+        lambda x, w: torch.matmul(x, w),
+        [In((4, 1, 4096), name="x"), In((4096, 12800), name="w")],
+        "x[4,1,4096] @ w[4096,12800]: gate/up projection, decode of 4 sequences"),
     "layer_norm_512x4096": (
         lambda x, w, b: F.layer_norm(x, [4096], w, b, 1e-5),
         [In((512, 4096), name="x"), In((4096,), name="weight"), In((4096,), name="bias")],

@@ -10,6 +10,7 @@ sources named in CALIBRATION.
 """
 
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -53,6 +54,13 @@ MODELS = [
     ("eager_gqa_decode_32x8x4096x128", f"{BENCH}/eager_gqa_decode_32x8x4096x128"),
     ("mul_scalar_256x2048", f"{BENCH}/mul_scalar_256x2048"),
     ("mul_scalar_4096x2048", f"{BENCH}/mul_scalar_4096x2048"),
+    ("add_1x512x4096", f"{BENCH}/add_1x512x4096"),
+    ("softmax_1x512x4096", f"{BENCH}/softmax_1x512x4096"),
+    ("matmul_1x512x4096x4096", f"{BENCH}/matmul_1x512x4096x4096"),
+    ("matmul_1x512x4096x1024", f"{BENCH}/matmul_1x512x4096x1024"),
+    ("matmul_4x1x4096x4096", f"{BENCH}/matmul_4x1x4096x4096"),
+    ("matmul_4x1x4096x1024", f"{BENCH}/matmul_4x1x4096x1024"),
+    ("matmul_4x1x4096x12800", f"{BENCH}/matmul_4x1x4096x12800"),
 ]
 
 # Schedules: ours (the defaults) and the baselines, by existing CLI options.
@@ -72,45 +80,164 @@ SOURCES = {
     "spad": "torch-spyre/torch-spyre `docs/source/compiler/scratchpad_planning.md` "
             "(\"Optimizations on softmax\", 1000-iteration median)",
     "fill": "AdnanHoque/torch-spyre, branch `AdnanHoque/mlp-decode-first-principles`, "
-            "`docs/source/_static/spyre_array_fill_briefing.md` (sections 1 and 3)",
+            "`docs/source/_static/spyre_array_fill_briefing.md` (sections 1 to 5)",
     "bw": "AdnanHoque/torch-spyre, branch `on-chip-restickify`, `docs/source/rfcs/drafts/"
           "NNNN-OnChipRestickify/reproduction/workloads/bandwidth_micro/results.md` "
           "(Microbench A)",
+    "suite": "AdnanHoque/torch-spyre, branch `granite-e2e`, per-op suite "
+             "`docs/pr-mlp-prefill-explained/artifacts/outputs/full_suite_attempts/"
+             "pr_mlp_fix_full_suite_20260607_095404/report.txt` (device kernel time) and "
+             "`kernel_report.txt` (kernels per op)",
+    "fix": "AdnanHoque/torch-spyre, branch `granite-e2e`, "
+           "`docs/pr-mlp-prefill-explained/artifacts/outputs/pr_mlp_fix_writeup.md` "
+           "(\"Root Cause\": the split of the suite's torch-spyre build)",
+    "wd": "AdnanHoque/torch-spyre, branch `on-chip-restickify`, "
+          "`torch_spyre/_inductor/config.py` (`SENCORES`, default 32) and "
+          "`torch_spyre/_inductor/core_division.py` (`divide_pointwise_op`)",
 }
 
-# IBM on-device figures: (label, model, variant, IBM microseconds, source key,
-# what IBM's schedule was).  Ours is the simulated device time of the named
-# schedule, launch overhead excluded (IBM's figures are kernel times).
+# Whether a calibration row reproduces IBM's schedule: REPRODUCED when a
+# source gives IBM's core count (split) and buffering and our options pin the
+# same (VARIANTS, EXTRA); COMPARED when IBM's schedule differs from anything
+# our options can pin, or is not published, so the row compares our schedule.
+REPRODUCED = "reproduced"
+COMPARED = "compared"
+# Targets for the reproduced rows (issue 10): ours / IBM within WITHIN on at
+# least TARGET_SHARE of them, none outside OFF.
+WITHIN = (0.8, 1.2)
+# The cost model's estimate over the simulated kernel time of our schedule
+# (one model for compiler and simulator, issue 10): within this on every case.
+ESTIMATE_WITHIN = (0.9, 1.1)
+TARGET_SHARE = 0.8
+OFF = (0.5, 2.0)
+
+# One IBM on-device figure.  label, model, variant (a schedule of VARIANTS or
+# EXTRA), ibm_us (IBM microseconds), source (a SOURCES key), ibm_schedule (what
+# IBM ran), schedule (REPRODUCED or COMPARED), cores (IBM's core count where a
+# source gives it, else None), why (the reason for `schedule`, with the
+# evidence).  Ours is the simulated device time of the named schedule, launch
+# overhead excluded (IBM's figures are kernel times).
+Calibration = collections.namedtuple(
+    "Calibration", "label model variant ibm_us source ibm_schedule schedule cores why")
+
+_FILL_SENDNN = ("sendnn's double-buffered weight preload is our default --depth 2, but its "
+                "core split is not published ([fill] 5.2 only names DeepTools' \"Spatial Work "
+                "Division and Pinning\")")
+_X2 = ("IBM ran torch-spyre's defaults, which split the rows over up to 32 cores ([wd]; "
+       "[bw] states no core count); --max-cores only caps ours, which picks its own")
+_SUITE = ("[suite] gives kernel time and PT utilization only: no core count, split or "
+          "buffering")
+_SUITE_NORM = "the suite's layernorm is RMS norm ([suite] kernel_report.txt: "
+
 CALIBRATION = [
-    ("softmax (512,1024) fp16, 1 core, input read once and output written once",
-     "softmax_512x1024", "1core", 23.67, "spad",
-     "stage 4 (dim 0): input cloned to LX, in-place exp/sub; ours: one fused kernel, "
-     "along dim -1"),
-    ("softmax (512,1024) fp16, 4 cores, input read once and output written once",
-     "softmax_512x1024", "4core", 32.17, "spad", "stage 4 on 4 cores (dim 0); ours: dim -1"),
-    ("softmax (512,1024) fp16 dim 0, 1 core, intermediates through device memory",
-     "softmax_dim0_512x1024", "1core", 32.51, "spad",
-     "stage 1 (8MN+4N bytes); ours: 5 kernels, fp32 intermediates through memory"),
-    ("softmax (512,1024) fp16 dim 0, 4 cores", "softmax_dim0_512x1024",
-     "4core", 32.17, "spad", "stage 4 on 4 cores; ours: 5 kernels as above"),
-    ("mm [512,4096]x[4096,12800], double-buffered", "mm_512x4096x12800",
-     "ours", 960.0, "fill", "sendnn/DeepTools: weight preload + double buffer, PT util 77.7 %"),
-    ("mm [512,4096]x[4096,12800], reads and compute serialized", "mm_512x4096x12800",
-     "depth1", 3160.0, "fill", "torch-spyre main 5838b3b, PT util 29.5 %"),
-    ("mm [1,4096]x[4096,16384]", "mm_1x4096x16384",
-     "ours", 940.0, "fill", "sendnn (torch-spyre: 950)"),
-    ("mm [64,4096]x[4096,16384]", "mm_64x4096x16384",
-     "ours", 990.0, "fill", "sendnn (torch-spyre: 990)"),
-    ("mm [512,4096]x[4096,16384], overlapped", "mm_512x4096x16384",
-     "ours", 1180.0, "fill", "sendnn"),
-    ("mm [512,4096]x[4096,16384], serialized", "mm_512x4096x16384",
-     "depth1", 2720.0, "fill", "torch-spyre"),
-    ("y = x * 2.0, [256,2048] fp16 (1 MiB each way)", "mul_scalar_256x2048",
-     "ours", 31.8, "bw", "one fused SFP kernel"),
-    ("y = x * 2.0, [4096,2048] fp16 (16 MiB each way)", "mul_scalar_4096x2048",
-     "ours", 338.3, "bw", "one fused SFP kernel (realized ~99 GB/s round trip)"),
+    Calibration(
+        "softmax (512,1024) fp16, 1 core, input read once and output written once",
+        "softmax_512x1024", "1core", 23.67, "spad",
+        "stage 4 (dim 0): input cloned to LX, in-place exp/sub; ours: one fused kernel, "
+        "along dim -1",
+        REPRODUCED, 1,
+        "[spad] table row \"stage 4\": 1 core, input read once, output written once, the "
+        "rest in LX; pinned by --max-cores 1 (IBM reduces along dim 0, ours dim -1)"),
+    Calibration(
+        "softmax (512,1024) fp16, 4 cores, input read once and output written once",
+        "softmax_512x1024", "4core", 32.17, "spad", "stage 4 on 4 cores (dim 0); ours: dim -1",
+        COMPARED, 4,
+        "IBM's 4 cores take 8.5 us more than its 1 core, which [spad] attributes to "
+        "communication and work distribution between the cores of its dim-0 split; ours "
+        "splits rows of dim -1 and exchanges nothing (a per-core cost of 2.8 us would "
+        "contradict y = x * 2 at 1 MiB on up to 32 cores, 31.8 us in all: "
+        "docs/performance.md \"Calibration\")"),
+    Calibration(
+        "softmax (512,1024) fp16 dim 0, 1 core, intermediates through device memory",
+        "softmax_dim0_512x1024", "1core", 32.51, "spad",
+        "stage 1 (8MN+4N bytes); ours: 5 kernels, fp32 intermediates through memory",
+        COMPARED, 1,
+        "kernel structure differs: IBM's stage 1 moves 8MN+4N bytes ([spad] \"Stage 1, "
+        "baseline\"), ours is 5 kernels with fp32 intermediates"),
+    Calibration(
+        "softmax (512,1024) fp16 dim 0, 4 cores", "softmax_dim0_512x1024",
+        "4core", 32.17, "spad", "stage 4 on 4 cores; ours: 5 kernels as above",
+        COMPARED, 4,
+        "kernel structure differs: IBM keeps everything in LX ([spad] row \"4-core\"), "
+        "ours is 5 kernels through memory"),
+    Calibration(
+        "mm [512,4096]x[4096,12800], double-buffered", "mm_512x4096x12800",
+        "ours", 960.0, "fill", "sendnn/DeepTools: weight preload + double buffer, PT util 77.7 %",
+        COMPARED, None, _FILL_SENDNN),
+    Calibration(
+        "mm [512,4096]x[4096,12800], reads and compute serialized", "mm_512x4096x12800",
+        "depth1", 3160.0, "fill", "torch-spyre main 5838b3b, PT util 29.5 %",
+        COMPARED, 32,
+        "PT dataflow differs: split (m=8,n=4,k=1) is published ([fill] 4), but IBM's array is "
+        "under-filled (29.5 %), weights streamed through the weight registers ([fill] 2, 5)"),
+    Calibration(
+        "mm [1,4096]x[4096,16384]", "mm_1x4096x16384",
+        "ours", 940.0, "fill", "sendnn (torch-spyre: 950)",
+        COMPARED, None, _FILL_SENDNN),
+    Calibration(
+        "mm [64,4096]x[4096,16384]", "mm_64x4096x16384",
+        "ours", 990.0, "fill", "sendnn (torch-spyre: 990)",
+        COMPARED, None, _FILL_SENDNN),
+    Calibration(
+        "mm [512,4096]x[4096,16384], overlapped", "mm_512x4096x16384",
+        "ours", 1180.0, "fill", "sendnn",
+        COMPARED, None, _FILL_SENDNN),
+    Calibration(
+        "mm [512,4096]x[4096,16384], serialized", "mm_512x4096x16384",
+        "depth1", 2720.0, "fill", "torch-spyre",
+        COMPARED, None,
+        "PT dataflow differs: torch-spyre serializes reads and compute with the array "
+        "under-filled ([fill] 3, 5); its split for this shape is not stated"),
+    Calibration(
+        "y = x * 2.0, [256,2048] fp16 (1 MiB each way)", "mul_scalar_256x2048",
+        "ours", 31.8, "bw", "one fused SFP kernel",
+        COMPARED, None, _X2),
+    Calibration(
+        "y = x * 2.0, [4096,2048] fp16 (16 MiB each way)", "mul_scalar_4096x2048",
+        "ours", 338.3, "bw", "one fused SFP kernel (realized ~99 GB/s round trip)",
+        COMPARED, None, _X2),
 ]
-NO_IBM_FIGURE = ["layer_norm_512x4096", "rms_norm_512x4096", "sdpa_1x8x512x128",
+# IBM's per-op suite at Granite-3.3-8B shapes, fp16: (op, model, torch-spyre us,
+# (schedule, IBM cores, why) of the torch-spyre row, sendnn us, the same of the
+# sendnn row), sendnn being IBM's closed compiler.  The suite's "layernorm" is
+# RMS norm: torch-spyre runs it as one `sdsc_fused_rms_norm_0` kernel, sendnn
+# as `pow_1-Mul0` and `rsqrt` ([suite] kernel_report.txt; a layer norm is three
+# kernels in torch-spyre, exx2 + layernormscale + layernormnorm).
+SUITE = [
+    ("add [1,512,4096] + [1,512,4096]", "add_1x512x4096",
+     127, (COMPARED, None, _SUITE), 117, (COMPARED, None, _SUITE)),
+    ("softmax [1,512,4096]", "softmax_1x512x4096",
+     101, (COMPARED, None, _SUITE), 95, (COMPARED, None, _SUITE)),
+    ("layernorm [1,512,4096] (RMS norm in IBM's kernels)", "rms_norm_512x4096",
+     221, (COMPARED, None, _SUITE_NORM + "torch-spyre `sdsc_fused_rms_norm_0`); " + _SUITE),
+     121, (COMPARED, None, _SUITE_NORM + "sendnn `pow_1-Mul0`, `rsqrt`); " + _SUITE)),
+    ("[1,512,4096] @ [4096,4096]", "matmul_1x512x4096x4096",
+     321, (COMPARED, None, _SUITE), 358, (COMPARED, None, _SUITE)),
+    ("[1,512,4096] @ [4096,1024]", "matmul_1x512x4096x1024",
+     90, (COMPARED, None, _SUITE), 106, (COMPARED, None, _SUITE)),
+    ("[1,512,4096] @ [4096,12800]", "mm_512x4096x12800",
+     1020, (COMPARED, 32,
+            "split x=1, mb=4, out=8, in=1 on 32 cores is published ([fix] \"Root Cause\"), "
+            "but our options pin only the core count, not the m/n split; buffering not "
+            "stated"),
+     959, (COMPARED, None, _SUITE)),
+    ("[4,1,4096] @ [4096,4096]", "matmul_4x1x4096x4096",
+     214, (COMPARED, None, _SUITE), 233, (COMPARED, None, _SUITE)),
+    ("[4,1,4096] @ [4096,1024]", "matmul_4x1x4096x1024",
+     56, (COMPARED, None, _SUITE), 62, (COMPARED, None, _SUITE)),
+    ("[4,1,4096] @ [4096,12800]", "matmul_4x1x4096x12800",
+     721, (COMPARED, None, _SUITE), 846, (COMPARED, None, _SUITE)),
+]
+for _op, _model, _ts_us, _ts, _sn_us, _sn in SUITE:
+    CALIBRATION.append(Calibration(_op + " (torch-spyre)", _model, "ours", _ts_us, "suite",
+                                   "torch-spyre", *_ts))
+    CALIBRATION.append(Calibration(_op + " (sendnn)", _model, "ours", _sn_us, "suite",
+                                   "sendnn", *_sn))
+for _c in CALIBRATION:
+    assert _c.schedule in (REPRODUCED, COMPARED) and _c.why, _c.label
+    assert _c.source in SOURCES, _c.label
+    assert _c.variant in dict(VARIANTS + EXTRA.get(_c.model, [])), _c.label
+NO_IBM_FIGURE = ["layer_norm_512x4096", "sdpa_1x8x512x128",
                  "sdpa_gqa_32x8x1024x128", "eager_gqa_decode_32x8x4096x128",
                  "mlp_fp16", "block_llama_decoder",
                  "block_bert_encoder", "model_llama_tiny", "model_bert_tiny"]
@@ -150,12 +277,21 @@ def run(cmd, timeout=600):
     return p, time.perf_counter() - t0
 
 
+def memory_floor_ns(a, total_bytes, written_bytes):
+    """Reads at the read bandwidth, writes at the write bandwidth
+    (Arch::memoryFloorNs)."""
+    return ((total_bytes - written_bytes) / a["_mem_bw"] +
+            written_bytes / a["_mem_write_bw"]) * 1e9
+
+
 def load_arch(path):
     with open(path) as f:
         a = json.load(f)
     macs_per_cycle = a["corelets_per_core"] * a["pt_rows"] * a["pt_cols"] * a["pt_simd"]
     a["_peak_flops"] = 2.0 * macs_per_cycle * a["cores"] * a["core_clock_hz"]
     a["_mem_bw"] = a["memory_bytes_per_cycle"] * a["memory_clock_hz"] * a["memory_efficiency"]
+    a["_mem_write_bw"] = (a["memory_bytes_per_cycle"] * a["memory_clock_hz"] *
+                          a["memory_write_efficiency"])
     a["_mem_peak_bw"] = a["memory_bytes_per_cycle"] * a["memory_clock_hz"]
     a["_ring_bw"] = a["ring_bytes_per_cycle"] * a["ring_clock_hz"]
     a["_sfp_elems"] = a["sfp_lanes_per_core"] * a["cores"] * a["core_clock_hz"]
@@ -283,8 +419,10 @@ class Bench:
             "compute_floor_ns": 2.0 * rep["macs"] / a["_peak_flops"] * 1e9,
             "kernel_bytes": rep["kernel_min_bytes"],
             "model_bytes": rep["model_min_bytes"],
-            "kernel_mem_floor_ns": rep["kernel_min_bytes"] / a["_mem_bw"] * 1e9,
-            "model_mem_floor_ns": rep["model_min_bytes"] / a["_mem_bw"] * 1e9,
+            "kernel_mem_floor_ns": memory_floor_ns(a, rep["kernel_min_bytes"],
+                                                   rep["kernel_min_written_bytes"]),
+            "model_mem_floor_ns": memory_floor_ns(a, rep["model_min_bytes"],
+                                                  rep["model_written_bytes"]),
             "kernel_roofline_ns": rep["kernel_roofline_ns"],
             "model_roofline_ns": rep["model_roofline_ns"],
             "estimate_ns": rep["estimate_ns"],
@@ -339,6 +477,103 @@ def measure_all(b, only):
 
 
 # ----------------------------------------------------------------------------
+# Calibration against IBM's measurements
+# ----------------------------------------------------------------------------
+
+
+def calibration_rows(results):
+    """One dict per CALIBRATION row whose model was measured: IBM's figure,
+    ours, their ratio and whether IBM's schedule is reproduced."""
+    rows = []
+    for c in CALIBRATION:
+        if c.model not in results:
+            continue
+        r = results[c.model]["variants"].get(c.variant)
+        ours_us = us(r["device_ns"]) if r else None
+        rows.append({
+            "label": c.label, "model": c.model, "variant": c.variant,
+            "options": " ".join(dict(VARIANTS + EXTRA.get(c.model, []))[c.variant]),
+            "ibm_us": c.ibm_us, "ours_us": ours_us,
+            "ratio": ours_us / c.ibm_us if ours_us is not None else None,
+            "source": c.source, "ibm_schedule": c.ibm_schedule,
+            "schedule": c.schedule, "ibm_cores": c.cores,
+            "ours_cores": r["max_cores"] if r else None, "why": c.why,
+        })
+    return rows
+
+
+def off_by(q):
+    """How far a ratio is from 1, as a factor (0.5 and 2 are both 2)."""
+    return max(q, 1.0 / q) if q > 0 else float("inf")
+
+
+def calibration_summary(rows):
+    """Per schedule kind: rows, rows with a figure, rows within WITHIN, rows
+    outside OFF, the worst row; for the reproduced rows whether the target
+    is met."""
+    out = {}
+    for kind in (REPRODUCED, COMPARED):
+        rs = [c for c in rows if c["schedule"] == kind]
+        have = [c for c in rs if c["ratio"] is not None]
+        worst = max(have, key=lambda c: off_by(c["ratio"]), default=None)
+        s = {
+            "rows": len(rs), "measured": len(have),
+            "within": sum(1 for c in have if WITHIN[0] <= c["ratio"] <= WITHIN[1]),
+            "off": sum(1 for c in have if not OFF[0] <= c["ratio"] <= OFF[1]),
+            "worst": {"label": worst["label"], "ratio": worst["ratio"]} if worst else None,
+        }
+        if kind == REPRODUCED:
+            s["target_met"] = (s["rows"] > 0 and s["measured"] == s["rows"] and
+                               s["within"] >= TARGET_SHARE * s["rows"] and s["off"] == 0)
+        out[kind] = s
+    return out
+
+
+def calibration_flags(results):
+    """Reproduced-schedule rows that cannot be right: off by more than OFF
+    from IBM, or not on IBM's core count."""
+    out = []
+    for c in calibration_rows(results):
+        if c["schedule"] != REPRODUCED or c["ratio"] is None:
+            continue
+        if not OFF[0] <= c["ratio"] <= OFF[1]:
+            out.append("calibration, reproduced schedule: %s: ours %.2f us against IBM's "
+                       "%.2f us (x%.2f, off by more than %gx)" %
+                       (c["label"], c["ours_us"], c["ibm_us"], c["ratio"], OFF[1]))
+        if c["ibm_cores"] is not None and c["ours_cores"] != c["ibm_cores"]:
+            out.append("calibration, reproduced schedule: %s: IBM's core count is %d, our "
+                       "pinned schedule `%s` (%s) uses %d" %
+                       (c["label"], c["ibm_cores"], c["model"], c["options"] or "default",
+                        c["ours_cores"]))
+    return out
+
+
+def summary_lines(summary):
+    """The sentences closing the calibration section."""
+    def counts(s):
+        if not s["rows"]:
+            return "no such row in this run"
+        if not s["measured"]:
+            return "no row with a figure (%d without)" % s["rows"]
+        txt = ("%d of %d rows within ±%.0f %% of IBM (ours / IBM in [%.2f, %.2f]), %d off by "
+               "more than %gx (outside [%.2f, %.2f])" %
+               (s["within"], s["measured"], (WITHIN[1] - 1) * 100, WITHIN[0], WITHIN[1],
+                s["off"], OFF[1], OFF[0], OFF[1]))
+        if s["measured"] < s["rows"]:
+            txt += "; %d without a figure" % (s["rows"] - s["measured"])
+        return txt + "; worst: %s (x%.2f)" % (s["worst"]["label"], s["worst"]["ratio"])
+    rep, cmp_ = summary[REPRODUCED], summary[COMPARED]
+    return [
+        "* **Reproduced schedules** (IBM's core count and buffering pinned by our options): "
+        "%s. Target: at least %.0f %% of these rows within ±%.0f %% and none off by more "
+        "than %gx: **%s**." % (counts(rep), TARGET_SHARE * 100, (WITHIN[1] - 1) * 100, OFF[1],
+                               "met" if rep["target_met"] else "not met"),
+        "* **Compared schedules** (IBM's schedule differs from what our options can pin, or "
+        "is not published; no target): %s." % counts(cmp_),
+    ]
+
+
+# ----------------------------------------------------------------------------
 # Checks: figures that cannot be right
 # ----------------------------------------------------------------------------
 
@@ -364,7 +599,7 @@ def flags(results):
                             us(r["kernel_ns"])))
             if r["kernel_ns"] > 0 and var == "ours":
                 q = r["estimate_ns"] / r["kernel_ns"]
-                if q < 2 / 3 or q > 1.5:
+                if not ESTIMATE_WITHIN[0] <= q <= ESTIMATE_WITHIN[1]:
                     out.append("%s [%s]: cost-model estimate %.1f us vs simulated kernel time "
                                "%.1f us (x%.2f)" % (name, var, us(r["estimate_ns"]),
                                                     us(r["kernel_ns"]), q))
@@ -375,7 +610,7 @@ def flags(results):
                     out.append("%s: baseline %s (%s) is faster than our schedule: %.1f us vs "
                                "%.1f us" % (name, var, r["options"], us(r["device_ns"]),
                                             us(o["device_ns"])))
-    return out
+    return out + calibration_flags(results)
 
 
 # ----------------------------------------------------------------------------
@@ -410,9 +645,13 @@ def render(results, arch, meta, fl, failures, wall):
               "which are host wall times of `spyre-compile`. \"device\" excludes the "
               "per-launch overhead (%.0f us, once per inference) and includes the %d ns "
               "barriers between kernels. Rooflines come from `spyre-compile --report`: "
-              "compute floor = 2 x MACs / %.1f TFLOP/s, memory floor = bytes / %.1f GB/s "
-              "(sustained)." % (arch["launch_overhead_ns"] / 1e3, arch["barrier_latency_ns"],
-                               arch["_peak_flops"] / 1e12, arch["_mem_bw"] / 1e9))
+              "compute floor = 2 x MACs / %.1f TFLOP/s, memory floor = bytes read / %.1f "
+              "GB/s + bytes written / %.1f GB/s (sustained). Every kernel's time includes "
+              "its synchronization, %.1f us + %.2f us per core." % (
+                  arch["launch_overhead_ns"] / 1e3, arch["barrier_latency_ns"],
+                  arch["_peak_flops"] / 1e12, arch["_mem_bw"] / 1e9,
+                  arch["_mem_write_bw"] / 1e9, arch["kernel_sync_ns"] / 1e3,
+                  arch["core_sync_ns"] / 1e3))
     md.append("")
 
     # 1. Simulated time against the roofline
@@ -485,19 +724,31 @@ def render(results, arch, meta, fl, failures, wall):
               "(torch-spyre, sendnn/DeepTools); ours is the simulated device time of the "
               "named schedule on the same shape. Sources: see the list below the table.")
     md.append("")
+    cal = calibration_rows(results)
+    notes = []  # the distinct reasons, in order of first use
     rows = []
-    for label, model, var, ibm_us, src, what in CALIBRATION:
-        if model not in results:
-            continue
-        r = results[model]["variants"].get(var)
-        ours_us = us(r["device_ns"]) if r else None
-        opts = " ".join(dict(VARIANTS + EXTRA.get(model, []))[var]) or "default"
-        rows.append([label, fmt(ibm_us, 2), what, "`%s` (%s)" % (model, opts),
-                     fmt(ours_us, 2), ratio(ours_us, ibm_us),
-                     "[%s]" % src])
-    md.append(table(["measurement", "IBM us", "IBM's schedule", "ours: model (options)",
-                     "ours us", "ours / IBM", "source"], rows,
-                    ["l", "r", "l", "l", "r", "r", "l"]))
+    for c in cal:
+        if c["why"] not in notes:
+            notes.append(c["why"])
+        rows.append([c["label"], fmt(c["ibm_us"], 2), c["ibm_schedule"], c["schedule"],
+                     "[n%d]" % (notes.index(c["why"]) + 1),
+                     "%s / %s" % (c["ibm_cores"] if c["ibm_cores"] is not None else "?",
+                                  c["ours_cores"] if c["ours_cores"] is not None else "—"),
+                     "`%s` (%s)" % (c["model"], c["options"] or "default"),
+                     fmt(c["ours_us"], 2), ratio(c["ours_us"], c["ibm_us"]),
+                     "[%s]" % c["source"]])
+    md.append(table(["measurement", "IBM us", "IBM's schedule", "schedule", "why",
+                     "cores IBM / ours", "ours: model (options)", "ours us", "ours / IBM",
+                     "source"], rows,
+                    ["l", "r", "l", "l", "l", "r", "l", "r", "r", "l"]))
+    md.append("")
+    md.append("*schedule*: **%s** when a source gives IBM's core count and buffering and our "
+              "options pin the same (the named schedule); **%s** when IBM's schedule differs "
+              "from anything our options can pin, or is not published, so the row compares "
+              "our own schedule. *cores*: IBM's where a source gives it (?: not published), "
+              "ours the most any kernel of the named schedule uses." % (REPRODUCED, COMPARED))
+    md.append("")
+    md += ["* [n%d] %s" % (i + 1, why) for i, why in enumerate(notes)]
     md.append("")
     for key, text in SOURCES.items():
         md.append("* [%s] %s" % (key, text))
@@ -523,13 +774,22 @@ def render(results, arch, meta, fl, failures, wall):
         ["stick", "%d B" % arch["stick_bytes"], "128 B `BYTES_IN_STICK` (torch-spyre docs)"],
         ["ring link", "%.1f GB/s" % (arch["_ring_bw"] / 1e9),
          "128 B/cycle per direction (torch-spyre docs) x 1.3 GHz = 166.4 GB/s (branch notes)"],
-        ["memory peak / sustained", "%.1f / %.1f GB/s" % (arch["_mem_peak_bw"] / 1e9,
-                                                          arch["_mem_bw"] / 1e9),
+        ["memory peak / sustained read / sustained write",
+         "%.1f / %.1f / %.1f GB/s" % (arch["_mem_peak_bw"] / 1e9, arch["_mem_bw"] / 1e9,
+                                      arch["_mem_write_bw"] / 1e9),
          "LPDDR5 128 GB; 166 to 204.8 GB/s peak quoted; ~143 GB/s measured read, "
-         "~100 GB/s measured read+write stream"],
+         "~100 GB/s measured read+write stream (the write rate is fitted to it)"],
+        ["kernel synchronization", "%.1f us + %.2f us per core" % (
+            arch["kernel_sync_ns"] / 1e3, arch["core_sync_ns"] / 1e3),
+         "\"a ~3 us setup floor in small kernels\" (branch notes); fitted to y = x * 2 "
+         "at 1 and 16 MiB and the one-core softmax"],
         ["launch overhead", "%.0f us" % (arch["launch_overhead_ns"] / 1e3),
          "~3 us to ~3 ms quoted, depending on what is counted"],
     ], ["l", "l", "l"]))
+    md.append("")
+    md.append("Calibration summary:")
+    md.append("")
+    md += summary_lines(calibration_summary(cal))
     md.append("")
 
     # 4. Compile time
@@ -563,8 +823,10 @@ def render(results, arch, meta, fl, failures, wall):
         md.append("")
     if fl:
         md.append("Figures flagged by the bench (simulated time below a roofline, a "
-                  "baseline faster than our schedule, the cost model off by more than "
-                  "1.5x or below the roofline):")
+                  "baseline faster than our schedule, the cost model more than 10 % off "
+                  "the simulation or below the roofline, a reproduced-schedule calibration "
+                  "row off by "
+                  "more than 2x from IBM or not on IBM's core count):")
         md.append("")
         md += ["* %s" % f for f in fl]
     else:
@@ -612,8 +874,10 @@ def main():
         f.write(md + "\n")
     if args.json:
         with open(args.json, "w") as f:
+            cal = calibration_rows(results)
             json.dump({"meta": meta, "results": results, "flags": fl,
-                       "failures": b.failures}, f, indent=1)
+                       "failures": b.failures, "calibration": cal,
+                       "calibration_summary": calibration_summary(cal)}, f, indent=1)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     sys.stderr.write("perf: wrote %s\n" % os.path.relpath(args.out, os.getcwd()))

@@ -150,15 +150,17 @@ bool requirePositive(int64_t v, const char *what, std::string &error) {
   return false;
 }
 
-/// Every integer field but the latencies, overheads and the memory's ring
-/// position (which may be zero) must be positive.
+/// Whether an integer field may be zero: the latencies, overheads and
+/// synchronization terms (the *_ns fields) and the memory's ring position.
+bool mayBeZero(const std::string &key) {
+  return key == "memory_ring_position" ||
+         (key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0);
+}
+
+/// Every other integer field must be positive.
 bool checkPositiveFields(const Arch &a, std::string &error) {
 #define SPYRE_ARCH_POSITIVE(type, member, key, doc)                            \
-  if (std::string(key) != "memory_latency_ns" &&                               \
-      std::string(key) != "memory_ring_position" &&                            \
-      std::string(key) != "launch_overhead_ns" &&                              \
-      std::string(key) != "barrier_latency_ns" &&                              \
-      !requirePositive(a.member, key, error))                                  \
+  if (!mayBeZero(key) && !requirePositive(a.member, key, error))               \
     return false;
   SPYRE_ARCH_INT_FIELDS(SPYRE_ARCH_POSITIVE)
 #undef SPYRE_ARCH_POSITIVE
@@ -167,8 +169,11 @@ bool checkPositiveFields(const Arch &a, std::string &error) {
 
 /// The first negative latency or non-positive clock; null when none is.
 const char *timingProblem(const Arch &a) {
-  if (a.memoryLatencyNs < 0 || a.launchOverheadNs < 0 || a.barrierLatencyNs < 0)
-    return "latencies and overheads must not be negative";
+  if (a.memoryLatencyNs < 0 || a.memorySetupNs < 0 ||
+      a.memoryTurnaroundNs < 0 || a.launchOverheadNs < 0 ||
+      a.barrierLatencyNs < 0 || a.kernelSyncNs < 0 || a.coreSyncNs < 0)
+    return "latencies, overheads and synchronization times must not be "
+           "negative";
   if (!(a.coreClockHz > 0) || !(a.ringClockHz > 0) || !(a.memoryClockHz > 0))
     return "clocks must be positive";
   return nullptr;
@@ -178,6 +183,8 @@ const char *timingProblem(const Arch &a) {
 const char *fractionProblem(const Arch &a) {
   if (!(a.memoryEfficiency > 0 && a.memoryEfficiency <= 1))
     return "memory_efficiency must be in (0, 1]";
+  if (!(a.memoryWriteEfficiency > 0 && a.memoryWriteEfficiency <= 1))
+    return "memory_write_efficiency must be in (0, 1]";
   if (!(a.lxReservedFraction >= 0 && a.lxReservedFraction < 1))
     return "lx_reserved_fraction must be in [0, 1)";
   return nullptr;

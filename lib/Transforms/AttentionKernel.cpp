@@ -318,30 +318,33 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
 
 /// Per key tile: the transpose of K, both products, the SFP passes over
 /// the [mt, st] scores (scale, mask, max, subtract, exp, sum, convert)
-/// and over O (rescale), and the [mt, 1] statistics.
+/// and over O (rescale), and the [mt, 1] statistics. Pipelined, the SFP
+/// and PT units (each in order) overlap one step: the next tile's
+/// transpose (SFP) runs while this tile's second product (PT) does.
 static double keyTileComputeNs(const KernelPlan &plan,
                                const AttentionInputs &in,
-                               const AttentionLoops &L) {
+                               const AttentionLoops &L, bool pipelined) {
   const Arch &arch = plan.arch;
   const SmallVector<PlanLoop> &loops = plan.loops;
   int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
   int64_t e = loops[L.e].size, ev = loops[L.ev].size;
   int64_t kBytes = plan.tensors[in.k].elementBytes;
-  double compute =
-      sfpNs(arch, st, e, kBytes, false) + ptMatmulNs(arch, mt, e, st) +
-      ptMatmulNs(arch, mt, st, ev) + 5 * sfpNs(arch, mt, st, 4, false) +
-      sfpNs(arch, mt, st, 4, true) + sfpNs(arch, mt, ev, 4, false) +
-      8 * sfpNs(arch, mt, 1, 4, false);
+  double transpose = sfpNs(arch, st, e, kBytes, false);
+  double scores = ptMatmulNs(arch, mt, e, st);
+  double values = ptMatmulNs(arch, mt, st, ev);
+  double softmax =
+      5 * sfpNs(arch, mt, st, 4, false) + sfpNs(arch, mt, st, 4, true) +
+      sfpNs(arch, mt, ev, 4, false) + 8 * sfpNs(arch, mt, 1, 4, false);
   if (in.mask >= 0)
-    compute += sfpNs(arch, mt, st, 4, false);
-  return compute;
+    softmax += sfpNs(arch, mt, st, 4, false);
+  double overlapped = pipelined ? std::min(transpose, values) : 0.0;
+  return transpose + scores + softmax + values - overlapped;
 }
 
 namespace {
-/// An attention kernel's transfers (tile bytes, sharers) by how often they
-/// run.
+/// An attention kernel's tile transfers by how often they run.
 struct AttentionTransfers {
-  SmallVector<std::pair<int64_t, int64_t>> streamed, perQuery, stores;
+  SmallVector<DmaTransfer> streamed, perQuery, stores;
 };
 } // namespace
 
@@ -350,8 +353,7 @@ struct AttentionTransfers {
 static AttentionTransfers groupTransfers(const KernelPlan &plan) {
   AttentionTransfers g;
   for (const PlanTensor &t : plan.tensors) {
-    std::pair<int64_t, int64_t> transfer = {t.tileBytes(plan.arch.stickBytes),
-                                            t.sharers};
+    DmaTransfer transfer = t.tileTransfer(plan.arch);
     if (t.isResult)
       g.stores.push_back(transfer);
     else if (t.variesInAccLoop)
@@ -370,7 +372,8 @@ double KernelPlan::estimateAttentionNs() const {
   int64_t keyTiles = loops[L.s].numTiles();
   int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
   int64_t ev = loops[L.ev].size;
-  double compute = keyTileComputeNs(*this, in, L);
+  bool pipelined = schedule.getDepth() > 1;
+  double compute = keyTileComputeNs(*this, in, L, pipelined);
   AttentionTransfers g = groupTransfers(*this);
   // Per query tile: Q, the initial and final passes, the store, and the
   // key tiles streamed (causal: those up to the diagonal, which is also
@@ -382,25 +385,48 @@ double KernelPlan::estimateAttentionNs() const {
     perQueryTile += sfpNs(arch, mt, st, 4, false);
   DmaTime keyTileDma = dmaTime(arch, g.streamed, cores);
   auto queryTileNs = [&](int64_t keys) {
-    return perQueryTile + pipelineNs(keyTileDma, compute, DmaTime(), keys,
-                                     schedule.getDepth() > 1);
+    return perQueryTile +
+           pipelineNs(keyTileDma, compute, DmaTime(), keys, pipelined);
   };
+  // The memory node serves every core's transfers (one core's share of a
+  // multicast): no core finishes before it has.
+  double perQueryNode =
+      dmaTime(arch, g.perQuery, 1).memory + dmaTime(arch, g.stores, 1).memory;
+  // Causal, the query tiles split over S cores that share K and V: key
+  // tile j is read once for the S - 1 - j of them whose query tiles come
+  // later (S - 1 reads for S (S - 1) / 2 loads: S / 2 cores a read), the
+  // diagonal tile by each alone. Cores with the same query tiles share all.
+  int64_t splitM = schedule.getSplit()[L.m];
+  SmallVector<DmaTransfer> diagonal = g.streamed, before = g.streamed;
+  for (DmaTransfer &t : diagonal)
+    t.sharers = std::max<int64_t>(t.sharers / splitM, 1);
+  for (DmaTransfer &t : before)
+    t.sharers = std::max<int64_t>(t.sharers / splitM, 1) *
+                std::max<int64_t>(splitM / 2, 1);
+  double perKeyNode = dmaTime(arch, causal ? before : g.streamed, 1).memory;
+  double diagonalNode = dmaTime(arch, diagonal, 1).memory;
   // The busiest core: its batch tiles times its query tiles, query tile i
   // of a causal kernel seeing key tiles 0..i (square tiles, or one query
   // tile whose rows all fall in the first key tile).
-  double busiest = 0;
+  double busiest = 0, node = 0;
   for (int64_t c = 0; c < cores; ++c) {
     CoreShare s = share(c);
     int64_t batch = s.tiles[L.ev];
     for (int64_t l = 0; l < L.m; ++l)
       batch *= s.tiles[l];
     int64_t first = s.start[L.m] / mt;
-    double ns = 0;
-    for (int64_t i = first; i < first + s.tiles[L.m]; ++i)
-      ns += queryTileNs(causal ? std::min(i + 1, keyTiles) : keyTiles);
+    double ns = 0, served = 0;
+    for (int64_t i = first; i < first + s.tiles[L.m]; ++i) {
+      int64_t keys = causal ? std::min(i + 1, keyTiles) : keyTiles;
+      ns += queryTileNs(keys);
+      served +=
+          perQueryNode + (causal ? double(keys - 1) * perKeyNode + diagonalNode
+                                 : double(keys) * perKeyNode);
+    }
     busiest = std::max(busiest, double(batch) * ns);
+    node += double(batch) * served;
   }
-  return busiest + double(arch.memoryLatencyNs);
+  return std::max(busiest, node) + double(arch.memoryLatencyNs);
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Transforms/CostModel.h"
+#include "spyre/Arch/Bursts.h"
 #include "spyre/Support/MathExtras.h"
 #include "spyre/Transforms/KernelPlan.h"
 
@@ -37,18 +38,21 @@ double sfpNs(const Arch &arch, int64_t rows, int64_t cols, int64_t elementBytes,
   return arch.coreCyclesToNs(cycles);
 }
 
-DmaTime dmaTime(const Arch &arch,
-                llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
+DmaTime dmaTime(const Arch &arch, llvm::ArrayRef<DmaTransfer> transfers,
                 int64_t activeCores) {
   DmaTime t;
   double latency = double(arch.memoryLatencyNs);
   bool together = true;
-  for (auto [bytes, sharers] : transfers) {
-    double service = double(bytes) / arch.memoryBandwidth() * 1e9;
+  for (const DmaTransfer &x : transfers) {
+    double bandwidth =
+        x.write ? arch.memoryWriteBandwidth() : arch.memoryReadBandwidth();
+    double service = double(arch.memorySetupNs) +
+                     double(x.charged) / bandwidth * 1e9 +
+                     (x.write ? 2.0 * double(arch.memoryTurnaroundNs) : 0.0);
     double own =
-        std::max(service, double(bytes) / arch.ringLinkBandwidth() * 1e9);
+        std::max(service, double(x.bytes) / arch.ringLinkBandwidth() * 1e9);
     double all = service * double(std::max<int64_t>(activeCores, 1)) /
-                 double(std::max<int64_t>(sharers, 1));
+                 double(std::max<int64_t>(x.sharers, 1));
     t.core += own + latency;
     t.memory += all;
     t.period += std::max(own + latency, all);
@@ -79,20 +83,34 @@ double pipelineNs(const DmaTime &dma, double compute, const DmaTime &store,
          (n - 1) * std::max(dma.memory, dma.core + compute);
 }
 
-double rooflineNs(const Arch &arch, int64_t macs, int64_t bytes) {
-  double compute = 2.0 * double(macs) / arch.peakFlops();
-  double memory = double(bytes) / arch.memoryBandwidth();
-  return std::max(compute, memory) * 1e9;
+double rooflineNs(const Arch &arch, int64_t macs, int64_t readBytes,
+                  int64_t writtenBytes) {
+  double compute = 2.0 * double(macs) / arch.peakFlops() * 1e9;
+  return std::max(compute,
+                  arch.memoryFloorNs(double(readBytes), double(writtenBytes)));
 }
 
 //===----------------------------------------------------------------------===//
 // Kernel estimates
 //===----------------------------------------------------------------------===//
 
+DmaTransfer PlanTensor::tileTransfer(const Arch &arch) const {
+  // A tile is `rows` rows of `sticks` sticks, each stick a run.
+  uint64_t counts[2] = {uint64_t(sticks), uint64_t(rows)};
+  int64_t pitches[2] = {stickPitch, rowPitch};
+  DmaTransfer t;
+  t.bytes = tileBytes(arch.stickBytes);
+  t.charged =
+      int64_t(burstChargedBytes(uint64_t(arch.memoryBurstBytes),
+                                uint64_t(arch.stickBytes), counts, pitches, 2));
+  t.sharers = sharers;
+  t.write = isResult;
+  return t;
+}
+
 namespace {
 
-/// A transfer per tensor tile: (bytes, cores reading it at once).
-using Transfer = std::pair<int64_t, int64_t>;
+using Transfer = DmaTransfer;
 
 /// A kernel's transfers by when they happen: once (hoisted), per
 /// accumulation step, and per tile (loads, stores).
@@ -103,8 +121,7 @@ struct KernelTransfers {
 KernelTransfers transfersOf(const KernelPlan &plan) {
   KernelTransfers t;
   for (const PlanTensor &tensor : plan.tensors) {
-    Transfer transfer = {tensor.tileBytes(plan.arch.stickBytes),
-                         tensor.sharers};
+    Transfer transfer = tensor.tileTransfer(plan.arch);
     if (tensor.isResult)
       t.stores.push_back(transfer);
     else if (tensor.hoisted)
@@ -264,6 +281,10 @@ double streamedAccNs(const KernelPlan &plan, const KernelTransfers &t,
 } // namespace
 
 double KernelPlan::estimateNs() const {
+  return arch.syncNs(numCores()) + estimateWorkNs();
+}
+
+double KernelPlan::estimateWorkNs() const {
   if (isDataMovement())
     return estimateDataMovementNs();
   if (kind == KernelKind::Attention)
@@ -290,18 +311,17 @@ double KernelPlan::estimateNs() const {
 
 double KernelPlan::estimateDataMovementNs() const {
   // Every byte is read once and written once; cores share the memory node.
-  int64_t bytes = 0;
+  int64_t read = 0, written = 0;
   for (const PlanTensor &t : tensors)
-    bytes += t.type.getNumElements() * t.elementBytes;
+    (t.isResult ? written : read) += t.type.getNumElements() * t.elementBytes;
   int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
   int64_t rows = 1;
   for (size_t l = 0; l + 1 < loops.size(); ++l)
     rows *= loops[l].size;
   int64_t tiles = llvm::divideCeil(llvm::divideCeil(rows, rowTile()), cores);
-  double perCore = double(bytes) / double(cores);
-  double stream = std::max(perCore / arch.ringLinkBandwidth(),
-                           double(bytes) / arch.memoryBandwidth()) *
-                  1e9;
+  double perCore = double(read + written) / double(cores);
+  double stream = std::max(perCore / arch.ringLinkBandwidth() * 1e9,
+                           arch.memoryFloorNs(double(read), double(written)));
   return stream + double(tiles) * 2 * double(arch.memoryLatencyNs);
 }
 

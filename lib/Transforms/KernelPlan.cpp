@@ -900,6 +900,7 @@ void KernelPlan::describe(ProgramOp program) const {
   program.setEstimateNs(int64_t(std::llround(estimateNs())));
   program.setMacs(totalMacs());
   program.setMinBytes(totalBytes());
+  program.setMinWrittenBytes(totalWrittenBytes());
   program.setScheduleAttr(schedule);
   int64_t lx = 0;
   for (const PlanBuffer &b : buffers)
@@ -916,12 +917,24 @@ int64_t KernelPlan::totalMacs() const {
   return macs;
 }
 
+/// The device bytes of a tensor's padded layout.
+static int64_t deviceBytes(const PlanTensor &t) {
+  return getLayout(t.type).getDeviceElements(t.type.getShape()) *
+         t.elementBytes;
+}
+
 int64_t KernelPlan::totalBytes() const {
   int64_t bytes = 0;
-  for (const PlanTensor &t : tensors) {
-    LayoutAttr layout = getLayout(t.type);
-    bytes += layout.getDeviceElements(t.type.getShape()) * t.elementBytes;
-  }
+  for (const PlanTensor &t : tensors)
+    bytes += deviceBytes(t);
+  return bytes;
+}
+
+int64_t KernelPlan::totalWrittenBytes() const {
+  int64_t bytes = 0;
+  for (const PlanTensor &t : tensors)
+    if (t.isResult)
+      bytes += deviceBytes(t);
   return bytes;
 }
 

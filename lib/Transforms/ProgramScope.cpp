@@ -29,7 +29,7 @@ ProgramOp ProgramScope::begin(StringRef name, StringRef kernel) {
       b, loc, b.getStringAttr(name), b.getStringAttr(kernel),
       b.getI64IntegerAttr(params.numCores()), b.getI64IntegerAttr(0),
       b.getDenseI64ArrayAttr({}), IntegerAttr(), IntegerAttr(), IntegerAttr(),
-      ScheduleAttr(), IntegerAttr());
+      IntegerAttr(), ScheduleAttr(), IntegerAttr());
   program.getBody().push_back(new Block());
   outside = b.saveInsertionPoint();
   b.setInsertionPointToStart(&program.getBody().front());

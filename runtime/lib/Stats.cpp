@@ -14,8 +14,8 @@ double computeFloorNs(const SimStats &stats, const Arch &arch) {
 }
 
 double memoryFloorNs(const SimStats &stats, const Arch &arch) {
-  return double(stats.bytesRead + stats.bytesWritten) / arch.memoryBandwidth() *
-         1e9;
+  return arch.memoryFloorNs(double(stats.bytesRead),
+                            double(stats.bytesWritten));
 }
 
 double rooflineNs(const SimStats &stats, const Arch &arch) {

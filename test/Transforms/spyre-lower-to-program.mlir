@@ -17,7 +17,7 @@
 // the result]; each core owns 32 rows.
 // The cost model's estimate, the roofline inputs, the schedule and the LX
 // the buffers span ride along.
-// CHECK: spyre.program @k0_matmul attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k0_matmul", lx_bytes = 114944 : i64, macs = 3276800 : i64, min_bytes = 142592 : i64, num_cores = 4 : i64, num_params = 3 : i64,
+// CHECK: spyre.program @k0_matmul attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k0_matmul", lx_bytes = 114944 : i64, macs = 3276800 : i64, min_bytes = 142592 : i64, min_written_bytes = 25600 : i64, num_cores = 4 : i64, num_params = 3 : i64,
 // CHECK-SAME: params = array<i64: 0, 0, 0, 16384, 32, 8192, 32768, 64, 16384, 49152, 96, 24576>, schedule = #spyre.schedule<split = [4, 1, 1], tile = [32, 128, 256], depth = 2, cost_ns = {{[0-9]+}}>}
 // The activation rows are clamped at the edge; the weight and the bias are
 // the same for every core: one multicast read each.
@@ -32,7 +32,7 @@
 // CHECK-NEXT: spyre.dma_store {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 32, total = 100, param = 1>, {{.*}}mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 2>
 // CHECK-NEXT: {{^ *\}$}}
 //
-// CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", lx_bytes = {{[0-9]+}} : i64, macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 5 : i64,
+// CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", lx_bytes = {{[0-9]+}} : i64, macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, min_written_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 5 : i64,
 // CHECK-SAME: params = array<i64: 0, 0, 0, 4096, 16, 4096, 16, 1, 8192, 32, 12288, 48, 1, 16384, 64, 20480, 80, 1, 24576, 96>, schedule = #spyre.schedule<split = [4, 1], tile = [16, 128], depth = 2, cost_ns = {{[0-9]+}}>}
 // Depth 2: tile t uses copy t mod 2 of the input and result buffers, and
 // tile 1's load is issued before tile 0's compute and store. No core has

@@ -1,6 +1,7 @@
 // RUN: spyre-opt %s --spyre-schedule-cores=max-cores=32 --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: spyre-opt %s --spyre-schedule-cores=max-cores=4 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=MAX4
 // RUN: spyre-opt %s --spyre-attach-arch=file=%S/Inputs/tiny-arch.json --spyre-schedule-cores --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TINY
+// RUN: spyre-opt %s --spyre-attach-arch=arch=%S/Inputs/no-sync-arch.json --spyre-schedule-cores --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=NOSYNC
 
 #layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
@@ -11,17 +12,19 @@
 #map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
 
 // A 64x256 @ 256x1024 matmul with a bias epilogue. On the default machine
-// the cost model spreads it over all 32 cores, one tile each: 2 along M
-// (rows) and 16 along N; the activation tile is then multicast to the 16
-// cores of each row group and each weight slice to the 2 cores of its
-// column group.
+// each core a kernel runs on costs its synchronization (core_sync_ns), so
+// this 0.6 MiB kernel runs on 4 cores, 2 along M (rows) and 2 along N: the
+// activation tile is multicast to the 2 cores of each row group and each
+// weight slice to the 2 cores of its column group. Without the
+// synchronization (NOSYNC) 8 cores pay: 4 along M, 2 along N.
 // CHECK-LABEL: func.func @mlp
 // CHECK: spyre.kernel "k0_matmul"
-// CHECK-SAME: schedule = #spyre.schedule<split = [2, 16, 1], tile = [32, 64, 256], depth = 2, cost_ns = {{[0-9]+}}>
-// With 4 cores, N is split four ways: every core reads the whole
-// activation (multicast) and a quarter of the weight, the whole K at once.
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 256, 256], depth = 2, cost_ns = {{[0-9]+}}>
+// NOSYNC-LABEL: func.func @mlp
+// NOSYNC: schedule = #spyre.schedule<split = [4, 2, 1], tile = [16, 256, 256], depth = 2
+// With at most 4 cores the same.
 // MAX4-LABEL: func.func @mlp
-// MAX4: schedule = #spyre.schedule<split = [1, 4, 1], tile = [64, 128, 256], depth = 2
+// MAX4: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 256, 256], depth = 2
 // A 4-core machine with a 64 KiB scratchpad must tile finer: 8 column tiles
 // per core, K streamed in double-buffered 64-deep tiles.
 // TINY: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 64, 64], depth = 2
@@ -44,6 +47,7 @@
 // CHECK-LABEL: func.func @pinned
 // CHECK: schedule = #spyre.schedule<split = [1, 1], tile = [63, 65], depth = 1, cost_ns = 0>
 // TINY-LABEL: func.func @pinned
+// NOSYNC-LABEL: func.func @pinned
 func.func @pinned(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
   %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 63, 65>, schedule = #spyre.schedule<split = [1, 1], tile = [63, 65], depth = 1, cost_ns = 0>} : (tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
   ^bb0(%a: tensor<63x65xf32, #row>):
@@ -59,11 +63,14 @@ func.func @pinned(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
 // An elementwise kernel on an odd shape: 65 fp32 columns are 3 sticks, so
-// column tiles are 1 or 3 sticks; a tiny kernel is latency-bound, so the
-// cost model gives each of 24 cores a single 8x32 tile (the last row and
-// column tiles clamped) rather than two 1x65 tiles to most of 32 cores.
+// column tiles are 1 or 3 sticks. A tiny kernel gains nothing from more
+// cores than their synchronization costs: one core, the whole 63x65. Without
+// the synchronization (NOSYNC) its rows go to 2 cores, the last row tile
+// clamped to 31 rows.
 // CHECK-LABEL: func.func @odd_elementwise
-// CHECK: schedule = #spyre.schedule<split = [8, 3], tile = [8, 32], depth = 2
+// CHECK: schedule = #spyre.schedule<split = [1, 1], tile = [63, 65], depth = 2
+// NOSYNC-LABEL: func.func @odd_elementwise
+// NOSYNC: schedule = #spyre.schedule<split = [2, 1], tile = [32, 65], depth = 2
 func.func @odd_elementwise(%x: tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
   %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 63, 65>} : (tensor<63x65xf32, #row>) -> tensor<63x65xf32, #row> {
   ^bb0(%a: tensor<63x65xf32, #row>):
@@ -109,11 +116,11 @@ func.func @odd_stick_count_n(%arg0: tensor<1x256xf16, #layout>, %arg1: tensor<82
 // one search and get its schedule; a kernel of other shapes gets its own.
 // CHECK-LABEL: func.func @layers
 // CHECK: spyre.kernel "layer0"
-// CHECK-SAME: schedule = [[S:#spyre.schedule<split = \[16, 2, 1\], tile = \[4, 256, 256\][^>]*>]]
+// CHECK-SAME: schedule = [[S:#spyre.schedule<split = \[2, 2, 1\], tile = \[32, 128, 256\][^>]*>]]
 // CHECK: spyre.kernel "layer1"
 // CHECK-SAME: schedule = [[S]]
 // CHECK: spyre.kernel "narrow"
-// CHECK-SAME: schedule = #spyre.schedule<split = [16, 2, 1], tile = [4, 64, 256]
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 1, 1], tile = [32, 64, 256]
 func.func @layers(%x: tensor<64x256xf16, #layout>, %w0: tensor<1024x256xf16, #layout1>, %w1: tensor<1024x256xf16, #layout1>, %w2: tensor<128x256xf16, #layout1>) -> (tensor<64x1024xf16, #layout>, tensor<64x1024xf16, #layout>, tensor<64x128xf16, #layout>) {
   %0 = spyre.kernel "layer0"(%x, %w0) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 1024, 256>} : (tensor<64x256xf16, #layout>, tensor<1024x256xf16, #layout1>) -> tensor<64x1024xf16, #layout> {
   ^bb0(%a: tensor<64x256xf16, #layout>, %b: tensor<1024x256xf16, #layout1>):

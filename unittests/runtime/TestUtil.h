@@ -38,6 +38,21 @@ using isa::Opcode;
 /// The built-in machine description.
 inline const Arch &arch() { return Arch::builtinDefault(); }
 
+/// The built-in machine with the memory's per-transfer effects and the
+/// kernel synchronization switched off (no setup, turnaround or sync,
+/// stick-sized bursts): what a timing test that isolates another effect
+/// runs on. MemoryTimingTest switches each back on by itself.
+inline const Arch &idealMemoryArch() {
+  static const Arch a = [] {
+    Arch x = Arch::builtinDefault();
+    x.memorySetupNs = x.memoryTurnaroundNs = 0;
+    x.kernelSyncNs = x.coreSyncNs = 0;
+    x.memoryBurstBytes = x.stickBytes;
+    return x;
+  }();
+  return a;
+}
+
 /// A tensor with the usual layout (stick on the last dimension unless
 /// `stickDim` says otherwise).
 spy::TensorDesc makeTensor(const std::string &name, spy::Role role,

@@ -3,6 +3,8 @@
 // Sanity of docs/isa.md "Timing" against numbers derived from the Arch (none
 // hard-coded): DMA-bound and PT-bound programs, double buffering, launch
 // overhead and barriers, ring transfers, multicast, statistics and traces.
+// They run on idealMemoryArch(); MemoryTimingTest.cpp pins the memory, ring
+// and synchronization effects it switches off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,15 +37,15 @@ Inst load(rt::DeviceAddr mem, uint32_t lx, uint32_t bytes) {
 }
 
 TEST(Timing, SerialDmaOnOneCorePaysLatencyEachTime) {
-  const Arch &a = arch();
-  SimHarness h;
+  const Arch &a = idealMemoryArch();
+  SimHarness h(a);
   const uint32_t bytes = 64 << 10, n = 8;
   rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(bytes * n));
   std::vector<Inst> code;
   for (uint32_t i = 0; i < n; ++i)
     code.push_back(load(mem + i * bytes, i * bytes, bytes));
   ASSERT_OK(h.run(code));
-  double perTransfer = std::max(bytes * nsPerByte(a.memoryBandwidth()),
+  double perTransfer = std::max(bytes * nsPerByte(a.memoryReadBandwidth()),
                                 bytes * nsPerByte(a.ringLinkBandwidth())) +
                        double(a.memoryLatencyNs);
   EXPECT_NEAR(stepNs(h.device), n * perTransfer, n * 0.01);
@@ -51,8 +53,8 @@ TEST(Timing, SerialDmaOnOneCorePaysLatencyEachTime) {
 }
 
 TEST(Timing, ManyCoresAreBoundByMemoryBandwidth) {
-  const Arch &a = arch();
-  SimHarness h;
+  const Arch &a = idealMemoryArch();
+  SimHarness h(a);
   const uint32_t bytes = 64 << 10, perCore = 16, cores = 16;
   rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(bytes * perCore));
   Inst ld = load(mem, 0, bytes);
@@ -61,7 +63,7 @@ TEST(Timing, ManyCoresAreBoundByMemoryBandwidth) {
   ld.lxWrap[0] = 4 * bytes;
   ASSERT_OK(h.run({loop(perCore), ld, endLoop()}, cores));
   double total = double(bytes) * perCore * cores;
-  double floor = total * nsPerByte(a.memoryBandwidth());
+  double floor = total * nsPerByte(a.memoryReadBandwidth());
   EXPECT_GE(stepNs(h.device), floor);
   EXPECT_LE(stepNs(h.device), floor * 1.03 + double(a.memoryLatencyNs));
   // The statistics' roofline agrees.
@@ -69,8 +71,8 @@ TEST(Timing, ManyCoresAreBoundByMemoryBandwidth) {
 }
 
 TEST(Timing, MatmulIsBoundByMacsPerCycle) {
-  const Arch &a = arch();
-  SimHarness h;
+  const Arch &a = idealMemoryArch();
+  SimHarness h(a);
   const uint32_t m = 64, k = 256, n = 128, reps = 20;
   std::vector<Inst> code;
   for (uint32_t i = 0; i < reps; ++i)
@@ -93,8 +95,8 @@ TEST(Timing, MatmulIsBoundByMacsPerCycle) {
 }
 
 TEST(Timing, SfpCyclesPerStickAndComplexOps) {
-  const Arch &a = arch();
-  SimHarness h;
+  const Arch &a = idealMemoryArch();
+  SimHarness h(a);
   const uint32_t rows = 64, cols = 100;
   ASSERT_OK(h.run({sfpUnary(isa::UnaryOp::Neg, 0, 32768, rows, cols, 256, 256,
                             DType::F16, DType::F16)}));
@@ -119,7 +121,7 @@ TEST(Timing, SfpCyclesPerStickAndComplexOps) {
 }
 
 TEST(Timing, DoubleBufferingOverlapsLoadsWithCompute) {
-  SimHarness h;
+  SimHarness h(idealMemoryArch());
   const uint32_t m = 128, k = 512, n = 64, tiles = 16;
   const uint32_t tileBytes = m * k * 2;
   rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(tileBytes * tiles));
@@ -151,8 +153,8 @@ TEST(Timing, DoubleBufferingOverlapsLoadsWithCompute) {
 }
 
 TEST(Timing, LaunchOverheadAndBarriers) {
-  const Arch &a = arch();
-  SimHarness h;
+  const Arch &a = idealMemoryArch();
+  SimHarness h(a);
   Inst op = sfpUnary(isa::UnaryOp::Neg, 0, 0, 8, 64, 256, 256);
   ASSERT_OK(h.runSteps({{op}, {op}, {op}}));
   const rt::SimStats &s = h.device.stats();
@@ -171,9 +173,9 @@ TEST(Timing, LaunchOverheadAndBarriers) {
 }
 
 TEST(Timing, RingTransferCostsHopsAndLinkTime) {
-  const Arch &a = arch();
+  const Arch &a = idealMemoryArch();
   const uint32_t bytes = 16384, peer = 5;
-  SimHarness h;
+  SimHarness h(idealMemoryArch());
   Inst send = isa::makeInst(Opcode::RingSend);
   send.arg[0] = 0;
   send.memParam = 0;
@@ -200,16 +202,16 @@ TEST(Timing, RingTransferCostsHopsAndLinkTime) {
 }
 
 TEST(Timing, MulticastReadsOnce) {
-  const Arch &a = arch();
+  const Arch &a = idealMemoryArch();
   const uint32_t bytes = 1 << 20, cores = 8;
   for (bool multicast : {true, false}) {
-    SimHarness h;
+    SimHarness h(a);
     rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(bytes));
     Inst ld = load(mem, 0, bytes);
     if (multicast)
       ld.flags = isa::kFlagMulticast;
     ASSERT_OK(h.run({ld}, cores));
-    double once = bytes * nsPerByte(a.memoryBandwidth());
+    double once = bytes * nsPerByte(a.memoryReadBandwidth());
     double expected = (multicast ? 1 : cores) * once;
     EXPECT_NEAR(stepNs(h.device), expected + double(a.memoryLatencyNs),
                 expected * 0.01)
@@ -224,7 +226,7 @@ TEST(Timing, StatisticsAndTraceFiles) {
   options.trace = true;
   std::string traces[2], statsText[2];
   for (int run = 0; run < 2; ++run) {
-    SimHarness h(arch(), options);
+    SimHarness h(idealMemoryArch(), options);
     rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(8192));
     Inst ld = load(mem, 0, 4096);
     Inst op = sfpUnary(isa::UnaryOp::Exp, 8192, 0, 8, 128, 512, 512, DType::F32,
@@ -232,7 +234,7 @@ TEST(Timing, StatisticsAndTraceFiles) {
     ASSERT_OK(h.run({loop(3), ld, op, endLoop()}, 2, 0, {}, "softmax \"x\""));
     std::ostringstream trace, stats;
     ASSERT_OK(h.device.writeTrace(trace));
-    rt::writeStatsJson(h.device.stats(), arch(), stats);
+    rt::writeStatsJson(h.device.stats(), idealMemoryArch(), stats);
     traces[run] = trace.str();
     statsText[run] = stats.str();
   }

@@ -41,6 +41,12 @@ namespace spyre {
     "device memory bytes per memory cycle (peak)")                             \
   X(int64_t, memoryLatencyNs, "memory_latency_ns",                             \
     "latency of one device memory access")                                     \
+  X(int64_t, memorySetupNs, "memory_setup_ns",                                 \
+    "memory node time per transfer besides its bytes (request setup)")         \
+  X(int64_t, memoryTurnaroundNs, "memory_turnaround_ns",                       \
+    "memory node time to switch between reading and writing")                  \
+  X(int64_t, memoryBurstBytes, "memory_burst_bytes",                           \
+    "device memory access granularity: a transfer pays the bursts it touches") \
   X(int64_t, memoryRingPosition, "memory_ring_position",                       \
     "ring position of the memory node (cores occupy 0..cores-1)")              \
   X(int64_t, maxSpanPerCoreBytes, "max_span_per_core_bytes",                   \
@@ -48,7 +54,11 @@ namespace spyre {
   X(int64_t, launchOverheadNs, "launch_overhead_ns",                           \
     "fixed cost of one program launch")                                        \
   X(int64_t, barrierLatencyNs, "barrier_latency_ns",                           \
-    "cost of the all-core barrier between kernels")
+    "cost of the all-core barrier between kernels")                            \
+  X(int64_t, kernelSyncNs, "kernel_sync_ns",                                   \
+    "fixed start and completion synchronization inside every kernel")          \
+  X(int64_t, coreSyncNs, "core_sync_ns",                                       \
+    "synchronization inside a kernel per core it runs on")
 
 #define SPYRE_ARCH_FLOAT_FIELDS(X)                                             \
   X(double, coreClockHz, "core_clock_hz", "core clock (PT, SFP, LX)")          \
@@ -57,7 +67,9 @@ namespace spyre {
   X(double, ringClockHz, "ring_clock_hz", "ring clock")                        \
   X(double, memoryClockHz, "memory_clock_hz", "device memory clock")           \
   X(double, memoryEfficiency, "memory_efficiency",                             \
-    "sustained / peak device memory bandwidth")
+    "sustained read / peak device memory bandwidth")                           \
+  X(double, memoryWriteEfficiency, "memory_write_efficiency",                  \
+    "sustained write / peak device memory bandwidth")
 
 #define SPYRE_ARCH_STRING_FIELDS(X)                                            \
   X(std::string, name, "name", "name of this description")                     \
@@ -102,9 +114,26 @@ struct Arch {
   double peakFlops() const {
     return 2.0 * double(macsPerCycle()) * double(cores) * coreClockHz;
   }
-  /// Sustained device memory bandwidth in bytes/s.
-  double memoryBandwidth() const {
+  /// Sustained device memory read bandwidth in bytes/s.
+  double memoryReadBandwidth() const {
     return double(memoryBytesPerCycle) * memoryClockHz * memoryEfficiency;
+  }
+  /// Sustained device memory write bandwidth in bytes/s.
+  double memoryWriteBandwidth() const {
+    return double(memoryBytesPerCycle) * memoryClockHz * memoryWriteEfficiency;
+  }
+  /// The memory floor of reading `readBytes` and writing `writtenBytes`:
+  /// each at its sustained bandwidth, one after the other (one memory
+  /// node serves both), in nanoseconds. Every roofline uses it.
+  double memoryFloorNs(double readBytes, double writtenBytes) const {
+    return (readBytes / memoryReadBandwidth() +
+            writtenBytes / memoryWriteBandwidth()) *
+           1e9;
+  }
+  /// The synchronization inside a kernel on `numCores` cores: what a
+  /// kernel costs beyond its instructions.
+  double syncNs(int64_t numCores) const {
+    return double(kernelSyncNs) + double(coreSyncNs) * double(numCores);
   }
   /// Peak device memory bandwidth in bytes/s.
   double memoryPeakBandwidth() const {

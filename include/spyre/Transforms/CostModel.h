@@ -44,10 +44,19 @@ struct DmaTime {
   double start = 0;
 };
 
-/// The time of `transfers`, (bytes, sharers) per tensor: a tensor read by
-/// `sharers` cores at once is one multicast memory read.
-DmaTime dmaTime(const Arch &arch,
-                llvm::ArrayRef<std::pair<int64_t, int64_t>> transfers,
+/// One tile transfer: its bytes, the bytes the memory node charges for it
+/// (at burst granularity, spyre/Arch/Bursts.h), the cores reading it at once
+/// (a multicast: one memory read for all) and whether it is a store.
+struct DmaTransfer {
+  int64_t bytes = 0, charged = 0, sharers = 1;
+  bool write = false;
+};
+
+/// The time of `transfers`: per transfer the node's setup plus its charged
+/// bytes at the read or write bandwidth (a store also pays the node's
+/// turnaround into and out of writing), at least its bytes over one ring
+/// link, plus the memory latency.
+DmaTime dmaTime(const Arch &arch, llvm::ArrayRef<DmaTransfer> transfers,
                 int64_t activeCores);
 
 /// Nanoseconds of `steps` pipeline steps on every active core, each moving
@@ -64,9 +73,10 @@ DmaTime dmaTime(const Arch &arch,
 double pipelineNs(const DmaTime &dma, double compute, const DmaTime &store,
                   int64_t steps, bool overlap);
 
-/// The roofline of a piece of work: max(compute at peak, bytes at sustained
-/// bandwidth), in nanoseconds.
-double rooflineNs(const Arch &arch, int64_t macs, int64_t bytes);
+/// The roofline of a piece of work: max(compute at peak, the bytes read
+/// and written at the sustained read and write bandwidths), in nanoseconds.
+double rooflineNs(const Arch &arch, int64_t macs, int64_t readBytes,
+                  int64_t writtenBytes);
 
 } // namespace spyre
 

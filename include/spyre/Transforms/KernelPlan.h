@@ -37,6 +37,7 @@
 #define SPYRE_TRANSFORMS_KERNELPLAN_H
 
 #include "spyre/Dialect/Spyre/SpyreOps.h"
+#include "spyre/Transforms/CostModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
@@ -113,6 +114,8 @@ struct PlanTensor {
   int64_t tileBytes(int64_t stickBytes) const {
     return rows * rowBytes(stickBytes);
   }
+  /// One tile's transfer as the cost model charges it (CostModel.cpp).
+  DmaTransfer tileTransfer(const Arch &arch) const;
   /// Device bytes from the tensor's base to the element at loop indices
   /// `starts` (the stick loop's start must be a whole number of sticks).
   int64_t offsetOf(llvm::ArrayRef<int64_t> starts) const;
@@ -249,16 +252,21 @@ public:
   int64_t pipelinedLoop() const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
-  /// Estimated nanoseconds of the kernel (without launch overheads).
+  /// Estimated nanoseconds of the kernel (without launch overheads): its
+  /// synchronization (Arch::syncNs) and its work.
   double estimateNs() const;
+  /// Estimated nanoseconds of the kernel's instructions on its cores.
+  double estimateWorkNs() const;
   /// Records the plan on the kernel's program: the estimate, MACs, minimum
   /// bytes, the schedule and the LX bytes per core.
   void describe(ProgramOp program) const;
   /// The LX buffer called `name` (it must exist).
   const PlanBuffer &buffer(llvm::StringRef name) const;
-  /// Total multiply-accumulates and minimum device bytes (for rooflines).
+  /// Total multiply-accumulates and minimum device bytes, all and the
+  /// written ones (for rooflines).
   int64_t totalMacs() const;
   int64_t totalBytes() const;
+  int64_t totalWrittenBytes() const;
   /// The tensors and buffers of a data-movement kernel
   /// (lib/Transforms/DataMovement.cpp).
   mlir::LogicalResult buildDataMovement(bool emitErrors);

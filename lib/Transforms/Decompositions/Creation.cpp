@@ -60,17 +60,18 @@ bool rotateHalfByMatmulIsCheaper(const Arch &arch, int64_t rows, int64_t d,
   auto bytes = [&](int64_t r, int64_t c) {
     return stickedBytes(arch, r, c, elementBytes);
   };
-  double perKernel = double(arch.barrierLatencyNs + arch.memoryLatencyNs);
+  double perKernel =
+      double(arch.barrierLatencyNs + arch.kernelSyncNs + arch.memoryLatencyNs);
   int64_t half = bytes(rows, d / 2), full = bytes(rows, d);
   // Each slice reads and writes a half; the concatenation reads both halves
   // and writes the whole. The neg is counted as fused (free): the estimate
   // favours the slices.
-  double slices = rooflineNs(arch, 0, 2 * half) * 2 +
-                  rooflineNs(arch, 0, 2 * half + full) + 3 * perKernel;
+  double slices = rooflineNs(arch, 0, half, half) * 2 +
+                  rooflineNs(arch, 0, 2 * half, full) + 3 * perKernel;
   int64_t width = arch.ptCols * arch.ptSimd;
   int64_t macs = ((rows + arch.ptRows - 1) / arch.ptRows * arch.ptRows) *
                  ((d + width - 1) / width * width) * d;
-  double matmul = rooflineNs(arch, macs, 2 * full + bytes(d, d)) + perKernel;
+  double matmul = rooflineNs(arch, macs, full + bytes(d, d), full) + perKernel;
   return matmul <= slices;
 }
 

@@ -3,6 +3,9 @@
 #include "Engine.h"
 
 #include "../LxAccess.h"
+#include "MemoryNode.h"
+#include "RingLinks.h"
+#include "spyre/Arch/Bursts.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -113,8 +116,8 @@ public:
              uint64_t startPs)
       : dev_(dev), step_(step), prog_(program), traceStep_(traceStep),
         startPs_(startPs), functional_(!dev.options.timingOnly),
-        lxBytes_(uint64_t(dev.arch.lxBytes)),
-        ringNodes_(uint32_t(dev.arch.memoryRingPosition + 1)) {
+        lxBytes_(uint64_t(dev.arch.lxBytes)), memory_(dev.timing, startPs),
+        links_(uint32_t(dev.arch.memoryRingPosition + 1), startPs) {
     cores_.resize(step.numCores);
     for (uint32_t c = 0; c < step.numCores; ++c) {
       Core &core = cores_[c];
@@ -126,8 +129,7 @@ public:
       if (functional_)
         core.lx = dev.lx(c);
     }
-    memFreePs_ = startPs;
-    linkFree_.assign(2 * size_t(ringNodes_), startPs);
+    multicastPaths_ = farthestPaths(step.numCores);
   }
 
   Status run(uint64_t &endPs) {
@@ -570,14 +572,40 @@ private:
     return touches;
   }
 
-  /// The memory node: FIFO service at sustained bandwidth, plus latency; a
-  /// transfer also takes at least its time over one ring link.
-  uint64_t memoryRequest(uint64_t now, uint64_t bytes) {
-    uint64_t serviceStart = std::max(now, memFreePs_);
-    uint64_t service = dev_.timing.memoryPs(bytes);
-    memFreePs_ = serviceStart + service;
-    return serviceStart + std::max(service, dev_.timing.linkPs(bytes)) +
-           dev_.timing.memoryLatencyPs();
+  /// The ring position of the memory node.
+  uint32_t memoryNode() const { return links_.nodes() - 1; }
+
+  /// The paths from the memory node to the farthest of cores 0..cores-1
+  /// in each direction: what a multicast to all of them holds.
+  std::vector<RingLinks::Path> farthestPaths(uint32_t cores) const {
+    RingLinks::Path way[2] = {{memoryNode(), 0, false},
+                              {memoryNode(), 0, true}};
+    for (uint32_t c = 0; c < cores; ++c) {
+      RingLinks::Path p = links_.shortest(memoryNode(), c);
+      way[p.clockwise].hops = std::max(way[p.clockwise].hops, p.hops);
+    }
+    return {way[0], way[1]};
+  }
+
+  /// A transfer of `bytes` (charged `charged` at the memory node) between
+  /// the memory node and the cores at the ends of `paths`: the node serves
+  /// it in arrival order, the links of the paths carry it from the start of
+  /// that service. It ends when both are done, plus the memory latency.
+  uint64_t memoryTransfer(uint64_t now, uint64_t bytes, uint64_t charged,
+                          bool write,
+                          const std::vector<RingLinks::Path> &paths) {
+    MemoryNode::Service service = memory_.serve(now, charged, write);
+    uint64_t link = dev_.timing.linkPs(bytes), end = service.endPs;
+    for (const RingLinks::Path &path : paths)
+      end = std::max(end, links_.reserve(path, service.startPs, link) + link);
+    return end + dev_.timing.memoryLatencyPs();
+  }
+
+  /// The path between core `core` and the memory node, in the direction
+  /// the data flows.
+  std::vector<RingLinks::Path> corePath(uint32_t core, bool write) const {
+    return {write ? links_.shortest(core, memoryNode())
+                  : links_.shortest(memoryNode(), core)};
   }
 
   /// Starts the instruction in `seq` on its unit at `now`: accounts its time
@@ -634,7 +662,7 @@ private:
                          ? uint64_t(s.args[0]) * s.args[3]
                          : saturate((UInt128)(uint64_t(s.args[0]) * s.args[1]) *
                                     (uint64_t(s.args[2]) * s.args[3]));
-    end = dmaTransfer(s, now, bytes);
+    end = dmaTransfer(c, s, now, bytes, chargedBytes(s, rows));
     if (!functional_)
       return true;
     ExecView v = view(s);
@@ -655,8 +683,24 @@ private:
     }
   }
 
-  /// The end time of a DMA of `bytes` started at `now`; counts the bytes.
-  uint64_t dmaTransfer(const Slot &s, uint64_t now, uint64_t bytes) {
+  /// The bytes the memory node charges a DMA: its runs at burst
+  /// granularity (a gather's or scatter's rows are scattered runs).
+  uint64_t chargedBytes(const Slot &s, bool rows) const {
+    const isa::Inst &inst = prog_.insts[s.pc].inst;
+    uint64_t burst = dev_.timing.memoryBurstBytes();
+    if (rows)
+      return saturate(
+          UInt128(burstChargedBytes(burst, s.args[3], nullptr, nullptr, 0)) *
+          s.args[0]);
+    uint64_t counts[3] = {s.args[0], s.args[1], s.args[2]};
+    int64_t pitches[3] = {inst.pitch[0], inst.pitch[1], inst.pitch[2]};
+    return burstChargedBytes(burst, s.args[3], counts, pitches, 3);
+  }
+
+  /// The end time of a DMA of `bytes` (charged `charged`) started at `now`
+  /// by core `c`; counts the bytes.
+  uint64_t dmaTransfer(const Core &c, const Slot &s, uint64_t now,
+                       uint64_t bytes, uint64_t charged) {
     chargeWork(bytes);
     const isa::Inst &inst = prog_.insts[s.pc].inst;
     SimStats &stats = dev_.stats;
@@ -664,7 +708,7 @@ private:
       Opcode op = Opcode(inst.opcode);
       bool store = op == Opcode::DmaStore || op == Opcode::DmaScatter;
       (store ? stats.bytesWritten : stats.bytesRead) += bytes;
-      return memoryRequest(now, bytes);
+      return memoryTransfer(now, bytes, charged, store, corePath(c.id, store));
     }
     MulticastKey key{s.pc, s.execIndex, s.mem, bytes};
     auto it = multicast_.find(key);
@@ -676,7 +720,9 @@ private:
         multicast_.erase(it); // everyone has it
       return end;
     }
-    uint64_t end = memoryRequest(now, bytes);
+    uint64_t end = memoryTransfer(now, bytes, charged, false,
+                                  step_.numCores > 1 ? multicastPaths_
+                                                     : corePath(c.id, false));
     // Bound the bookkeeping of loads some cores never join.
     if (multicast_.size() >= kMaxPendingMulticasts)
       multicast_.clear();
@@ -746,21 +792,13 @@ private:
     chargeWork(bytes);
     if (!ringPeer(c, s, peer))
       return false;
-    // The shortest way round (clockwise on a tie); every link on the path
-    // carries the transfer for the same interval.
-    uint32_t n = ringNodes_;
-    uint32_t forward = (peer + n - c.id) % n;
-    bool clockwise = forward <= n - forward;
-    uint32_t hops = clockwise ? forward : n - forward;
-    uint64_t linkStart = now;
-    for (uint32_t h = 0; h < hops; ++h)
-      linkStart = std::max(linkStart, linkFree_[linkIndex(c.id, h, clockwise)]);
+    // The shortest way round; every link on the path carries the transfer
+    // for the same interval.
+    RingLinks::Path path = links_.shortest(c.id, peer);
     uint64_t transfer = dev_.timing.linkPs(bytes);
-    for (uint32_t h = 0; h < hops; ++h)
-      linkFree_[linkIndex(c.id, h, clockwise)] = linkStart + transfer;
-    uint64_t end = linkStart + transfer;
+    uint64_t end = links_.reserve(path, now, transfer) + transfer;
     Message msg;
-    msg.arrivalPs = end + dev_.timing.hopsPs(hops);
+    msg.arrivalPs = end + dev_.timing.hopsPs(path.hops);
     msg.bytes = bytes;
     if (functional_)
       msg.data.assign(c.lx + s.lx[1], c.lx + s.lx[1] + bytes);
@@ -781,12 +819,6 @@ private:
                       "missing receive?)");
     mailbox_[MessageKey{c.id, peer, tag}].push_back(std::move(msg));
     return true;
-  }
-
-  uint32_t linkIndex(uint32_t from, uint32_t hop, bool clockwise) const {
-    uint32_t n = ringNodes_;
-    uint32_t node = clockwise ? (from + hop) % n : (from + n - hop % n) % n;
-    return clockwise ? node : n + node;
   }
 
   bool startRecv(Core &c, Slot &s, uint64_t seq, uint64_t) {
@@ -873,12 +905,13 @@ private:
   uint64_t startPs_;
   bool functional_;
   uint64_t lxBytes_;
-  uint32_t ringNodes_;
+  MemoryNode memory_;
+  RingLinks links_;
+  /// What a multicast load to the step's cores holds of the ring.
+  std::vector<RingLinks::Path> multicastPaths_;
   std::vector<Core> cores_;
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
   uint64_t order_ = 0;
-  uint64_t memFreePs_ = 0;
-  std::vector<uint64_t> linkFree_;
   std::map<MessageKey, std::deque<Message>> mailbox_;
   std::map<MulticastKey, Multicast> multicast_;
   /// Payload bytes of ring messages sent but not yet received.

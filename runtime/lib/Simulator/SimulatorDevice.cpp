@@ -226,8 +226,9 @@ Status decodeStep(SimulatorDevice::Impl &d, const StepRequest &step,
   return Status::success();
 }
 
-/// Simulates one decoded step from d.nowPs, traces it and records its
-/// kernel statistics; d.nowPs moves to its end.
+/// Simulates one decoded step from d.nowPs (its synchronization, then its
+/// instructions), traces it and records its kernel statistics; d.nowPs
+/// moves to its end.
 Status simulateStep(SimulatorDevice::Impl &d, const StepRequest &step,
                     const std::string &name, const std::vector<uint8_t> &image,
                     const sim::DecodedProgram &program) {
@@ -238,8 +239,10 @@ Status simulateStep(SimulatorDevice::Impl &d, const StepRequest &step,
     traceStep =
         d.trace.addStep(name, image.data(), step.numInsts, d.nowPs, d.nowPs);
   SimStats before = countersOf(d.stats);
-  uint64_t end = d.nowPs;
-  Status s = sim::runStep(d, named, program, traceStep, d.nowPs, end);
+  // The cores start once the kernel's synchronization is done.
+  uint64_t begin = d.nowPs + d.timing.kernelSyncPs(step.numCores);
+  uint64_t end = begin;
+  Status s = sim::runStep(d, named, program, traceStep, begin, end);
   if (!s.ok())
     return s;
   if (d.options.trace)

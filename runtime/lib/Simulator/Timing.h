@@ -19,12 +19,18 @@ class Timing {
 public:
   explicit Timing(const Arch &arch)
       : psPerCoreCycle_(1e12 / arch.coreClockHz),
-        psPerMemoryByte_(1e12 / arch.memoryBandwidth()),
+        psPerReadByte_(1e12 / arch.memoryReadBandwidth()),
+        psPerWriteByte_(1e12 / arch.memoryWriteBandwidth()),
         psPerLinkByte_(1e12 / arch.ringLinkBandwidth()),
         psPerHop_(double(arch.ringHopLatencyCycles) * 1e12 / arch.ringClockHz),
         memoryLatencyPs_(uint64_t(arch.memoryLatencyNs) * 1000),
+        memorySetupPs_(uint64_t(arch.memorySetupNs) * 1000),
+        memoryTurnaroundPs_(uint64_t(arch.memoryTurnaroundNs) * 1000),
+        memoryBurstBytes_(uint64_t(arch.memoryBurstBytes)),
         launchOverheadPs_(uint64_t(arch.launchOverheadNs) * 1000),
         barrierPs_(uint64_t(arch.barrierLatencyNs) * 1000),
+        kernelSyncPs_(uint64_t(arch.kernelSyncNs) * 1000),
+        coreSyncPs_(uint64_t(arch.coreSyncNs) * 1000),
         macsPerCycle_(uint64_t(arch.macsPerCycle())),
         ptRows_(uint64_t(arch.ptRows)),
         ptColumns_(uint64_t(arch.ptCols * arch.ptSimd)),
@@ -53,9 +59,12 @@ public:
       cycles *= double(complexPasses_);
     return ceilPs(std::ceil(cycles) * psPerCoreCycle_);
   }
-  /// Service time of `bytes` at the memory node (sustained bandwidth).
-  uint64_t memoryPs(uint64_t bytes) const {
-    return ceilPs(double(bytes) * psPerMemoryByte_);
+  /// Service time at the memory node of a transfer charged `bytes` (see
+  /// burstChargedBytes): its setup, then the bytes at the sustained read or
+  /// write bandwidth.
+  uint64_t memoryPs(uint64_t bytes, bool write) const {
+    return memorySetupPs_ +
+           ceilPs(double(bytes) * (write ? psPerWriteByte_ : psPerReadByte_));
   }
   /// Time of `bytes` over one ring link.
   uint64_t linkPs(uint64_t bytes) const {
@@ -66,6 +75,12 @@ public:
     return ceilPs(double(hops) * psPerHop_);
   }
   uint64_t memoryLatencyPs() const { return memoryLatencyPs_; }
+  uint64_t memoryTurnaroundPs() const { return memoryTurnaroundPs_; }
+  uint64_t memoryBurstBytes() const { return memoryBurstBytes_; }
+  /// The synchronization inside a kernel on `cores` cores.
+  uint64_t kernelSyncPs(uint64_t cores) const {
+    return kernelSyncPs_ + coreSyncPs_ * cores;
+  }
   uint64_t launchOverheadPs() const { return launchOverheadPs_; }
   uint64_t barrierPs() const { return barrierPs_; }
 
@@ -80,8 +95,11 @@ private:
                           : uint64_t(std::ceil(ps));
   }
 
-  double psPerCoreCycle_, psPerMemoryByte_, psPerLinkByte_, psPerHop_;
-  uint64_t memoryLatencyPs_, launchOverheadPs_, barrierPs_;
+  double psPerCoreCycle_, psPerReadByte_, psPerWriteByte_, psPerLinkByte_,
+      psPerHop_;
+  uint64_t memoryLatencyPs_, memorySetupPs_, memoryTurnaroundPs_,
+      memoryBurstBytes_, launchOverheadPs_, barrierPs_, kernelSyncPs_,
+      coreSyncPs_;
   uint64_t macsPerCycle_, ptRows_, ptColumns_, ptFillCycles_, sfpLanes_,
       complexPasses_;
 };

@@ -65,9 +65,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 32 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -84,10 +87,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -104,10 +110,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = "high", memory_latency_ns = 500 : i64,
+    memory_efficiency = "high", memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -124,10 +132,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = 1 : i64}>} {
 }
 
@@ -144,10 +155,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -164,10 +178,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -184,10 +201,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -204,10 +224,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 16 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -224,16 +247,19 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 1.5 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 1.5 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
 // -----
 
-// expected-error @+1 {{invalid machine description: latencies and overheads must not be negative}}
+// expected-error @+1 {{invalid machine description: memory_write_efficiency must be in (0, 1]}}
 module attributes {spyre.arch = #spyre.arch<{
     name = "spyre-v1-default", cores = 32 : i64,
     corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
@@ -244,10 +270,59 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = -1 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.0 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    fp16_storage = "dl16"}>} {
+}
+
+// -----
+
+// expected-error @+1 {{invalid machine description: latencies, overheads and synchronization times must not be negative}}
+module attributes {spyre.arch = #spyre.arch<{
+    name = "spyre-v1-default", cores = 32 : i64,
+    corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
+    pt_simd = 8 : i64, sfp_lanes_per_core = 128 : i64,
+    sfp_complex_op_passes = 1 : i64, core_clock_hz = 1100000000 : i64,
+    lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
+    lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
+    ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
+    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = -1 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
+    memory_ring_position = 32 : i64,
+    max_span_per_core_bytes = 268435456 : i64,
+    launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    fp16_storage = "dl16"}>} {
+}
+
+// -----
+
+// expected-error @+1 {{invalid machine description: latencies, overheads and synchronization times must not be negative}}
+module attributes {spyre.arch = #spyre.arch<{
+    name = "spyre-v1-default", cores = 32 : i64,
+    corelets_per_core = 2 : i64, pt_rows = 8 : i64, pt_cols = 8 : i64,
+    pt_simd = 8 : i64, sfp_lanes_per_core = 128 : i64,
+    sfp_complex_op_passes = 1 : i64, core_clock_hz = 1100000000 : i64,
+    lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
+    lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
+    ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
+    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
+    memory_ring_position = 32 : i64,
+    max_span_per_core_bytes = 268435456 : i64,
+    launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = -80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -264,10 +339,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 0.0 : f64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -284,10 +362,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -304,10 +385,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -324,10 +408,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "fp16"}>} {
 }
 
@@ -365,10 +452,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   func.func @stick_arch(%x: tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 32>>) {
     // 32 fp16 elements make a 64-byte stick here.
@@ -392,10 +482,13 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
     ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
-    memory_efficiency = 0.86 : f64, memory_latency_ns = 500 : i64,
+    memory_efficiency = 0.86 : f64,
+    memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
     memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   module {
     // expected-error @+1 {{'spyre.tensor' op layout of 'tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>' has sticks of 128 bytes; the machine's stick is 64 bytes}}
@@ -1075,9 +1168,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 8 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 8 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   func.func @kernel_cores_arch(%x: tensor<64x64xf16>) {
     // expected-error @+1 {{'spyre.kernel' op schedule uses 16 cores; the machine has 8}}
@@ -1169,9 +1265,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 32 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   func.func @kernel_buffer_capacity_arch(%x: tensor<64xf16>) {
     // expected-error @+1 {{'spyre.kernel' op buffer 'in0' ends at byte 1049600, past the 1048576-byte scratchpad}}
@@ -1195,9 +1294,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 32 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   func.func @kernel_buffer_align_arch(%x: tensor<64xf16>) {
     // expected-error @+1 {{'spyre.kernel' op buffer 'in0' must be aligned to 256 bytes}}
@@ -1466,9 +1568,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 4 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 4 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   // expected-error @+1 {{'spyre.program' op num_cores must be in 1..4, got 8}}
   spyre.program @p attributes {kernel = "k", num_cores = 8 : i64, num_params = 0 : i64, params = array<i64>} {
@@ -1648,9 +1753,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 32 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   spyre.tensor @t input {io_index = 0 : i64} : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
   spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
@@ -1802,9 +1910,12 @@ module attributes {spyre.arch = #spyre.arch<{
     ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
-    memory_latency_ns = 500 : i64, memory_ring_position = 32 : i64,
+    memory_write_efficiency = 0.47 : f64,
+    memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
+    memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64, memory_ring_position = 32 : i64,
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
+    kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
     fp16_storage = "dl16"}>} {
   spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
     // expected-error @+1 {{'spyre.pt_matmul' op rhs LX offset 1048576 is outside the 1048576-byte scratchpad}}

@@ -62,7 +62,8 @@ def Spyre_ProgramOp : Spyre_Op<"program", [Symbol, IsolatedFromAbove,
     number of cores or tiles. `kernel` names the kernel it came from.
     `estimate_ns` is the cost model's estimate of the kernel, `macs` and
     `min_bytes` its multiply-accumulates and the device bytes it must move
-    at least (each input read and each result written once): its roofline.
+    at least (each input read and each result written once), of which
+    `min_written_bytes` are written: its roofline.
     `schedule` is the kernel's split, tiles and depth, `lx_bytes` the LX
     each core's buffers span (what `spyre-compile --report` shows).
   }];
@@ -72,6 +73,7 @@ def Spyre_ProgramOp : Spyre_Op<"program", [Symbol, IsolatedFromAbove,
                        OptionalAttr<Spyre_I64Attr>:$estimate_ns,
                        OptionalAttr<Spyre_I64Attr>:$macs,
                        OptionalAttr<Spyre_I64Attr>:$min_bytes,
+                       OptionalAttr<Spyre_I64Attr>:$min_written_bytes,
                        OptionalAttr<Spyre_ScheduleAttr>:$schedule,
                        OptionalAttr<Spyre_I64Attr>:$lx_bytes);
   let regions = (region SizedRegion<1>:$body);
