@@ -9,7 +9,7 @@
 # Needs the built tools (spyre-compile, spyre-run, spyre-npy-compare) in
 # ${SPYRE_BUILD_DIR:-build}/bin and /usr/bin/python3 (standard library only;
 # torch is needed only to regenerate bench/perf/models with make_models.py).
-# About a minute on two cores. docs/performance.md explains the figures.
+# About 80 s on two cores. docs/performance.md explains the figures.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 exec /usr/bin/python3 bench/perf/perf.py --build-dir "${SPYRE_BUILD_DIR:-build}" "$@"
