@@ -110,18 +110,16 @@ DmaTransfer PlanTensor::tileTransfer(const Arch &arch) const {
 
 namespace {
 
-using Transfer = DmaTransfer;
-
 /// A kernel's transfers by when they happen: once (hoisted), per
 /// accumulation step, and per tile (loads, stores).
 struct KernelTransfers {
-  SmallVector<Transfer> once, inner, loads, stores;
+  SmallVector<DmaTransfer> once, inner, loads, stores;
 };
 
 KernelTransfers transfersOf(const KernelPlan &plan) {
   KernelTransfers t;
   for (const PlanTensor &tensor : plan.tensors) {
-    Transfer transfer = tensor.tileTransfer(plan.arch);
+    DmaTransfer transfer = tensor.tileTransfer(plan.arch);
     if (tensor.isResult)
       t.stores.push_back(transfer);
     else if (tensor.hoisted)
@@ -232,8 +230,8 @@ int64_t tilesOutsideAccLoop(const KernelPlan &plan, const CoreShare &s) {
 
 /// The hoisted loads, then the kernel's first transfers: what every core
 /// issues at once.
-SmallVector<Transfer> firstTransfers(const KernelTransfers &t) {
-  SmallVector<Transfer> first = t.once;
+SmallVector<DmaTransfer> firstTransfers(const KernelTransfers &t) {
+  SmallVector<DmaTransfer> first = t.once;
   llvm::append_range(first, t.loads);
   llvm::append_range(first, t.inner);
   llvm::append_range(first, t.stores);
@@ -252,7 +250,7 @@ double tilePipelineNs(const KernelPlan &plan, const CoreShare &s,
                       const KernelTransfers &t, const BodyTimes &body,
                       const DmaTime &store, int64_t tiles, double prologue) {
   int64_t cores = plan.numCores();
-  SmallVector<Transfer> all = t.loads;
+  SmallVector<DmaTransfer> all = t.loads;
   all.append(t.inner);
   all.append(t.stores);
   int64_t p = plan.pipelinedLoop();

@@ -8,6 +8,7 @@
 #include "spyre/Arch/Bursts.h"
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -575,16 +576,20 @@ private:
   /// The ring position of the memory node.
   uint32_t memoryNode() const { return links_.nodes() - 1; }
 
+  /// The ring paths a memory transfer holds: one per direction (a path of
+  /// no hops holds nothing).
+  using Route = std::array<RingLinks::Path, 2>;
+
   /// The paths from the memory node to the farthest of cores 0..cores-1
   /// in each direction: what a multicast to all of them holds.
-  std::vector<RingLinks::Path> farthestPaths(uint32_t cores) const {
-    RingLinks::Path way[2] = {{memoryNode(), 0, false},
-                              {memoryNode(), 0, true}};
+  Route farthestPaths(uint32_t cores) const {
+    Route way = {RingLinks::Path{memoryNode(), 0, false},
+                 RingLinks::Path{memoryNode(), 0, true}};
     for (uint32_t c = 0; c < cores; ++c) {
       RingLinks::Path p = links_.shortest(memoryNode(), c);
       way[p.clockwise].hops = std::max(way[p.clockwise].hops, p.hops);
     }
-    return {way[0], way[1]};
+    return way;
   }
 
   /// A transfer of `bytes` (charged `charged` at the memory node) between
@@ -592,8 +597,7 @@ private:
   /// it in arrival order, the links of the paths carry it from the start of
   /// that service. It ends when both are done, plus the memory latency.
   uint64_t memoryTransfer(uint64_t now, uint64_t bytes, uint64_t charged,
-                          bool write,
-                          const std::vector<RingLinks::Path> &paths) {
+                          bool write, const Route &paths) {
     MemoryNode::Service service = memory_.serve(now, charged, write);
     uint64_t link = dev_.timing.linkPs(bytes), end = service.endPs;
     for (const RingLinks::Path &path : paths)
@@ -603,9 +607,10 @@ private:
 
   /// The path between core `core` and the memory node, in the direction
   /// the data flows.
-  std::vector<RingLinks::Path> corePath(uint32_t core, bool write) const {
+  Route corePath(uint32_t core, bool write) const {
     return {write ? links_.shortest(core, memoryNode())
-                  : links_.shortest(memoryNode(), core)};
+                  : links_.shortest(memoryNode(), core),
+            RingLinks::Path{}};
   }
 
   /// Starts the instruction in `seq` on its unit at `now`: accounts its time
@@ -908,7 +913,7 @@ private:
   MemoryNode memory_;
   RingLinks links_;
   /// What a multicast load to the step's cores holds of the ring.
-  std::vector<RingLinks::Path> multicastPaths_;
+  Route multicastPaths_;
   std::vector<Core> cores_;
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
   uint64_t order_ = 0;
