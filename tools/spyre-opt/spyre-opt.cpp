@@ -17,6 +17,21 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+/// Hides LLVM's own options (backend flags, Polly, remarks, colors:
+/// registered by libLLVM before main) from --help; --help-hidden still
+/// lists them. MLIR's and the passes' options, registered later by
+/// MlirOptMain, stay.
+static void hideLlvmOptions() {
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    llvm::cl::Option *opt = entry.second;
+    bool generic = llvm::any_of(opt->Categories, [](auto *category) {
+      return category->getName() == "Generic Options"; // --help, --version
+    });
+    if (!generic && opt->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      opt->setHiddenFlag(llvm::cl::Hidden);
+  }
+}
+
 int main(int argc, char **argv) {
   // Writes docs/supported-ops.md from the decomposition registry (a lit
   // test checks the committed file is up to date).
@@ -28,6 +43,7 @@ int main(int argc, char **argv) {
     llvm::outs() << spyre::isa::sfpFunctionsMarkdown();
     return 0;
   }
+  hideLlvmOptions();
   mlir::DialectRegistry registry;
   registry.insert<spyre::SpyreDialect, mlir::func::FuncDialect>();
   mlir::registerCanonicalizerPass();
