@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <map>
@@ -137,18 +138,38 @@ private:
   }
 };
 
+/// The kernel's name and its body's ops, for messages: "'k0' (spyre.matmul,
+/// spyre.binary)".
+std::string describeKernel(KernelOp kernel) {
+  std::string text = "'" + kernel.getName().str() + "' (";
+  llvm::ListSeparator sep(", ");
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    text += (Twine(sep) + op.getName().getStringRef()).str();
+  return text + ")";
+}
+
 /// Says why no schedule fits `kernel`, with the smallest schedule's plan
-/// (diagnostics on).
+/// (diagnostics on): each limit it exceeds, and for LX a note per buffer.
 LogicalResult explainNoSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
                                 const Arch &arch) {
   FailureOr<KernelPlan> plan =
       KernelPlan::smallestPlan(kernel, roles, arch, /*depth=*/1);
   if (failed(plan))
     return failure();
-  return kernel.emitError("no schedule fits: the smallest tiles need ")
-         << plan->lxBytes() << " bytes of LX per core (" << arch.usableLxBytes()
-         << " usable) and " << plan->hardwareLoops().size()
-         << " hardware loops (at most 3)";
+  size_t loops = plan->hardwareLoops().size();
+  bool lxShort = plan->lxBytes() > arch.usableLxBytes();
+  InFlightDiagnostic diag =
+      kernel.emitError("no schedule fits kernel ")
+      << describeKernel(kernel) << ": its smallest tiles need "
+      << plan->lxBytes() << " bytes of LX per core (" << arch.usableLxBytes()
+      << " usable" << (lxShort ? ", too many" : "") << ") and " << loops
+      << " hardware loops (the program has at most 3"
+      << (loops > 3 ? ", too many" : "") << ")";
+  if (lxShort)
+    for (const PlanBuffer &b : plan->buffers)
+      diag.attachNote() << "LX buffer '" << b.name << "': " << b.bytes
+                        << " bytes x " << b.copies << " copies";
+  return diag;
 }
 
 /// What kernels of the module share: the schedules found, by kernel

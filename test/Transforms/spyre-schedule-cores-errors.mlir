@@ -1,4 +1,4 @@
-// RUN: spyre-opt %s --spyre-schedule-cores=max-cores=1 --verify-diagnostics
+// RUN: spyre-opt %s --spyre-schedule-cores=max-cores=1 --split-input-file --verify-diagnostics
 
 #row = #spyre.layout<stick_dim = 5, stick_elems = 32>
 #map = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
@@ -7,11 +7,28 @@
 // smallest tiles): no schedule, at any pipeline depth (the bytes quoted are
 // single-buffered, the least the kernel needs).
 func.func @too_deep(%x: tensor<2x2x2x2x2x32xf32, #row>) -> tensor<2x2x2x2x2x32xf32, #row> {
-  // expected-error @+1 {{no schedule fits: the smallest tiles need 256 bytes of LX per core (2097152 usable) and 5 hardware loops (at most 3)}}
+  // expected-error @+1 {{no schedule fits kernel 'k' (spyre.unary): its smallest tiles need 256 bytes of LX per core (2097152 usable) and 5 hardware loops (the program has at most 3, too many)}}
   %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"], space = array<i64: 2, 2, 2, 2, 2, 32>} : (tensor<2x2x2x2x2x32xf32, #row>) -> tensor<2x2x2x2x2x32xf32, #row> {
   ^bb0(%a: tensor<2x2x2x2x2x32xf32, #row>):
     %1 = spyre.unary exp %a : tensor<2x2x2x2x2x32xf32, #row> -> tensor<2x2x2x2x2x32xf32, #row>
     spyre.yield %1 : tensor<2x2x2x2x2x32xf32, #row>
   }
   return %0 : tensor<2x2x2x2x2x32xf32, #row>
+}
+
+// -----
+
+// A gather whose rows are 2.4 MB: even one row does not fit the 2 MiB LX.
+// The error names the kernel and its op, and a note gives each buffer.
+#idx = #spyre.layout<stick_dim = 1, stick_elems = 16>
+#out = #spyre.layout<stick_dim = 2, stick_elems = 16>
+func.func @rows_too_long(%t: tensor<2x300000xi64, #idx>, %i: tensor<4x14xi64, #idx>) -> tensor<4x14x300000xi64, #out> {
+  // expected-error @+2 {{no schedule fits kernel 'rows' (spyre.gather): its smallest tiles need}}
+  // expected-note-re @+1 {{LX buffer '{{.*}}': {{[0-9]+}} bytes x 1 copies}}
+  %0 = spyre.kernel "rows"(%t, %i) {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterators = ["parallel", "parallel", "parallel"], space = array<i64: 4, 14, 300000>} : (tensor<2x300000xi64, #idx>, tensor<4x14xi64, #idx>) -> tensor<4x14x300000xi64, #out> {
+  ^bb0(%a: tensor<2x300000xi64, #idx>, %b: tensor<4x14xi64, #idx>):
+    %1 = spyre.gather %a[%b] : tensor<2x300000xi64, #idx>, tensor<4x14xi64, #idx> -> tensor<4x14x300000xi64, #out>
+    spyre.yield %1 : tensor<4x14x300000xi64, #out>
+  }
+  return %0 : tensor<4x14x300000xi64, #out>
 }
