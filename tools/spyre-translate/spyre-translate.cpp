@@ -11,6 +11,7 @@
 #include "spyre/Target/Translations.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,6 +35,18 @@ int main(int argc, char **argv) {
   std::vector<char *> argvWithFlag(argv, argv + argc);
   if (!flag.empty())
     argvWithFlag.insert(argvWithFlag.begin() + 1, flag.data());
+  // The import keeps its source locations in the MLIR it prints: kernel
+  // names and the profile's modules come from them, in a staged pipeline
+  // (import | spyre-opt | spyre-translate) as in spyre-compile.
+  std::string debugInfo = "--mlir-print-debuginfo";
+  auto given = [&](llvm::StringRef name) { // --name or --name=value
+    return flag == name || llvm::any_of(args, [&](const std::string &a) {
+             return llvm::StringRef(a).ltrim('-').split('=').first ==
+                    name.ltrim('-');
+           });
+  };
+  if (given("--import-pt2") && !given(debugInfo))
+    argvWithFlag.insert(argvWithFlag.begin() + 1, debugInfo.data());
   return mlir::failed(mlir::mlirTranslateMain(
       int(argvWithFlag.size()), argvWithFlag.data(),
       "spyre-translate: spyre import, emission and binary dumps\n"));
