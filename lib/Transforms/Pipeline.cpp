@@ -41,12 +41,29 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createSpyreLowerToProgram());
 }
 
+std::string spyrePipelineText(const PipelineOptions &options) {
+  PipelineOptions recorded;
+  recorded.copyOptionValuesFrom(options);
+  recorded.cacheDir = "";
+  OpPassManager pm; // anchored on any op, as spyre-compile's
+  buildSpyrePipeline(pm, recorded);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return text;
+}
+
 void registerSpyrePipeline() {
   PassPipelineRegistration<PipelineOptions>(
       "spyre-pipeline",
       "The whole compiler: graph-level IR to per-core programs "
       "(DESIGN.md section 5)",
-      buildSpyrePipeline);
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        buildSpyrePipeline(pm, options);
+        SpyreRecordPipelineOptions record;
+        record.pipeline = spyrePipelineText(options);
+        pm.addPass(createSpyreRecordPipeline(record));
+      });
 }
 
 } // namespace spyre

@@ -293,16 +293,10 @@ int runPipeline(PassManager &pm, ModuleOp module, TimingScope &timing,
 /// Records how the program was made (the .spy metadata reads it). The cache
 /// directory changes nothing in the program, so it is not recorded: the
 /// output is the same bytes with and without --cache-dir.
-void recordPipeline(PassManager &pm, ModuleOp module,
-                    spyre::PipelineOptions &options) {
-  options.cacheDir = "";
-  OpPassManager recorded(pm.getOpAnchorName(), pm.getNesting());
-  spyre::buildSpyrePipeline(recorded, options);
-  std::string pipelineText;
-  llvm::raw_string_ostream pipeline(pipelineText);
-  recorded.printAsTextualPipeline(pipeline);
-  module->setAttr("spyre.pipeline",
-                  StringAttr::get(module.getContext(), pipelineText));
+void recordPipeline(ModuleOp module, const spyre::PipelineOptions &options) {
+  module->setAttr(
+      "spyre.pipeline",
+      StringAttr::get(module.getContext(), spyre::spyrePipelineText(options)));
 }
 
 /// Writes the JSON compile report to --report; false after the error.
@@ -381,7 +375,7 @@ int main(int argc, char **argv) {
   if (int status =
           runPipeline(pm, *module, timing, pipelineOptions, internalError))
     return status;
-  recordPipeline(pm, *module, pipelineOptions);
+  recordPipeline(*module, pipelineOptions);
 
   if (!reportFile.empty() && !writeReport(*module))
     return 1;

@@ -47,6 +47,10 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
 void buildSpyrePipeline(mlir::OpPassManager &pm,
                         const PipelineOptions &options);
 
+/// The pipeline as text, as the .spy records it (`--cache-dir` left out:
+/// the output is the same bytes with and without it).
+std::string spyrePipelineText(const PipelineOptions &options);
+
 /// Registers `--spyre-pipeline`.
 void registerSpyrePipeline();
 

@@ -301,4 +301,18 @@ def SpyreLowerToProgram : Pass<"spyre-lower-to-program", "::mlir::ModuleOp"> {
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 
+def SpyreRecordPipeline : Pass<"spyre-record-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Record the pipeline that compiled the module";
+  let description = [{
+    Input: any module. Output: the module carries `spyre.pipeline =
+    "<text>"`, which `spyre-translate --spyre-to-spy` writes into the .spy's
+    metadata. `--spyre-pipeline` ends with it, so a staged compile
+    (import | spyre-opt | spyre-translate) records what spyre-compile does.
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", "\"\"",
+           "The pipeline's textual form">,
+  ];
+}
+
 #endif // SPYRE_TRANSFORMS_PASSES_TD
