@@ -139,14 +139,16 @@ SmallVector<Interval> bufferLifetimes(const KernelPlan &plan, int64_t &whole) {
 }
 
 /// The error of a kernel whose buffers need `peak` bytes of LX, more than
-/// the usable part.
-LogicalResult reportLxOverflow(KernelOp kernel, const Arch &arch,
-                               int64_t peak) {
-  return kernel.emitError("kernel '")
-         << kernel.getName() << "' needs " << peak << " bytes of LX per core; "
-         << arch.usableLxBytes() << " are usable (lx_bytes " << arch.lxBytes
-         << ", reserved fraction " << formatNumber(arch.lxReservedFraction)
-         << ")";
+/// the usable part, with a note per buffer.
+LogicalResult reportLxOverflow(KernelOp kernel, const KernelPlan &plan,
+                               const Arch &arch, int64_t peak) {
+  InFlightDiagnostic diag =
+      kernel.emitError("kernel '")
+      << kernel.getName() << "' needs " << peak << " bytes of LX per core; "
+      << arch.usableLxBytes() << " are usable (lx_bytes " << arch.lxBytes
+      << ", reserved fraction " << formatNumber(arch.lxReservedFraction) << ")";
+  plan.noteBuffers(diag);
+  return diag;
 }
 
 struct AllocateScratchpadPass
@@ -183,7 +185,7 @@ struct AllocateScratchpadPass
     int64_t peak = 0;
     SmallVector<int64_t> offsets = firstFit(items, arch.lxAlignment, peak);
     if (peak > arch.usableLxBytes())
-      return reportLxOverflow(kernel, arch, peak);
+      return reportLxOverflow(kernel, *plan, arch, peak);
     for (auto [b, offset, item] : llvm::zip(plan->buffers, offsets, items)) {
       b.offset = offset;
       if (item.start != 0 || item.end != whole)

@@ -909,6 +909,12 @@ void KernelPlan::describe(ProgramOp program) const {
   program.setLxBytes(lx);
 }
 
+void KernelPlan::noteBuffers(InFlightDiagnostic &diag) const {
+  for (const PlanBuffer &b : buffers)
+    diag.attachNote() << "LX buffer '" << b.name << "': " << b.bytes
+                      << " bytes x " << b.copies << " copies";
+}
+
 int64_t KernelPlan::totalMacs() const {
   int64_t macs = 0;
   for (Operation &op : kernel.getBodyBlock().without_terminator())

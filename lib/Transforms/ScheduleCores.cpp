@@ -166,9 +166,7 @@ LogicalResult explainNoSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
       << " hardware loops (the program has at most 3"
       << (loops > 3 ? ", too many" : "") << ")";
   if (lxShort)
-    for (const PlanBuffer &b : plan->buffers)
-      diag.attachNote() << "LX buffer '" << b.name << "': " << b.bytes
-                        << " bytes x " << b.copies << " copies";
+    plan->noteBuffers(diag);
   return diag;
 }
 

@@ -85,7 +85,9 @@ func.func @workspace(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
 // A pinned schedule whose tiles cannot fit: 2048 x 256 fp32 is 2 MiB for
 // the input tile and 2 MiB for the result's.
 func.func @overflow(%x: tensor<2048x256xf32, #row>) -> tensor<2048x256xf32, #row> {
-  // expected-error @+1 {{kernel 'big' needs 4194304 bytes of LX per core; 2097152 are usable (lx_bytes 2097152, reserved fraction 0)}}
+  // expected-error @+3 {{kernel 'big' needs 4194304 bytes of LX per core; 2097152 are usable (lx_bytes 2097152, reserved fraction 0)}}
+  // expected-note @+2 {{LX buffer 'in0': 2097152 bytes x 1 copies}}
+  // expected-note @+1 {{LX buffer 't0': 2097152 bytes x 1 copies}}
   %0 = spyre.kernel "big"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 256>, schedule = #spyre.schedule<split = [1, 1], tile = [2048, 256], depth = 2, cost_ns = 0>} : (tensor<2048x256xf32, #row>) -> tensor<2048x256xf32, #row> {
   ^bb0(%a: tensor<2048x256xf32, #row>):
     %r = spyre.unary exp %a : tensor<2048x256xf32, #row> -> tensor<2048x256xf32, #row>

@@ -260,6 +260,9 @@ public:
   /// Records the plan on the kernel's program: the estimate, MACs, minimum
   /// bytes, the schedule and the LX bytes per core.
   void describe(ProgramOp program) const;
+  /// A note on `diag` per LX buffer: its name, bytes and copies (what an
+  /// LX overflow is made of).
+  void noteBuffers(mlir::InFlightDiagnostic &diag) const;
   /// The LX buffer called `name` (it must exist).
   const PlanBuffer &buffer(llvm::StringRef name) const;
   /// Total multiply-accumulates and minimum device bytes, all and the
