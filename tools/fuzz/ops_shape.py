@@ -45,9 +45,11 @@ def view_like(b, op):
     if n and target and b.chance(0.3):
         target[b.randint(0, len(target) - 1)] = -1
     t = _shape_text(target)
-    return {"view": f"{x}.view{t}", "view_copy": f"torch.view_copy({x}, {t})",
+    # The shape as one tuple argument: x.view(()) for rank 0 (x.view() is
+    # no call PyTorch accepts).
+    return {"view": f"{x}.view({t})", "view_copy": f"torch.view_copy({x}, {t})",
             "_unsafe_view": f"torch.ops.aten._unsafe_view.default({x}, {t})",
-            "reshape": f"{x}.reshape{t}"}[name]
+            "reshape": f"{x}.reshape({t})"}[name]
 
 
 T.untraceable("aten.reshape_copy.default",
