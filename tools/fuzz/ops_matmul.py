@@ -62,12 +62,15 @@ def addmm(b, op):
 @T.add("aten.baddbmm.default", tol="matmul")
 def baddbmm(b, op):
     """torch.baddbmm(bias, a[B,M,K], b[B,K,N], beta=, alpha=) with a bias
-    broadcasting to [B,M,N]."""
+    broadcasting to [B,M,N]. Not beta=0: torch 1.13's CPU baddbmm then
+    reads memory it never wrote (NaN and wrong values now and then, the
+    same in two evaluations; seeds 1203 and 2026 reported them as
+    mismatches, ours equal to NumPy's), so PyTorch gives no reference."""
     d = b.dtype()
     m, k, n = _mkn(b)
     bt = b.choice((1, 2, 3, 4))
     bias = b.operand(b.choice([(bt, m, n), (1, m, n), (m, n), (n,), (bt, 1, n)]), d, "unit")
-    beta, alpha = b.choice((1, 0, 0.5)), b.choice((1, 2, -1))
+    beta, alpha = b.choice((1, 0.5)), b.choice((1, 2, -1))
     return (f"torch.baddbmm({bias}, {b.operand((bt, m, k), d, 'unit')}, "
             f"{b.operand((bt, k, n), d, 'unit')}, beta={beta}, alpha={alpha})")
 
