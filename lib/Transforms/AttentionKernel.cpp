@@ -78,8 +78,14 @@ struct AttentionInputs {
 
 AttentionInputs inputsOf(KernelOp kernel) {
   AttentionInputs in;
-  in.op = cast<AttentionOp>(&kernel.getBodyBlock().front());
-  auto arg = [](Value v) { return cast<BlockArgument>(v).getArgNumber(); };
+  in.op = *kernel.getBodyBlock().getOps<AttentionOp>().begin();
+  // An operand may be an input read permuted (a transpose in the kernel's
+  // prologue moves no data: the input's map reads it so).
+  auto arg = [](Value v) {
+    while (auto move = v.getDefiningOp<TransposeOp>())
+      v = move.getInput();
+    return cast<BlockArgument>(v).getArgNumber();
+  };
   in.q = arg(in.op.getQuery());
   in.k = arg(in.op.getKey());
   in.v = arg(in.op.getValue());

@@ -74,21 +74,6 @@ void setLoops(KernelOp kernel, ArrayRef<int64_t> sizes,
   kernel.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
 }
 
-/// A schedule every supported kernel accepts: one core, the whole of every
-/// loop that is some tensor's stick (or must be whole), 1 elsewhere.
-ScheduleAttr validationSchedule(KernelOp kernel,
-                                const KernelPlan::Roles &roles) {
-  ArrayRef<int64_t> space = kernel.getSpace();
-  SmallVector<int64_t> tiles(space.size(), 1);
-  for (auto [l, size] : llvm::enumerate(space))
-    if (int64_t(l) == roles.stickLoop || int64_t(l) == roles.accLoop ||
-        llvm::is_contained(roles.wholeLoops, int64_t(l)) ||
-        (roles.kind == KernelKind::Transpose && int64_t(l) == roles.rowLoop))
-      tiles[l] = size;
-  return ScheduleAttr::get(kernel.getContext(),
-                           SmallVector<int64_t>(space.size(), 1), tiles, 1, 0);
-}
-
 /// How an op embeds in a kernel's loops: the maps of its operands and of
 /// its result over the kernel's loops, and the kernel's new iterators.
 struct Embedding {
@@ -375,19 +360,7 @@ struct FormKernelsPass
     OpBuilder b(kernel);
     auto copy = cast<KernelOp>(b.clone(*kernel));
     KernelOp grown = fuse(copy, op, e, kernel, /*moveOp=*/false);
-    bool ok = false;
-    Arch arch = getArch(grown);
-    FailureOr<KernelPlan::Roles> roles =
-        KernelPlan::roles(grown, /*emitErrors=*/false);
-    if (succeeded(roles))
-      ok = succeeded(KernelPlan::build(grown, validationSchedule(grown, *roles),
-                                       arch, /*emitErrors=*/false));
-    if (ok) {
-      // Single-buffered: spyre-schedule-cores falls back to depth 1 too.
-      FailureOr<KernelPlan> smallest = KernelPlan::smallestPlan(
-          grown, *roles, arch, /*depth=*/1, /*emitErrors=*/false);
-      ok = failed(smallest) || smallest->lxBytes() <= arch.usableLxBytes();
-    }
+    bool ok = KernelPlan::isRunnable(grown, getArch(grown));
     grown.erase();
     return ok;
   }

@@ -52,10 +52,6 @@ int64_t PlanTensor::offsetOf(ArrayRef<int64_t> starts) const {
   return offset;
 }
 
-namespace {
-
-/// For data movement ops: whether the stick dim of the result is read from
-/// the stick dim of the input (the tile moves as it is).
 bool keepsStick(Operation *op) {
   auto in = getLayout(op->getOperand(0).getType());
   auto out = getLayout(op->getResult(0).getType());
@@ -66,6 +62,8 @@ bool keepsStick(Operation *op) {
            t.getPermutation()[out.getStickDim()] == in.getStickDim();
   return in.getStickDim() == out.getStickDim();
 }
+
+namespace {
 
 /// Reports `msg` at `kernel` when `emitErrors`; always fails.
 LogicalResult kernelError(KernelOp kernel, bool emitErrors, const Twine &msg) {
@@ -178,22 +176,41 @@ static FailureOr<KernelKind> unsupportedInKernel(KernelOp kernel, Operation *op,
   return failure();
 }
 
-/// A matmul and its pointwise epilogue.
+/// A data movement op that leaves every tile as it is (a transpose or
+/// restickify keeping the stick dim): an alias of its operand's tile, the
+/// kernel reads or writes the tensor through a permuted map.
+static bool isTileAlias(Operation *op) {
+  return isa<TransposeOp, RestickifyOp>(op) && keepsStick(op);
+}
+
+/// `ops` without its prologue: the leading tile aliases of kernel inputs
+/// (spyre-reorder-on-chip folds a transpose into the kernel reading it).
+static ArrayRef<Operation *> withoutPrologue(ArrayRef<Operation *> ops) {
+  size_t n = 0;
+  while (n < ops.size() && isTileAlias(ops[n]) &&
+         isa<BlockArgument>(ops[n]->getOperand(0)))
+    ++n;
+  return n == ops.size() ? ops : ops.drop_front(n);
+}
+
+/// A matmul and its epilogue: pointwise ops and tile aliases.
 static FailureOr<KernelKind>
 classifyMatmul(KernelOp kernel, ArrayRef<Operation *> ops, bool emitErrors) {
   for (Operation *op : llvm::drop_begin(ops))
-    if (!isPointwise(op))
+    if (!isPointwise(op) && !isTileAlias(op))
       return unsupportedInKernel(kernel, op, emitErrors);
   return KernelKind::Matmul;
 }
 
-/// A kernel of one op of kind `kind` (DMA ops, attention).
+/// A kernel of one op of kind `kind` (DMA ops, attention); attention may
+/// be followed by tile aliases of its result (a permuted store).
 static FailureOr<KernelKind> classifySingleOp(KernelOp kernel,
                                               ArrayRef<Operation *> ops,
                                               KernelKind kind,
                                               bool emitErrors) {
-  if (ops.size() != 1)
-    return unsupportedInKernel(kernel, ops[1], emitErrors);
+  for (Operation *op : llvm::drop_begin(ops))
+    if (kind != KernelKind::Attention || !isTileAlias(op))
+      return unsupportedInKernel(kernel, op, emitErrors);
   return kind;
 }
 
@@ -247,11 +264,18 @@ FailureOr<KernelKind> KernelPlan::classify(KernelOp kernel, bool emitErrors) {
   SmallVector<Operation *> ops = bodyOps(kernel);
   if (ops.empty())
     return unsupportedInKernel(kernel, kernel, emitErrors);
-  std::optional<KernelRole> first = roleOf(ops.front());
+  // Only matmul, attention and pointwise kernels read inputs permuted.
+  ArrayRef<Operation *> core = withoutPrologue(ops);
+  std::optional<KernelRole> first = roleOf(core.front());
   if (!first)
-    return unsupportedInKernel(kernel, ops.front(), emitErrors);
+    return unsupportedInKernel(kernel, core.front(), emitErrors);
+  bool permutedReads = core.size() != ops.size();
+  if (permutedReads && *first != KernelRole::Matmul &&
+      *first != KernelRole::Attention && *first != KernelRole::Pointwise &&
+      *first != KernelRole::Reduce)
+    return unsupportedInKernel(kernel, core.front(), emitErrors);
   if (std::optional<FailureOr<KernelKind>> kind =
-          classifyByFirstOp(kernel, ops, *first, emitErrors))
+          classifyByFirstOp(kernel, core, *first, emitErrors))
     return *kind;
   return classifyPointwise(kernel, ops, emitErrors);
 }
@@ -717,7 +741,10 @@ private:
     pv.shape = resultShape(op);
     if (failed(placeAfterAccumulation(op, pv)))
       return failure();
-    pv.alias = isa<TransposeOp, RestickifyOp>(op) && keepsStick(&op);
+    pv.alias = isTileAlias(&op);
+    // An alias holds its operand's elements (a matmul's f32 accumulator).
+    if (pv.alias)
+      pv.lxElementType = lxElementTypeOf(op.getOperand(0));
     sizeValueTile(pv);
     storeAsResult(result, pv);
     plan.values[result] = pv;
@@ -757,6 +784,13 @@ private:
       }
   }
 
+  /// The element type of kernel input or body value `v` in LX.
+  Type lxElementTypeOf(Value v) {
+    if (isa<BlockArgument>(v))
+      return cast<RankedTensorType>(v.getType()).getElementType();
+    return plan.values.lookup(v).lxElementType;
+  }
+
   /// The buffer holding kernel input or body value `v`.
   int64_t bufferOf(Value v) {
     return isa<BlockArgument>(v)
@@ -773,14 +807,15 @@ private:
         return fail("kernel result " + Twine(j) +
                     " is an input passed through; nothing computes it");
       const PlanValue &pv = plan.values[v];
+      const PlanTensor &r = plan.tensors[ti];
       if (pv.storedAs == int64_t(ti) ||
-          (pv.alias && plan.tensors[ti].rows == pv.rows)) {
+          (pv.alias && r.rows == pv.rows &&
+           r.type.getElementType() == pv.lxElementType)) {
         plan.tensorBuffer.push_back(plan.valueBuffer[v]);
         continue;
       }
-      const PlanTensor &t = plan.tensors[ti];
       plan.tensorBuffer.push_back(addBuffer(
-          "out" + std::to_string(j), t.tileBytes(arch.stickBytes), t.copies));
+          "out" + std::to_string(j), r.tileBytes(arch.stickBytes), r.copies));
     }
     return success();
   }
@@ -1037,7 +1072,7 @@ KernelPlan::tileChoices(KernelOp kernel, const Roles &roles, const Arch &arch) {
   }
   // A causal attention's query tiles are its key tiles (square), or one.
   if (roles.kind == KernelKind::Attention &&
-      cast<AttentionOp>(kernel.getBodyBlock().front()).getCausal()) {
+      (*kernel.getBodyBlock().getOps<AttentionOp>().begin()).getCausal()) {
     int64_t m = roles.rowLoop, s = roles.accLoop;
     SmallVector<int64_t> square;
     for (int64_t t : choices[s])
@@ -1060,6 +1095,38 @@ FailureOr<KernelPlan> KernelPlan::smallestPlan(KernelOp kernel,
                                     SmallVector<int64_t>(tiles.size(), 1),
                                     tiles, depth, /*costNs=*/0);
   return build(kernel, schedule, arch, emitErrors);
+}
+
+/// A schedule every supported kernel accepts: one core, the whole of every
+/// loop that is some tensor's stick (or must be whole), 1 elsewhere.
+static ScheduleAttr validationSchedule(KernelOp kernel,
+                                       const KernelPlan::Roles &roles) {
+  ArrayRef<int64_t> space = kernel.getSpace();
+  SmallVector<int64_t> tiles(space.size(), 1);
+  for (auto [l, size] : llvm::enumerate(space))
+    if (int64_t(l) == roles.stickLoop || int64_t(l) == roles.accLoop ||
+        llvm::is_contained(roles.wholeLoops, int64_t(l)) ||
+        (roles.kind == KernelKind::Transpose && int64_t(l) == roles.rowLoop))
+      tiles[l] = size;
+  return ScheduleAttr::get(kernel.getContext(),
+                           SmallVector<int64_t>(space.size(), 1), tiles, 1, 0);
+}
+
+bool KernelPlan::isRunnable(KernelOp kernel, const Arch &arch) {
+  FailureOr<Roles> roles = KernelPlan::roles(kernel, /*emitErrors=*/false);
+  if (failed(roles))
+    return false;
+  // Single-buffered: spyre-schedule-cores falls back to depth 1 too.
+  FailureOr<KernelPlan> smallest =
+      smallestPlan(kernel, *roles, arch, /*depth=*/1, /*emitErrors=*/false);
+  // Attention's tiles have rules of their own (square causal tiles): its
+  // smallest plan is the test.
+  if (roles->kind == KernelKind::Attention)
+    return succeeded(smallest) && smallest->lxBytes() <= arch.usableLxBytes();
+  if (failed(build(kernel, validationSchedule(kernel, *roles), arch,
+                   /*emitErrors=*/false)))
+    return false;
+  return failed(smallest) || smallest->lxBytes() <= arch.usableLxBytes();
 }
 
 } // namespace spyre

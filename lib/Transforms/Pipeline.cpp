@@ -32,6 +32,8 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   SpyreFormKernelsOptions formKernels;
   formKernels.fuseConsumers = options.fusion;
   pm.addPass(createSpyreFormKernels(formKernels));
+  if (options.onChip)
+    pm.addPass(createSpyreReorderOnChip());
   SpyreScheduleCoresOptions schedule;
   schedule.maxCores = options.maxCores;
   schedule.depth = options.depth;

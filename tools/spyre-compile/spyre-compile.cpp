@@ -76,6 +76,12 @@ cl::opt<bool> fusion("fusion",
                               "producers' kernels (--fusion=false: one kernel "
                               "per compute op, a baseline)"),
                      cl::init(true), cl::cat(category));
+cl::opt<bool> onChip("on-chip",
+                     cl::desc("Fold data reordering between kernels into "
+                              "their access patterns (--on-chip=false: every "
+                              "reorder a kernel through device memory, a "
+                              "baseline)"),
+                     cl::init(true), cl::cat(category));
 cl::opt<std::string> reportFile(
     "report",
     cl::desc("Write a JSON report: per kernel the schedule, the cost "
@@ -266,6 +272,7 @@ void setPipelineOptions(spyre::PipelineOptions &options) {
   options.depth = depth;
   options.cacheDir = cacheDir;
   options.fusion = fusion;
+  options.onChip = onChip;
 }
 
 /// Runs the whole pipeline on `module`; the exit status (0: it succeeded).

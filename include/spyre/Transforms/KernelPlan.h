@@ -55,6 +55,10 @@ enum class KernelKind {
   Attention
 };
 
+/// For data movement ops: whether the stick dim of the result is read from
+/// the stick dim of the input (each tile moves as it is).
+bool keepsStick(mlir::Operation *op);
+
 /// Name of a kernel kind for messages.
 llvm::StringRef kernelKindName(KernelKind kind);
 
@@ -204,6 +208,10 @@ public:
   static mlir::FailureOr<KernelPlan>
   smallestPlan(KernelOp kernel, const Roles &roles, const Arch &arch,
                int64_t depth, bool emitErrors = true);
+  /// Whether the program lowering supports `kernel` (a plan at a schedule
+  /// every supported kernel accepts) and it fits LX single-buffered at its
+  /// smallest tiles: the test a pass applies to a kernel it rewrites.
+  static bool isRunnable(KernelOp kernel, const Arch &arch);
   /// 1, 2, 4, ... below `limit`, then `limit`.
   static llvm::SmallVector<int64_t> powersUpTo(int64_t limit);
 

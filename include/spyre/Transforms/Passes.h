@@ -40,6 +40,12 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Fuse consumers into their producers' kernels (false: "
                      "the unfused baseline)"),
       llvm::cl::init(true)};
+  Option<bool> onChip{
+      *this, "on-chip",
+      llvm::cl::desc("Fold data reordering between kernels into their "
+                     "access patterns (false: every reorder a kernel through "
+                     "device memory, the baseline)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the whole compiler pipeline (DESIGN.md section 5) to `pm`. Shared by

@@ -226,6 +226,30 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 
+def SpyreReorderOnChip : Pass<"spyre-reorder-on-chip", "::mlir::ModuleOp"> {
+  let summary = "Fold data reordering between kernels into their access "
+                "patterns";
+  let description = [{
+    Input: kernels (spyre-form-kernels has run), not yet scheduled.
+    Lowering: a kernel whose body is one transpose keeping the stick dim
+    (attention's head transposes) reads a tensor from device memory and
+    writes it back permuted; it disappears. Its permutation is folded into
+    its producer, which stores its result permuted (the result map is
+    permuted and a tile alias ends the body), or else into each consumer,
+    which reads the input permuted (the input map is permuted and a tile
+    alias starts the body). Reshape views between the kernels are looked
+    through when the permutation keeps the view's split dims together and in
+    order (the GQA head views around attention): it is lifted to the view's
+    other side and the view rebuilt. A fold is kept only where the rewritten
+    kernel is one the program lowering supports and still fits LX.
+    Not handled yet: ring transfers between kernels whose distributions
+    over the cores differ, and residency of a tensor in LX across kernels;
+    a transpose that moves the stick dim stays a kernel.
+    Output: the same program with fewer pure data-movement kernels.
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Schedule level
 //===----------------------------------------------------------------------===//

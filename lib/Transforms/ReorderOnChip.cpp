@@ -1,0 +1,369 @@
+//===- ReorderOnChip.cpp - spyre-reorder-on-chip --------------------------===//
+//
+// Reordering between kernels without a kernel of its own. A kernel whose
+// body is one transpose keeping the stick dim (attention's head transposes,
+// [B, S, H, D] <-> [B, H, S, D]) computes nothing: it reads a tensor from
+// device memory and writes it back permuted, a round trip and a kernel's
+// synchronization. Its permutation is folded into a neighbour's access
+// pattern instead:
+//   * into its producer, which then stores its result permuted (the
+//     producer's result map is permuted, a tile alias ends its body);
+//   * else into each consumer, which reads the input permuted (its input
+//     map is permuted, a tile alias starts its body).
+// Reshape views between the kernels are looked through: a view that
+// splits or merges dims commutes with a permutation that keeps the split
+// dims together, so the permutation is lifted onto the view's other side
+// and the view is rebuilt after it (the GQA head views around attention).
+// A fold is kept only when the rewritten kernel is one the program
+// lowering supports and fits LX (KernelPlan::isRunnable).
+//
+// Not done here yet (docs/passes.md): moving data core to core over the
+// ring (RingSend/RingRecv) where two kernels' distributions differ, and
+// keeping a producer's output resident in LX for its consumer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Preconditions.h"
+#include "spyre/Transforms/KernelPlan.h"
+#include "spyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace spyre {
+#define GEN_PASS_DEF_SPYREREORDERONCHIP
+#include "spyre/Transforms/Passes.h.inc"
+} // namespace spyre
+
+using namespace mlir;
+using namespace spyre;
+
+namespace {
+
+using Permutation = SmallVector<int64_t>;
+
+Permutation inversePermutation(ArrayRef<int64_t> perm) {
+  Permutation inv(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inv[p] = int64_t(i);
+  return inv;
+}
+
+/// `shape` permuted: result dim i is dim perm[i].
+SmallVector<int64_t> permuted(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
+  return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
+}
+
+/// One group of a reshape: dims of its source and of its result holding the
+/// same elements; one side has a single dim (a split or a merge).
+struct ReshapeGroup {
+  SmallVector<int64_t> from, to;
+};
+
+/// The groups of a reshape from `from` to `to`, or nullopt when a group
+/// would mix dims (neither a split nor a merge) or a size is 0.
+std::optional<SmallVector<ReshapeGroup>> reshapeGroups(ArrayRef<int64_t> from,
+                                                       ArrayRef<int64_t> to) {
+  SmallVector<ReshapeGroup> groups;
+  size_t i = 0, j = 0;
+  while (i < from.size() && j < to.size()) {
+    ReshapeGroup g{{int64_t(i)}, {int64_t(j)}};
+    int64_t a = from[i++], b = to[j++];
+    while (a != b && a && b) {
+      if (a < b && i < from.size()) {
+        a *= from[i];
+        g.from.push_back(int64_t(i++));
+      } else if (b < a && j < to.size()) {
+        b *= to[j];
+        g.to.push_back(int64_t(j++));
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (!a || !b || (g.from.size() > 1 && g.to.size() > 1))
+      return std::nullopt;
+    groups.push_back(std::move(g));
+  }
+  if (i != from.size() || j != to.size())
+    return std::nullopt;
+  return groups;
+}
+
+/// For a reshape view `w` (shape `to`) of `u` (shape `from`) and a
+/// permutation `perm` of `w`: the permutation of `u` such that
+/// transpose(w, perm) == reshape(transpose(u, result)). Needs every split
+/// dim's parts to stay together and in order under `perm`.
+std::optional<Permutation> liftThroughReshape(ArrayRef<int64_t> from,
+                                              ArrayRef<int64_t> to,
+                                              ArrayRef<int64_t> perm) {
+  std::optional<SmallVector<ReshapeGroup>> groups = reshapeGroups(from, to);
+  if (!groups)
+    return std::nullopt;
+  SmallVector<int64_t> groupOf(to.size());
+  for (auto [k, g] : llvm::enumerate(*groups))
+    for (int64_t d : g.to)
+      groupOf[d] = int64_t(k);
+  Permutation lifted;
+  for (size_t i = 0; i < perm.size();) {
+    const ReshapeGroup &g = (*groups)[groupOf[perm[i]]];
+    if (i + g.to.size() > perm.size() ||
+        ArrayRef<int64_t>(perm).slice(i, g.to.size()) != ArrayRef(g.to))
+      return std::nullopt;
+    lifted.append(g.from);
+    i += g.to.size();
+  }
+  return lifted;
+}
+
+/// `type` permuted, in the canonical layout (producers write it; a
+/// transpose keeping the stick keeps the innermost dim).
+RankedTensorType permutedType(RankedTensorType type, ArrayRef<int64_t> perm,
+                              int64_t stickBytes) {
+  auto plain = RankedTensorType::get(permuted(type.getShape(), perm),
+                                     type.getElementType());
+  return LayoutAttr::getCanonical(plain, stickBytes).apply(plain);
+}
+
+SmallVector<AffineMap> mapsOf(KernelOp kernel) {
+  return llvm::to_vector(
+      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+}
+
+/// `map` reading a tensor permuted by `perm` (`result dim i = dim perm[i]`)
+/// as the tensor it was permuted from: exprs[perm[i]] = map[i].
+AffineMap readThroughPermutation(AffineMap map, ArrayRef<int64_t> perm) {
+  SmallVector<AffineExpr> exprs(map.getNumResults());
+  for (auto [i, p] : llvm::enumerate(perm))
+    exprs[p] = map.getResult(unsigned(i));
+  return AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
+}
+
+/// A new kernel before `kernel` with `kernel`'s body and attributes, the
+/// given inputs, result types and maps; `kernel` is left with no body.
+KernelOp rebuildKernel(KernelOp kernel, ValueRange inputs, TypeRange results,
+                       ArrayRef<AffineMap> maps) {
+  OpBuilder b(kernel);
+  auto rebuilt =
+      KernelOp::create(b, kernel.getLoc(), results, kernel.getName(), inputs);
+  rebuilt.getBody().takeBody(kernel.getBody());
+  for (NamedAttribute attr : kernel->getAttrs())
+    rebuilt->setAttr(attr.getName(), attr.getValue());
+  rebuilt.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+  return rebuilt;
+}
+
+/// A kernel that only permutes its one input keeping the stick.
+struct PermuteKernel {
+  KernelOp kernel;
+  TransposeOp move;
+};
+
+std::optional<PermuteKernel> asPermuteKernel(KernelOp kernel) {
+  Block &body = kernel.getBodyBlock();
+  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
+      !llvm::hasSingleElement(body.without_terminator()))
+    return std::nullopt;
+  auto move = dyn_cast<TransposeOp>(body.front());
+  if (!move || !keepsStick(move) || move.getInput() != body.getArgument(0))
+    return std::nullopt;
+  return PermuteKernel{kernel, move};
+}
+
+/// A reshape view outside kernels with a single user.
+ReshapeOp soleView(Value v) {
+  auto view = v.getDefiningOp<ReshapeOp>();
+  return view && view.getResult().hasOneUse() ? view : ReshapeOp();
+}
+
+struct ReorderOnChipPass
+    : public spyre::impl::SpyreReorderOnChipBase<ReorderOnChipPass> {
+  int64_t stickBytes = 0;
+  Arch arch;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(requireKernels(module, getArgument())))
+      return signalPassFailure();
+    arch = getArch(module);
+    stickBytes = arch.stickBytes;
+    SmallVector<PermuteKernel> moves;
+    module.walk([&](KernelOp kernel) {
+      if (std::optional<PermuteKernel> p = asPermuteKernel(kernel))
+        moves.push_back(*p);
+    });
+    for (PermuteKernel &p : moves)
+      if (!foldIntoProducer(p))
+        foldIntoConsumers(p);
+  }
+
+  /// The producer stores the permuted tensor: its result `r`, read by the
+  /// permute kernel directly or through a view, becomes transpose(r) (a
+  /// tile alias at the end of its body, its result map permuted), and the
+  /// permute kernel's users read it (through the view rebuilt after it).
+  bool foldIntoProducer(PermuteKernel &p) {
+    Value in = p.kernel.getInputs()[0];
+    ReshapeOp view = soleView(in);
+    Value r = view ? view.getInput() : in;
+    auto producer = r.getDefiningOp<KernelOp>();
+    auto rType = cast<RankedTensorType>(r.getType());
+    if (!producer || !r.hasOneUse() || asPermuteKernel(producer) ||
+        !isCanonical(rType))
+      return false;
+    ArrayRef<int64_t> perm = p.move.getPermutation();
+    std::optional<Permutation> lifted =
+        view ? liftThroughReshape(
+                   rType.getShape(),
+                   cast<RankedTensorType>(in.getType()).getShape(), perm)
+             : Permutation(perm);
+    if (!lifted)
+      return false;
+    unsigned idx = cast<OpResult>(r).getResultNumber();
+    RankedTensorType stored = permutedType(rType, *lifted, stickBytes);
+
+    // Rewrite a copy of the producer; keep it only if it runs.
+    OpBuilder b(producer);
+    auto copy = cast<KernelOp>(b.clone(*producer));
+    SmallVector<Type> types(producer.getResultTypes());
+    types[idx] = stored;
+    SmallVector<AffineMap> maps = mapsOf(producer);
+    unsigned resultMap = producer.getInputs().size() + idx;
+    maps[resultMap] = permutedMap(maps[resultMap], *lifted);
+    KernelOp rewritten = rebuildKernel(copy, producer.getInputs(), types, maps);
+    copy.erase();
+    YieldOp yield = rewritten.getYield();
+    OpBuilder inner(yield);
+    yield.setOperand(idx, TransposeOp::create(inner, yield.getLoc(), stored,
+                                              yield.getOperand(idx), *lifted));
+    if (!KernelPlan::isRunnable(rewritten, arch)) {
+      rewritten.erase();
+      return false;
+    }
+
+    Value result = rewritten.getResult(idx);
+    Value out = p.kernel.getResult(0);
+    if (result.getType() != out.getType()) {
+      OpBuilder after(p.kernel);
+      result =
+          ReshapeOp::create(after, p.kernel.getLoc(), out.getType(), result);
+    }
+    out.replaceAllUsesWith(result);
+    for (auto [old, now] :
+         llvm::zip(producer.getResults(), rewritten.getResults()))
+      if (old != r)
+        old.replaceAllUsesWith(now);
+    p.kernel.erase();
+    if (view)
+      view.erase();
+    producer.erase();
+    return true;
+  }
+
+  bool isCanonical(RankedTensorType type) const {
+    return getLayout(type) == LayoutAttr::getCanonical(type, stickBytes);
+  }
+
+  /// `map` of a result stored permuted by `perm`: exprs[i] = map[perm[i]].
+  static AffineMap permutedMap(AffineMap map, ArrayRef<int64_t> perm) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t p : perm)
+      exprs.push_back(map.getResult(unsigned(p)));
+    return AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
+  }
+
+  /// Each consumer kernel reads the permute kernel's input permuted, where
+  /// the rewritten consumer runs; the permute kernel goes when no user is
+  /// left.
+  void foldIntoConsumers(PermuteKernel &p) {
+    Value out = p.kernel.getResult(0);
+    // A rewrite replaces the consumer, so the uses are looked up afresh
+    // after each; `kept` are the ones left as they are.
+    llvm::SmallDenseSet<std::pair<Operation *, unsigned>> kept;
+    while (OpOperand *use = nextConsumerUse(out, kept))
+      if (!foldIntoConsumer(p, *use))
+        kept.insert({use->getOwner(), use->getOperandNumber()});
+    for (Operation *user : llvm::make_early_inc_range(out.getUsers()))
+      if (isa<ReshapeOp>(user) && user->use_empty())
+        user->erase();
+    if (out.use_empty())
+      p.kernel.erase();
+  }
+
+  /// A use of `out` (directly or through a view) as a kernel input, other
+  /// than a permute kernel's and those in `kept`; null when none is left.
+  static OpOperand *nextConsumerUse(
+      Value out,
+      const llvm::SmallDenseSet<std::pair<Operation *, unsigned>> &kept) {
+    auto candidate = [&](OpOperand &use) {
+      auto kernel = dyn_cast<KernelOp>(use.getOwner());
+      return kernel && !asPermuteKernel(kernel) &&
+             !kept.contains({kernel, use.getOperandNumber()});
+    };
+    for (OpOperand &use : out.getUses()) {
+      if (candidate(use))
+        return &use;
+      if (auto view = dyn_cast<ReshapeOp>(use.getOwner()))
+        for (OpOperand &viewUse : view.getResult().getUses())
+          if (candidate(viewUse))
+            return &viewUse;
+    }
+    return nullptr;
+  }
+
+  /// Consumer input `use` (the permute kernel's result, or a view of it)
+  /// becomes the permute kernel's input (or a view of that), read through
+  /// its map permuted and a tile alias at the start of the body.
+  bool foldIntoConsumer(PermuteKernel &p, OpOperand &use) {
+    Value x = p.kernel.getInputs()[0];
+    Value read = use.get();
+    auto readType = cast<RankedTensorType>(read.getType());
+    ArrayRef<int64_t> perm = p.move.getPermutation();
+    // read == transpose(source, order), source a view of x (or x).
+    Permutation order(perm);
+    RankedTensorType sourceType = cast<RankedTensorType>(x.getType());
+    if (read != p.kernel.getResult(0)) {
+      auto outShape =
+          cast<RankedTensorType>(p.kernel.getResult(0).getType()).getShape();
+      std::optional<Permutation> lifted = liftThroughReshape(
+          readType.getShape(), outShape, inversePermutation(perm));
+      if (!lifted || !isCanonical(cast<RankedTensorType>(x.getType())))
+        return false;
+      sourceType = permutedType(readType, *lifted, stickBytes);
+      order = inversePermutation(*lifted);
+    }
+
+    auto consumer = cast<KernelOp>(use.getOwner());
+    unsigned i = use.getOperandNumber();
+    OpBuilder b(consumer);
+    ReshapeOp sourceView;
+    Value source = x;
+    if (sourceType != x.getType()) {
+      sourceView = ReshapeOp::create(b, consumer.getLoc(), sourceType, x);
+      source = sourceView;
+    }
+    auto copy = cast<KernelOp>(b.clone(*consumer));
+    SmallVector<Value> inputs(consumer.getInputs());
+    inputs[i] = source;
+    SmallVector<AffineMap> maps = mapsOf(consumer);
+    maps[i] = readThroughPermutation(maps[i], order);
+    KernelOp rewritten =
+        rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);
+    copy.erase();
+    BlockArgument arg = rewritten.getBodyBlock().getArgument(i);
+    arg.setType(sourceType);
+    OpBuilder inner = OpBuilder::atBlockBegin(&rewritten.getBodyBlock());
+    auto move =
+        TransposeOp::create(inner, consumer.getLoc(), readType, arg, order);
+    arg.replaceAllUsesExcept(move, move);
+    if (!KernelPlan::isRunnable(rewritten, arch)) {
+      rewritten.erase();
+      if (sourceView)
+        sourceView.erase();
+      return false;
+    }
+    consumer.replaceAllUsesWith(rewritten.getResults());
+    consumer.erase();
+    return true;
+  }
+};
+
+} // namespace

@@ -1,0 +1,101 @@
+// RUN: spyre-opt %s --spyre-form-kernels --spyre-reorder-on-chip --split-input-file | FileCheck %s
+// RUN: spyre-opt %s --spyre-form-kernels --split-input-file | FileCheck %s --check-prefix=OFF
+
+#l4 = #spyre.layout<stick_dim = 3, stick_elems = 64>
+
+// A transpose of a kernel's result is stored permuted by that kernel: the
+// transpose kernel is gone, a tile alias ends the producer's body and its
+// result map is permuted.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[P:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @into_producer
+// CHECK: %[[K:.*]] = spyre.kernel "k0_unary"(%arg0) {indexing_maps = [#[[ID]], #[[P]]]
+// CHECK-SAME: -> tensor<2x4x9x64xf16
+// CHECK: %[[E:.*]] = spyre.unary exp
+// CHECK-NEXT: %[[T:.*]] = spyre.transpose %[[E]] [0, 2, 1, 3]
+// CHECK-NEXT: spyre.yield %[[T]]
+// CHECK-NOT: spyre.kernel
+// CHECK: return %[[K]]
+// OFF-LABEL: func.func @into_producer
+// OFF: spyre.kernel "k0_unary"
+// OFF: spyre.kernel "k1_transpose"
+func.func @into_producer(%x: tensor<2x9x4x64xf16, #l4>) -> tensor<2x4x9x64xf16, #l4> {
+  %0 = spyre.unary exp %x : tensor<2x9x4x64xf16, #l4> -> tensor<2x9x4x64xf16, #l4>
+  %1 = spyre.transpose %0 [0, 2, 1, 3] : tensor<2x9x4x64xf16, #l4> -> tensor<2x4x9x64xf16, #l4>
+  return %1 : tensor<2x4x9x64xf16, #l4>
+}
+
+// -----
+
+#l4 = #spyre.layout<stick_dim = 3, stick_elems = 64>
+#l5 = #spyre.layout<stick_dim = 4, stick_elems = 64>
+
+// Through a view that merges heads ([1, KVH, G, S, D] -> [1, H, S, D], as
+// after grouped-query attention): the permutation is lifted onto the 5-D
+// result and the view rebuilt after the producer.
+// CHECK-DAG: #[[P5:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d2, d4)>
+// CHECK-LABEL: func.func @through_view
+// CHECK: %[[K:.*]] = spyre.kernel "k0_unary"(%arg0) {indexing_maps = [#{{.*}}, #[[P5]]]
+// CHECK-SAME: -> tensor<1x16x2x2x64xf16
+// CHECK: spyre.transpose %{{.*}} [0, 3, 1, 2, 4]
+// CHECK-NOT: spyre.kernel
+// CHECK: %[[V:.*]] = spyre.reshape %[[K]] : tensor<1x16x2x2x64xf16, {{.*}}> -> tensor<1x16x4x64xf16
+// CHECK: return %[[V]]
+func.func @through_view(%x: tensor<1x2x2x16x64xf16, #l5>) -> tensor<1x16x4x64xf16, #l4> {
+  %0 = spyre.unary exp %x : tensor<1x2x2x16x64xf16, #l5> -> tensor<1x2x2x16x64xf16, #l5>
+  %1 = spyre.reshape %0 : tensor<1x2x2x16x64xf16, #l5> -> tensor<1x4x16x64xf16, #l4>
+  %2 = spyre.transpose %1 [0, 2, 1, 3] : tensor<1x4x16x64xf16, #l4> -> tensor<1x16x4x64xf16, #l4>
+  return %2 : tensor<1x16x4x64xf16, #l4>
+}
+
+// -----
+
+#l4 = #spyre.layout<stick_dim = 3, stick_elems = 64>
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+
+// A transpose of a graph input (no producer kernel) is read permuted by its
+// consumer, here a matmul: its lhs map reads [B, S, H, D] as [B, H, S, D]
+// and a tile alias starts its body.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d4)>
+// CHECK-LABEL: func.func @into_consumer
+// CHECK-NOT: "k0_transpose"
+// CHECK: spyre.kernel "k1_matmul"(%arg0, %arg1) {indexing_maps = [#[[LHS]],
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<1x16x2x64xf16, {{.*}}>, %[[W:.*]]: {{.*}}):
+// CHECK-NEXT: %[[T:.*]] = spyre.transpose %[[X]] [0, 2, 1, 3]
+// CHECK-NEXT: spyre.matmul %[[T]], %[[W]]
+func.func @into_consumer(%x: tensor<1x16x2x64xf16, #l4>, %w: tensor<64x64xf16, #row>) -> tensor<1x2x16x64xf16, #l4> {
+  %0 = spyre.transpose %x [0, 2, 1, 3] : tensor<1x16x2x64xf16, #l4> -> tensor<1x2x16x64xf16, #l4>
+  %1 = spyre.matmul %0, %w : tensor<1x2x16x64xf16, #l4>, tensor<64x64xf16, #row> -> tensor<1x2x16x64xf16, #l4>
+  return %1 : tensor<1x2x16x64xf16, #l4>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+
+// A transpose that moves the stick dim reorders elements inside sticks: it
+// stays a kernel of its own (SFP transposes).
+// CHECK-LABEL: func.func @moves_stick
+// CHECK: spyre.kernel "k0_unary"
+// CHECK: spyre.kernel "k1_transpose"
+func.func @moves_stick(%x: tensor<64x128xf16, #row>) -> tensor<128x64xf16, #row> {
+  %0 = spyre.unary exp %x : tensor<64x128xf16, #row> -> tensor<64x128xf16, #row>
+  %1 = spyre.transpose %0 [1, 0] : tensor<64x128xf16, #row> -> tensor<128x64xf16, #row>
+  return %1 : tensor<128x64xf16, #row>
+}
+
+// -----
+
+#l4 = #spyre.layout<stick_dim = 3, stick_elems = 64>
+
+// The producer's result is also returned, and the transpose's only user is
+// the return: neither side can take the permutation, the kernel stays.
+// CHECK-LABEL: func.func @shared_result
+// CHECK: %[[K:.*]] = spyre.kernel "k0_unary"
+// CHECK: %[[T:.*]] = spyre.kernel "k1_transpose"(%[[K]])
+// CHECK: return %[[K]], %[[T]]
+func.func @shared_result(%x: tensor<2x9x4x64xf16, #l4>) -> (tensor<2x9x4x64xf16, #l4>, tensor<2x4x9x64xf16, #l4>) {
+  %0 = spyre.unary exp %x : tensor<2x9x4x64xf16, #l4> -> tensor<2x9x4x64xf16, #l4>
+  %1 = spyre.transpose %0 [0, 2, 1, 3] : tensor<2x9x4x64xf16, #l4> -> tensor<2x4x9x64xf16, #l4>
+  return %0, %1 : tensor<2x9x4x64xf16, #l4>, tensor<2x4x9x64xf16, #l4>
+}
