@@ -142,6 +142,39 @@ BENCH = {
          In((1, 8, 1024, 128), name="v")],
         "F.scaled_dot_product_attention(q[1,32,1024,128], k, v [1,8,1024,128], "
         "is_causal=True, enable_gqa=True)"),
+    # Dataflow cases of IBM's on-chip handoff A/B (torch-spyre research
+    # branch): (a + b.t() + c.t()) @ d at 1024 and 2048 (IBM: 0.320 -> 0.263
+    # ms and 1.557 -> 1.313 ms with on-chip handoffs)
+    "addmm_t_1024": (
+        lambda a, b, c, d: torch.mm(a + b.t() + c.t(), d),
+        [In((1024, 1024), name="a"), In((1024, 1024), name="b"),
+         In((1024, 1024), name="c"), In((1024, 1024), name="d")],
+        "torch.mm(a + b.t() + c.t(), d), all [1024,1024]: IBM's add-mm handoff"),
+    "addmm_t_2048": (
+        lambda a, b, c, d: torch.mm(a + b.t() + c.t(), d),
+        [In((2048, 2048), name="a"), In((2048, 2048), name="b"),
+         In((2048, 2048), name="c"), In((2048, 2048), name="d")],
+        "torch.mm(a + b.t() + c.t(), d), all [2048,2048]: IBM's add-mm handoff"),
+    # a producer whose consumer reads its result transposed (IBM's synthetic
+    # graph: an 80 us device-memory round trip against a 1.1 us core-to-core
+    # transfer)
+    "handoff_t_2048x1024": (
+        lambda x: torch.relu(x).t() * 2.0,
+        [In((2048, 1024), name="x")],
+        "torch.relu(x[2048,1024]).t() * 2: a producer -> transposed-consumer handoff"),
+    # attention as a model writes it, heads split off and merged back with
+    # transposes, at IBM's A/B shape (32 heads x seq 512 x 128: 2.56 -> 1.98
+    # ms on the device with on-chip handoffs)
+    "attention_heads_32x512x128": (
+        lambda q, k, v: keep_ops.scaled_dot_product_attention(
+            q.view(1, 512, 32, 128).transpose(1, 2),
+            k.view(1, 512, 32, 128).transpose(1, 2),
+            v.view(1, 512, 32, 128).transpose(1, 2),
+            is_causal=True).transpose(1, 2).reshape(1, 512, 4096),
+        [In((1, 512, 4096), name="q"), In((1, 512, 4096), name="k"),
+         In((1, 512, 4096), name="v")],
+        "causal SDPA of q, k, v [1,512,4096] split into 32 heads of 128 by "
+        "view + transpose(1, 2), merged back the same way"),
 }
 
 

@@ -61,6 +61,10 @@ MODELS = [
     ("matmul_4x1x4096x4096", f"{BENCH}/matmul_4x1x4096x4096"),
     ("matmul_4x1x4096x1024", f"{BENCH}/matmul_4x1x4096x1024"),
     ("matmul_4x1x4096x12800", f"{BENCH}/matmul_4x1x4096x12800"),
+    ("addmm_t_1024", f"{BENCH}/addmm_t_1024"),
+    ("addmm_t_2048", f"{BENCH}/addmm_t_2048"),
+    ("handoff_t_2048x1024", f"{BENCH}/handoff_t_2048x1024"),
+    ("attention_heads_32x512x128", f"{BENCH}/attention_heads_32x512x128"),
 ]
 
 # Schedules: ours (the defaults) and the baselines, by existing CLI options.

@@ -39,6 +39,13 @@ namespace {
 /// Fused bodies stay small enough that their buffers fit LX at small tiles.
 constexpr size_t kMaxFusedOps = 32;
 
+/// Whether `kernel`'s body is one transpose keeping the stick dim.
+bool onlyPermutes(KernelOp kernel) {
+  Block &body = kernel.getBodyBlock();
+  return llvm::hasSingleElement(body.without_terminator()) &&
+         isa<TransposeOp>(body.front()) && keepsStick(&body.front());
+}
+
 /// Ops that may join an existing kernel.
 bool isFusable(Operation *op) { return isPointwise(op) || isa<ReduceOp>(op); }
 
@@ -309,7 +316,13 @@ struct FormKernelsPass
     for (OpOperand &operand : raw->getOpOperands())
       if (auto k = dyn_cast_or_null<KernelOp>(operand.get().getDefiningOp()))
         candidates.push_back({k, operand.getOperandNumber()});
+    // The latest kernel first, but a kernel that only permutes an operand
+    // last: left alone, spyre-reorder-on-chip folds it into a neighbour's
+    // access pattern, so the op is better fused with real work.
     llvm::sort(candidates, [](auto &a, auto &b) {
+      bool aMoves = onlyPermutes(a.first), bMoves = onlyPermutes(b.first);
+      if (aMoves != bMoves)
+        return bMoves;
       return b.first->isBeforeInBlock(a.first);
     });
     for (auto [kernel, operandIdx] : candidates) {

@@ -99,3 +99,34 @@ func.func @shared_result(%x: tensor<2x9x4x64xf16, #l4>) -> (tensor<2x9x4x64xf16,
   %1 = spyre.transpose %0 [0, 2, 1, 3] : tensor<2x9x4x64xf16, #l4> -> tensor<2x4x9x64xf16, #l4>
   return %0, %1 : tensor<2x9x4x64xf16, #l4>, tensor<2x4x9x64xf16, #l4>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#col = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+
+// a + b.t() + c.t() (IBM's add-mm operand) with b and c stored K-major:
+// spyre-form-kernels fuses the second add with the first (real work), not
+// into c's transpose, which stays a kernel that only permutes; this pass
+// then folds it into the adds' kernel as a second prologue alias: one
+// kernel for the whole sum.
+// CHECK-LABEL: func.func @sum_of_transposed_inputs
+// CHECK: %[[K:.*]] = spyre.kernel "k0_transpose"(%arg1, %arg0, %arg2)
+// CHECK-NEXT: ^bb0(%[[B:.*]]: {{.*}}, %[[A:.*]]: {{.*}}, %[[C:.*]]: {{.*}}):
+// CHECK-NEXT: %[[CT:.*]] = spyre.transpose %[[C]] [1, 0]
+// CHECK-NEXT: %[[BT:.*]] = spyre.transpose %[[B]] [1, 0]
+// CHECK-NEXT: %[[S:.*]] = spyre.binary add %[[A]], %[[BT]]
+// CHECK-NEXT: spyre.binary add %[[S]], %[[CT]]
+// CHECK-NOT: spyre.kernel
+// CHECK: return %[[K]]
+// OFF-LABEL: func.func @sum_of_transposed_inputs
+// OFF: %[[T:.*]] = spyre.kernel "k1_transpose"(%arg2)
+// OFF: spyre.kernel "k0_transpose"(%arg1, %arg0, %[[T]])
+// OFF-NOT: spyre.kernel
+func.func @sum_of_transposed_inputs(%a: tensor<128x128xf16, #row>, %b: tensor<128x128xf16, #col>, %c: tensor<128x128xf16, #col>) -> tensor<128x128xf16, #row> {
+  %0 = spyre.transpose %b [1, 0] : tensor<128x128xf16, #col> -> tensor<128x128xf16, #row>
+  %1 = spyre.binary add %a, %0 : tensor<128x128xf16, #row>, tensor<128x128xf16, #row> -> tensor<128x128xf16, #row>
+  %2 = spyre.transpose %c [1, 0] : tensor<128x128xf16, #col> -> tensor<128x128xf16, #row>
+  %3 = spyre.binary add %1, %2 : tensor<128x128xf16, #row>, tensor<128x128xf16, #row> -> tensor<128x128xf16, #row>
+  return %3 : tensor<128x128xf16, #row>
+}
