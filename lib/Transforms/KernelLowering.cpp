@@ -347,6 +347,10 @@ private:
   };
 
   Source sourceOf(Value v, int64_t rows, int64_t cols) {
+    // An alias is its operand's tile, broadcasts included (a transposed
+    // input read along fewer loops than the kernel's).
+    while (!isa<BlockArgument>(v) && plan.values.lookup(v).alias)
+      v = v.getDefiningOp()->getOperand(0);
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       const PlanTensor &t = plan.tensors[arg.getArgNumber()];
       int64_t pitch = t.rows == 1 && rows > 1 ? 0 : t.rowBytes(stickBytes());
