@@ -197,8 +197,7 @@ addAttentionLoops(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
 static void addAttentionTensors(KernelPlan &plan, const AttentionInputs &in,
                                 const AttentionLoops &L) {
   KernelOp kernel = plan.kernel;
-  SmallVector<AffineMap> maps = llvm::to_vector(
-      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+  SmallVector<AffineMap> maps = kernel.getIndexingMapList();
   unsigned numInputs = kernel.getInputs().size();
   for (auto [i, v] : llvm::enumerate(kernel.getInputs())) {
     int64_t row = i == in.k || i == in.v ? L.s : L.m;

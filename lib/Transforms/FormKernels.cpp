@@ -65,11 +65,6 @@ std::string kernelName(Operation *op, unsigned index) {
   return name;
 }
 
-SmallVector<AffineMap> mapsOf(KernelOp kernel) {
-  return llvm::to_vector(
-      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
-}
-
 void setLoops(KernelOp kernel, ArrayRef<int64_t> sizes,
               ArrayRef<IteratorKind> iterators, ArrayRef<AffineMap> maps) {
   Builder b(kernel.getContext());
@@ -98,7 +93,8 @@ std::optional<Embedding> embedInMatmul(KernelOp kernel, Value fused,
   if (isa<ReduceOp>(op))
     return std::nullopt;
   unsigned r = cast<OpResult>(fused).getResultNumber();
-  AffineMap resultMap = mapsOf(kernel)[kernel.getInputs().size() + r];
+  AffineMap resultMap =
+      kernel.getIndexingMapList()[kernel.getInputs().size() + r];
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   if (cast<RankedTensorType>(fused.getType()).getShape() !=
           resultType.getShape() ||
@@ -386,7 +382,7 @@ struct FormKernelsPass
                 KernelOp source, bool moveOp = true) {
     Block &body = kernel.getBodyBlock();
     YieldOp yield = kernel.getYield();
-    SmallVector<AffineMap> maps = mapsOf(kernel);
+    SmallVector<AffineMap> maps = kernel.getIndexingMapList();
     unsigned numInputs = kernel.getInputs().size();
     IRMapping mapping;
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
@@ -499,7 +495,7 @@ struct FormKernelsPass
     if (keep.size() == kernel.getNumResults())
       return;
     YieldOp yield = kernel.getYield();
-    SmallVector<AffineMap> maps = mapsOf(kernel);
+    SmallVector<AffineMap> maps = kernel.getIndexingMapList();
     unsigned numInputs = kernel.getInputs().size();
     SmallVector<Value> values;
     SmallVector<Type> types;
@@ -535,7 +531,7 @@ struct FormKernelsPass
   /// Drops the inputs nothing in the body reads, with their maps.
   static void eraseUnreadInputs(KernelOp kernel) {
     Block &body = kernel.getBodyBlock();
-    SmallVector<AffineMap> allMaps = mapsOf(kernel);
+    SmallVector<AffineMap> allMaps = kernel.getIndexingMapList();
     for (int64_t i = int64_t(body.getNumArguments()) - 1; i >= 0; --i) {
       if (!body.getArgument(i).use_empty())
         continue;

@@ -519,8 +519,7 @@ private:
   /// The kernel's inputs and results as tiles; no result may change along
   /// the accumulation loop (only what is complete after it leaves).
   LogicalResult buildTensors() {
-    SmallVector<AffineMap> maps = llvm::to_vector(
-        kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+    SmallVector<AffineMap> maps = kernel.getIndexingMapList();
     SmallVector<Value> values(kernel.getInputs());
     llvm::append_range(values, kernel.getResults());
     for (auto [i, v] : llvm::enumerate(values)) {
@@ -1017,8 +1016,7 @@ static SmallVector<int64_t> stickTiles(int64_t size, int64_t e) {
 /// kernel's inputs and results whose stick dim runs along `loop`.
 static int64_t tensorStickElementsAlong(KernelOp kernel, int64_t loop) {
   int64_t e = 1;
-  SmallVector<AffineMap> maps = llvm::to_vector(
-      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+  SmallVector<AffineMap> maps = kernel.getIndexingMapList();
   SmallVector<Type> types(kernel.getInputs().getTypes());
   llvm::append_range(types, kernel.getResultTypes());
   for (auto [map, type] : llvm::zip(maps, types)) {

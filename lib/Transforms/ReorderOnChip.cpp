@@ -124,11 +124,6 @@ RankedTensorType permutedType(RankedTensorType type, ArrayRef<int64_t> perm,
   return LayoutAttr::getCanonical(plain, stickBytes).apply(plain);
 }
 
-SmallVector<AffineMap> mapsOf(KernelOp kernel) {
-  return llvm::to_vector(
-      kernel.getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
-}
-
 /// `map` reading a tensor permuted by `perm` (`result dim i = dim perm[i]`)
 /// as the tensor it was permuted from: exprs[perm[i]] = map[i].
 AffineMap readThroughPermutation(AffineMap map, ArrayRef<int64_t> perm) {
@@ -225,7 +220,7 @@ struct ReorderOnChipPass
     auto copy = cast<KernelOp>(b.clone(*producer));
     SmallVector<Type> types(producer.getResultTypes());
     types[idx] = stored;
-    SmallVector<AffineMap> maps = mapsOf(producer);
+    SmallVector<AffineMap> maps = producer.getIndexingMapList();
     unsigned resultMap = producer.getInputs().size() + idx;
     maps[resultMap] = permutedMap(maps[resultMap], *lifted);
     KernelOp rewritten = rebuildKernel(copy, producer.getInputs(), types, maps);
@@ -343,7 +338,7 @@ struct ReorderOnChipPass
     auto copy = cast<KernelOp>(b.clone(*consumer));
     SmallVector<Value> inputs(consumer.getInputs());
     inputs[i] = source;
-    SmallVector<AffineMap> maps = mapsOf(consumer);
+    SmallVector<AffineMap> maps = consumer.getIndexingMapList();
     maps[i] = readThroughPermutation(maps[i], order);
     KernelOp rewritten =
         rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);

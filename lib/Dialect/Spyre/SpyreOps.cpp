@@ -634,6 +634,11 @@ SmallVector<IteratorKind> KernelOp::getIteratorKinds() {
   return kinds;
 }
 
+SmallVector<AffineMap> KernelOp::getIndexingMapList() {
+  return llvm::to_vector(
+      getIndexingMapsAttr().getAsValueRange<AffineMapAttr>());
+}
+
 namespace {
 
 /// Checks that the body takes one argument of each input's type.

@@ -74,6 +74,8 @@ def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove,
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     /// The iterator kinds of `iterators` as an enum.
     ::llvm::SmallVector<::spyre::IteratorKind> getIteratorKinds();
+    /// `indexing_maps` as maps: the inputs', then the results'.
+    ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapList();
     /// The yield terminating the body.
     YieldOp getYield();
   }];
