@@ -60,27 +60,35 @@ struct ReshapeGroup {
   SmallVector<int64_t> from, to;
 };
 
+/// Adds dim `i` of `shape` to `dims` and its size to `product`; false when
+/// `shape` has no dim `i`.
+bool extendGroup(ArrayRef<int64_t> shape, size_t &i, int64_t &product,
+                 SmallVector<int64_t> &dims) {
+  if (i == shape.size())
+    return false;
+  product *= shape[i];
+  dims.push_back(int64_t(i++));
+  return true;
+}
+
 /// The groups of a reshape from `from` to `to`, or nullopt when a group
 /// would mix dims (neither a split nor a merge) or a size is 0.
 std::optional<SmallVector<ReshapeGroup>> reshapeGroups(ArrayRef<int64_t> from,
                                                        ArrayRef<int64_t> to) {
+  if (llvm::is_contained(from, 0) || llvm::is_contained(to, 0))
+    return std::nullopt;
   SmallVector<ReshapeGroup> groups;
   size_t i = 0, j = 0;
   while (i < from.size() && j < to.size()) {
-    ReshapeGroup g{{int64_t(i)}, {int64_t(j)}};
-    int64_t a = from[i++], b = to[j++];
-    while (a != b && a && b) {
-      if (a < b && i < from.size()) {
-        a *= from[i];
-        g.from.push_back(int64_t(i++));
-      } else if (b < a && j < to.size()) {
-        b *= to[j];
-        g.to.push_back(int64_t(j++));
-      } else {
+    ReshapeGroup g;
+    int64_t a = 1, b = 1;
+    extendGroup(from, i, a, g.from);
+    extendGroup(to, j, b, g.to);
+    while (a != b)
+      if (!(a < b ? extendGroup(from, i, a, g.from)
+                  : extendGroup(to, j, b, g.to)))
         return std::nullopt;
-      }
-    }
-    if (!a || !b || (g.from.size() > 1 && g.to.size() > 1))
+    if (g.from.size() > 1 && g.to.size() > 1)
       return std::nullopt;
     groups.push_back(std::move(g));
   }
