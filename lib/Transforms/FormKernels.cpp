@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelRewrite.h"
 #include "Preconditions.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
@@ -38,13 +39,6 @@ namespace {
 
 /// Fused bodies stay small enough that their buffers fit LX at small tiles.
 constexpr size_t kMaxFusedOps = 32;
-
-/// Whether `kernel`'s body is one transpose keeping the stick dim.
-bool onlyPermutes(KernelOp kernel) {
-  Block &body = kernel.getBodyBlock();
-  return llvm::hasSingleElement(body.without_terminator()) &&
-         isa<TransposeOp>(body.front()) && keepsStick(&body.front());
-}
 
 /// Ops that may join an existing kernel.
 bool isFusable(Operation *op) { return isPointwise(op) || isa<ReduceOp>(op); }
@@ -316,7 +310,8 @@ struct FormKernelsPass
     // last: left alone, spyre-reorder-on-chip folds it into a neighbour's
     // access pattern, so the op is better fused with real work.
     llvm::sort(candidates, [](auto &a, auto &b) {
-      bool aMoves = onlyPermutes(a.first), bMoves = onlyPermutes(b.first);
+      bool aMoves = bool(onlyPermutation(a.first)),
+           bMoves = bool(onlyPermutation(b.first));
       if (aMoves != bMoves)
         return bMoves;
       return b.first->isBeforeInBlock(a.first);
@@ -506,13 +501,7 @@ struct FormKernelsPass
       newMaps.push_back(maps[numInputs + i]);
     }
     yield->setOperands(values);
-    OpBuilder b(kernel);
-    auto pruned = KernelOp::create(b, kernel.getLoc(), types, kernel.getName(),
-                                   kernel.getInputs());
-    pruned.getBody().takeBody(kernel.getBody());
-    for (NamedAttribute attr : kernel->getAttrs())
-      pruned->setAttr(attr.getName(), attr.getValue());
-    pruned.setIndexingMapsAttr(b.getAffineMapArrayAttr(newMaps));
+    KernelOp pruned = rebuildKernel(kernel, kernel.getInputs(), types, newMaps);
     for (auto [k, i] : llvm::enumerate(keep))
       kernel.getResult(i).replaceAllUsesWith(pruned.getResult(k));
     kernel.erase();

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelRewrite.h"
 #include "Preconditions.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
@@ -141,20 +142,6 @@ AffineMap readThroughPermutation(AffineMap map, ArrayRef<int64_t> perm) {
   return AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
 }
 
-/// A new kernel before `kernel` with `kernel`'s body and attributes, the
-/// given inputs, result types and maps; `kernel` is left with no body.
-KernelOp rebuildKernel(KernelOp kernel, ValueRange inputs, TypeRange results,
-                       ArrayRef<AffineMap> maps) {
-  OpBuilder b(kernel);
-  auto rebuilt =
-      KernelOp::create(b, kernel.getLoc(), results, kernel.getName(), inputs);
-  rebuilt.getBody().takeBody(kernel.getBody());
-  for (NamedAttribute attr : kernel->getAttrs())
-    rebuilt->setAttr(attr.getName(), attr.getValue());
-  rebuilt.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
-  return rebuilt;
-}
-
 /// A kernel that only permutes its one input keeping the stick.
 struct PermuteKernel {
   KernelOp kernel;
@@ -162,14 +149,9 @@ struct PermuteKernel {
 };
 
 std::optional<PermuteKernel> asPermuteKernel(KernelOp kernel) {
-  Block &body = kernel.getBodyBlock();
-  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
-      !llvm::hasSingleElement(body.without_terminator()))
-    return std::nullopt;
-  auto move = dyn_cast<TransposeOp>(body.front());
-  if (!move || !keepsStick(move) || move.getInput() != body.getArgument(0))
-    return std::nullopt;
-  return PermuteKernel{kernel, move};
+  if (TransposeOp move = onlyPermutation(kernel))
+    return PermuteKernel{kernel, move};
+  return std::nullopt;
 }
 
 /// A reshape view outside kernels with a single user.
@@ -209,7 +191,7 @@ struct ReorderOnChipPass
     Value r = view ? view.getInput() : in;
     auto producer = r.getDefiningOp<KernelOp>();
     auto rType = cast<RankedTensorType>(r.getType());
-    if (!producer || !r.hasOneUse() || asPermuteKernel(producer) ||
+    if (!producer || !r.hasOneUse() || onlyPermutation(producer) ||
         !isCanonical(rType))
       return false;
     ArrayRef<int64_t> perm = p.move.getPermutation();
@@ -298,7 +280,7 @@ struct ReorderOnChipPass
       const llvm::SmallDenseSet<std::pair<Operation *, unsigned>> &kept) {
     auto candidate = [&](OpOperand &use) {
       auto kernel = dyn_cast<KernelOp>(use.getOwner());
-      return kernel && !asPermuteKernel(kernel) &&
+      return kernel && !onlyPermutation(kernel) &&
              !kept.contains({kernel, use.getOperandNumber()});
     };
     for (OpOperand &use : out.getUses()) {
