@@ -4,8 +4,9 @@
     /usr/bin/python3 bench/perf/make_models.py [--only NAME ...]
 
 Needs torch (Debian's 1.13 is enough); bench/perf/run.sh does not: the
-archives it writes are committed.  Each model is a single op at the shape of
-a published Spyre measurement or of a Granite-3.3-8B layer, with every
+archives it writes are committed.  Each model is a single op or a small
+graph (IBM's dataflow cases, one Granite-3.3-8B decoder layer) at the shape
+of a published Spyre measurement or of a Granite-3.3-8B layer, with every
 tensor a user input (no weights, so the archives are a few KiB):
 run.sh writes zero-filled inputs of the shapes in each fixture.json and
 runs the simulator in timing-only mode (timing does not depend on data).
@@ -175,6 +176,32 @@ BENCH = {
          In((1, 512, 4096), name="v")],
         "causal SDPA of q, k, v [1,512,4096] split into 32 heads of 128 by "
         "view + transpose(1, 2), merged back the same way"),
+    # MoE dispatch and combine (IBM's on-chip A/B: 1.31-1.94x): top-2 routing
+    # of 512 tokens over 8 experts of capacity 128, each token gathered into
+    # its experts' slots, one matmul per expert, the two results gathered
+    # back per token and weighted by the gate
+    "moe_dispatch_8x512x2048": (
+        lambda x, slots, w, back, gate: _moe(x, slots, w, back, gate),
+        [In((512, 2048), name="x"), In((8, 128), "int64", "int:0:512", "slots"),
+         In((8, 2048, 2048), name="w"), In((512, 2), "int64", "int:0:1024", "back"),
+         In((512, 2), name="gate")],
+        "MoE: x[512,2048] gathered into 8 experts x 128 slots, bmm with "
+        "w[8,2048,2048], combined by gathering each token's 2 slots x gate"),
+    # one Granite-3.3-8B decoder layer at prefill 512 (hidden 4096, 32/8
+    # heads of 128, SwiGLU 12800, residual multiplier 0.22, attention
+    # multiplier 1/128), weights as inputs so the archive stays small (IBM's
+    # best measured Granite block: 11.27 ms per layer at prefill 512)
+    "granite_layer_512": (
+        lambda *a: _granite_layer(*a),
+        [In((1, 512, 4096), name="x"), In((512, 128), name="cos"),
+         In((512, 128), name="sin"), In((4096,), name="norm1"),
+         In((4096, 4096), name="wq"), In((1024, 4096), name="wk"),
+         In((1024, 4096), name="wv"), In((4096, 4096), name="wo"),
+         In((4096,), name="norm2"), In((12800, 4096), name="wg"),
+         In((12800, 4096), name="wu"), In((4096, 12800), name="wd")],
+        "a Granite-3.3-8B decoder layer, 512 tokens: RMSNorm, q/k/v "
+        "projections, RoPE, causal GQA SDPA (32/8 heads of 128), o projection, "
+        "RMSNorm, SwiGLU 4096->12800->4096, residuals x 0.22"),
 }
 
 
@@ -182,6 +209,39 @@ def _repeat_kv(x, n):
     """transformers' repeat_kv: each kv head repeated n times."""
     b, h, s, d = x.shape
     return x[:, :, None, :, :].expand(b, h, n, s, d).reshape(b, h * n, s, d)
+
+
+def _moe(x, slots, w, back, gate):
+    """Gather-based MoE: dispatch by slot index, combine by each token's
+    slot (the inverse of the dispatch) weighted by its gate."""
+    y = torch.bmm(x[slots], w).reshape(-1, x.shape[-1])
+    return y[back[:, 0]] * gate[:, 0:1] + y[back[:, 1]] * gate[:, 1:2]
+
+
+def _rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def _granite_layer(x, cos, sin, norm1, wq, wk, wv, wo, norm2, wg, wu, wd):
+    """Granite's decoder layer as transformers writes it (GraniteDecoderLayer
+    with sdpa attention), hidden 4096, 32 query and 8 kv heads of 128."""
+    b, s, h = x.shape
+    heads, kv_heads, d = 32, 8, 128
+    n = keep_ops.rms_norm(x, [h], norm1, 1e-5)
+    q = F.linear(n, wq).view(b, s, heads, d).transpose(1, 2)
+    k = F.linear(n, wk).view(b, s, kv_heads, d).transpose(1, 2)
+    v = F.linear(n, wv).view(b, s, kv_heads, d).transpose(1, 2)
+    c, sn = cos[None, None], sin[None, None]
+    q = q * c + _rotate_half(q) * sn
+    k = k * c + _rotate_half(k) * sn
+    a = keep_ops.scaled_dot_product_attention(
+        q, k, v, is_causal=True, scale=1.0 / 128, enable_gqa=True)
+    a = a.transpose(1, 2).reshape(b, s, h)
+    x = x + F.linear(a, wo) * 0.22
+    n = keep_ops.rms_norm(x, [h], norm2, 1e-5)
+    m = F.linear(F.silu(F.linear(n, wg)) * F.linear(n, wu), wd)
+    return x + m * 0.22
 
 
 def _small_sample_inputs(write):

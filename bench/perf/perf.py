@@ -65,6 +65,8 @@ MODELS = [
     ("addmm_t_2048", f"{BENCH}/addmm_t_2048"),
     ("handoff_t_2048x1024", f"{BENCH}/handoff_t_2048x1024"),
     ("attention_heads_32x512x128", f"{BENCH}/attention_heads_32x512x128"),
+    ("moe_dispatch_8x512x2048", f"{BENCH}/moe_dispatch_8x512x2048"),
+    ("granite_layer_512", f"{BENCH}/granite_layer_512"),
 ]
 
 # Schedules: ours (the defaults) and the baselines, by existing CLI options.

@@ -182,6 +182,8 @@ struct FormKernelsPass
       func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
       for (KernelOp kernel : kernels)
         pruneResults(kernel);
+      if (fuseConsumers)
+        inlineProducers(func);
       copyUncomputedOutputs(func);
     }
   }
@@ -317,7 +319,8 @@ struct FormKernelsPass
       return b.first->isBeforeInBlock(a.first);
     });
     for (auto [kernel, operandIdx] : candidates) {
-      if (kernel.getBodyBlock().getOperations().size() > kMaxFusedOps)
+      if (kernel.getBodyBlock().getOperations().size() > kMaxFusedOps ||
+          (leavePermutes && onlyPermutation(kernel)))
         continue;
       Value fused = raw->getOperand(operandIdx);
       std::optional<Embedding> e = embed(kernel, fused, op);
@@ -355,6 +358,40 @@ struct FormKernelsPass
       kernel->moveBefore(op);
   }
 
+  /// An elementwise kernel whose one result only another kernel reads, as
+  /// operands of its pointwise ops, is computed inside that kernel instead
+  /// (the rotation's `q * cos` inside the kernel that adds it to
+  /// `rotate_half(q) * sin`): the intermediate never goes to memory.
+  void inlineProducers(func::FuncOp func) {
+    SmallVector<KernelOp> kernels;
+    func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp consumer : kernels) {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        for (Value input : consumer.getInputs()) {
+          auto producer = input.getDefiningOp<KernelOp>();
+          if (!producer)
+            continue;
+          KernelOp merged = inlineProducer(consumer, producer);
+          if (!merged)
+            continue;
+          if (merged.getBodyBlock().getOperations().size() > kMaxFusedOps ||
+              !KernelPlan::isRunnable(merged, getArch(merged), maxCores)) {
+            merged.erase();
+            continue;
+          }
+          consumer.replaceAllUsesWith(merged.getResults());
+          consumer.erase();
+          producer.erase();
+          consumer = merged;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+
   /// Whether the kernel with `op` fused in is one KernelPlan supports (a
   /// plan of a fused copy of the kernel) and still fits LX at its smallest
   /// tiles: a reduction chain over long rows (topk over a vocabulary) needs
@@ -364,7 +401,7 @@ struct FormKernelsPass
     OpBuilder b(kernel);
     auto copy = cast<KernelOp>(b.clone(*kernel));
     KernelOp grown = fuse(copy, op, e, kernel, /*moveOp=*/false);
-    bool ok = KernelPlan::isRunnable(grown, getArch(grown));
+    bool ok = KernelPlan::isRunnable(grown, getArch(grown), maxCores);
     grown.erase();
     return ok;
   }

@@ -701,6 +701,31 @@ private:
     return plan.accLoop >= 0 && isa_and_nonnull<MatmulOp, ReduceOp>(def);
   }
 
+  /// Whether body value or input `v` differs between iterations of the
+  /// accumulation loop: an input the loop walks, or a value computed in
+  /// the loop from one (a tile alias of an input it does not walk is the
+  /// same in every iteration).
+  bool variesInAccLoop(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return plan.tensors[arg.getArgNumber()].variesInAccLoop;
+    if (isAccResult(v) || !plan.values.lookup(v).inner)
+      return false;
+    return llvm::any_of(v.getDefiningOp()->getOperands(), [&](Value operand) {
+      return variesInAccLoop(operand);
+    });
+  }
+
+  /// Whether `op` comes after the body's matmul or reduction.
+  static bool followsAccumulation(Operation &op) {
+    for (Operation &prev : *op.getBlock()) {
+      if (&prev == &op)
+        return false;
+      if (isa<MatmulOp, ReduceOp>(prev))
+        return true;
+    }
+    return false;
+  }
+
   /// In a kernel with an accumulation loop, what uses an accumulated value
   /// runs after the loop; it may not read anything that varies in it.
   LogicalResult placeAfterAccumulation(Operation &op, PlanValue &pv) {
@@ -710,15 +735,17 @@ private:
       return isAccResult(v) ||
              (plan.values.count(v) && !plan.values.lookup(v).inner);
     });
+    // Past the accumulation, an op reading nothing that varies in the loop
+    // (RoPE's `q * cos` beside `rotate_half(q) @ R`) runs once after it.
+    if (!afterAcc && followsAccumulation(op) &&
+        llvm::none_of(op.getOperands(),
+                      [&](Value v) { return variesInAccLoop(v); }))
+      afterAcc = true;
     if (!afterAcc)
       return success();
     pv.inner = false;
     for (Value v : op.getOperands()) {
-      bool varies = isa<BlockArgument>(v)
-                        ? plan.tensors[cast<BlockArgument>(v).getArgNumber()]
-                              .variesInAccLoop
-                        : plan.values.lookup(v).inner && !isAccResult(v);
-      if (varies)
+      if (variesInAccLoop(v))
         return fail("'" + op.getName().getStringRef() +
                     "' uses the accumulated result and a value that changes "
                     "with the accumulation loop; they cannot be in one "
@@ -1110,21 +1137,68 @@ static ScheduleAttr validationSchedule(KernelOp kernel,
                            SmallVector<int64_t>(space.size(), 1), tiles, 1, 0);
 }
 
-bool KernelPlan::isRunnable(KernelOp kernel, const Arch &arch) {
+/// Whether the smallest plan's tile loops fit the program's hardware loops
+/// once the parallel loops with the fewest tiles are split whole over the
+/// cores (at most `maxCores`): a schedule spyre-schedule-cores also tries.
+/// Sufficient, not necessary (larger tiles may need fewer loops): a pass
+/// that relies on it gives up a rewrite rather than make a kernel that has
+/// no schedule.
+static bool fitsHardwareLoops(const KernelPlan &smallest,
+                              const KernelPlan::Roles &roles,
+                              int64_t maxCores) {
+  KernelOp kernel = smallest.kernel;
+  SmallVector<int64_t> tiles = smallest.maxTilesPerLoop();
+  SmallVector<IteratorKind> kinds = kernel.getIteratorKinds();
+  SmallVector<int64_t> splittable;
+  for (int64_t l : smallest.hardwareLoops())
+    if (kinds[l] == IteratorKind::parallel && !roles.singleCore)
+      splittable.push_back(l);
+  llvm::stable_sort(splittable,
+                    [&](int64_t a, int64_t b) { return tiles[a] < tiles[b]; });
+  size_t loops = smallest.hardwareLoops().size();
+  int64_t coresLeft = maxCores;
+  SmallVector<int64_t> split(tiles.size(), 1);
+  for (int64_t l : splittable) {
+    if (loops <= KernelPlan::kMaxHardwareLoops || tiles[l] > coresLeft)
+      break;
+    split[l] = tiles[l];
+    coresLeft /= tiles[l];
+    --loops;
+  }
+  if (loops > KernelPlan::kMaxHardwareLoops)
+    return false;
+  ScheduleAttr schedule = smallest.schedule;
+  auto candidate = ScheduleAttr::get(kernel.getContext(), split,
+                                     schedule.getTile(), schedule.getDepth(),
+                                     /*costNs=*/0);
+  FailureOr<KernelPlan> plan =
+      KernelPlan::build(kernel, candidate, smallest.arch, /*emitErrors=*/false);
+  return succeeded(plan) &&
+         plan->hardwareLoops().size() <= KernelPlan::kMaxHardwareLoops &&
+         plan->lxBytes() <= smallest.arch.usableLxBytes();
+}
+
+bool KernelPlan::isRunnable(KernelOp kernel, const Arch &arch,
+                            int64_t maxCores) {
   FailureOr<Roles> roles = KernelPlan::roles(kernel, /*emitErrors=*/false);
   if (failed(roles))
     return false;
   // Single-buffered: spyre-schedule-cores falls back to depth 1 too.
   FailureOr<KernelPlan> smallest =
       smallestPlan(kernel, *roles, arch, /*depth=*/1, /*emitErrors=*/false);
+  int64_t cores = maxCores > 0 ? std::min(maxCores, arch.cores) : arch.cores;
+  auto fits = [&] {
+    return smallest->lxBytes() <= arch.usableLxBytes() &&
+           fitsHardwareLoops(*smallest, *roles, cores);
+  };
   // Attention's tiles have rules of their own (square causal tiles): its
   // smallest plan is the test.
   if (roles->kind == KernelKind::Attention)
-    return succeeded(smallest) && smallest->lxBytes() <= arch.usableLxBytes();
+    return succeeded(smallest) && fits();
   if (failed(build(kernel, validationSchedule(kernel, *roles), arch,
                    /*emitErrors=*/false)))
     return false;
-  return failed(smallest) || smallest->lxBytes() <= arch.usableLxBytes();
+  return failed(smallest) || fits();
 }
 
 } // namespace spyre

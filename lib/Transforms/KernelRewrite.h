@@ -2,7 +2,8 @@
 //
 // What the passes that reshape kernels (spyre-form-kernels,
 // spyre-reorder-on-chip) share: rebuilding a kernel with other inputs,
-// results or maps, and recognizing a kernel that only permutes. Internal to
+// results or maps, recognizing a kernel that only permutes, and inlining
+// an elementwise producer into its consumer. Internal to
 // lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +26,14 @@ KernelOp rebuildKernel(KernelOp kernel, mlir::ValueRange inputs,
 /// dim of its one input (it computes nothing, it only permutes); null
 /// otherwise.
 TransposeOp onlyPermutation(KernelOp kernel);
+
+/// The consumer of an elementwise producer kernel computing the producer's
+/// body itself: every read of `producer`'s one result, where only
+/// pointwise ops of `consumer` use it, becomes reads of the producer's
+/// inputs (maps composed) and a copy of its body. A new kernel before
+/// `consumer`, which is left as it is (the caller replaces and erases);
+/// null when the producer or the reads do not qualify.
+KernelOp inlineProducer(KernelOp consumer, KernelOp producer);
 
 } // namespace spyre
 

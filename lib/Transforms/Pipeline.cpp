@@ -31,9 +31,14 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createSpyreAssignLayouts());
   SpyreFormKernelsOptions formKernels;
   formKernels.fuseConsumers = options.fusion;
+  formKernels.maxCores = options.maxCores;
+  formKernels.leavePermutes = options.onChip;
   pm.addPass(createSpyreFormKernels(formKernels));
-  if (options.onChip)
-    pm.addPass(createSpyreReorderOnChip());
+  if (options.onChip) {
+    SpyreReorderOnChipOptions reorder;
+    reorder.maxCores = options.maxCores;
+    pm.addPass(createSpyreReorderOnChip(reorder));
+  }
   SpyreScheduleCoresOptions schedule;
   schedule.maxCores = options.maxCores;
   schedule.depth = options.depth;

@@ -15,7 +15,8 @@
 // dims together, so the permutation is lifted onto the view's other side
 // and the view is rebuilt after it (the GQA head views around attention).
 // A fold is kept only when the rewritten kernel is one the program
-// lowering supports and fits LX (KernelPlan::isRunnable).
+// lowering supports, fits LX and has a schedule on at most max-cores
+// cores (KernelPlan::isRunnable).
 //
 // Not done here yet (docs/passes.md): moving data core to core over the
 // ring (RingSend/RingRecv) where two kernels' distributions differ, and
@@ -162,6 +163,7 @@ ReshapeOp soleView(Value v) {
 
 struct ReorderOnChipPass
     : public spyre::impl::SpyreReorderOnChipBase<ReorderOnChipPass> {
+  using Base::Base;
   int64_t stickBytes = 0;
   Arch arch;
 
@@ -219,7 +221,7 @@ struct ReorderOnChipPass
     OpBuilder inner(yield);
     yield.setOperand(idx, TransposeOp::create(inner, yield.getLoc(), stored,
                                               yield.getOperand(idx), *lifted));
-    if (!KernelPlan::isRunnable(rewritten, arch)) {
+    if (!KernelPlan::isRunnable(rewritten, arch, maxCores)) {
       rewritten.erase();
       return false;
     }
@@ -339,7 +341,7 @@ struct ReorderOnChipPass
     auto move =
         TransposeOp::create(inner, consumer.getLoc(), readType, arg, order);
     arg.replaceAllUsesExcept(move, move);
-    if (!KernelPlan::isRunnable(rewritten, arch)) {
+    if (!KernelPlan::isRunnable(rewritten, arch, maxCores)) {
       rewritten.erase();
       if (sourceView)
         sourceView.erase();

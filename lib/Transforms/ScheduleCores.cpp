@@ -118,7 +118,7 @@ private:
     FailureOr<KernelPlan> plan =
         KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
     if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
-        plan->hardwareLoops().size() > 3)
+        plan->hardwareLoops().size() > KernelPlan::kMaxHardwareLoops)
       return;
     double ns = plan->estimateNs();
     int64_t used = candidate.getNumCores();
@@ -163,8 +163,9 @@ LogicalResult explainNoSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
       << describeKernel(kernel) << ": its smallest tiles need "
       << plan->lxBytes() << " bytes of LX per core (" << arch.usableLxBytes()
       << " usable" << (lxShort ? ", too many" : "") << ") and " << loops
-      << " hardware loops (the program has at most 3"
-      << (loops > 3 ? ", too many" : "") << ")";
+      << " hardware loops (the program has at most "
+      << KernelPlan::kMaxHardwareLoops
+      << (loops > KernelPlan::kMaxHardwareLoops ? ", too many" : "") << ")";
   if (lxShort)
     plan->noteBuffers(diag);
   return diag;

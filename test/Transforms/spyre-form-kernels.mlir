@@ -1,5 +1,6 @@
 // RUN: spyre-opt %s --spyre-form-kernels --split-input-file | FileCheck %s
 // RUN: spyre-opt %s --spyre-form-kernels=fusion=false --split-input-file | FileCheck %s --check-prefix=UNFUSED
+// RUN: spyre-opt %s --spyre-form-kernels=leave-permutes=false --split-input-file | FileCheck %s --check-prefix=NOPERM
 
 #row = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
@@ -62,14 +63,94 @@ func.func @multi_use(%x: tensor<63x65xf32, #row>) -> (tensor<63x65xf32, #row>, t
 #vec = #spyre.layout<stick_dim = 0, stick_elems = 32>
 
 // An elementwise op that broadcasts its operand to a bigger shape is not
-// fused into that operand's kernel (the tile shapes differ).
+// fused into that operand's kernel (the tile shapes differ); the operand's
+// elementwise kernel, read by nothing else, is computed inside it instead.
 // CHECK-LABEL: func.func @no_fuse_broadcast
-// CHECK: spyre.kernel "k0_unary"
-// CHECK: spyre.kernel "k1_binary"
+// CHECK: spyre.kernel "k1_binary"(%arg0, %arg1)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: {{.*}}, %[[V:.*]]: {{.*}}):
+// CHECK-NEXT: %[[N:.*]] = spyre.unary neg %[[V]]
+// CHECK-NEXT: spyre.binary add %[[X]], %[[N]]
+// CHECK-NOT: spyre.kernel
+// UNFUSED-LABEL: func.func @no_fuse_broadcast
+// UNFUSED: spyre.kernel "k0_unary"
+// UNFUSED: spyre.kernel "k1_binary"
 func.func @no_fuse_broadcast(%x: tensor<8x32xf32, #row>, %v: tensor<32xf32, #vec>) -> tensor<8x32xf32, #row> {
   %n = spyre.unary neg %v : tensor<32xf32, #vec> -> tensor<32xf32, #vec>
   %a = spyre.binary add %x, %n : tensor<8x32xf32, #row>, tensor<32xf32, #vec> -> tensor<8x32xf32, #row>
   return %a : tensor<8x32xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+
+// RoPE's shape: x * c + (x @ w) * s. The add joins the matmul's kernel
+// (its epilogue); the elementwise x * c, read by nothing else, is then
+// computed in that epilogue from x (a second read, through the result's
+// map) and c, after the accumulation: one kernel, no intermediate stored.
+// CHECK-LABEL: func.func @inline_into_epilogue
+// CHECK: %[[K:.*]] = spyre.kernel "k1_matmul"(%arg0, %arg1, %arg3, %arg0, %arg2)
+// CHECK-SAME: indexing_maps = [#[[LHS:.*]], #[[RHS:.*]], #[[OUT:.*]], #[[OUT]], #[[OUT]], #[[OUT]]]
+// CHECK-NEXT: ^bb0(%[[X:.*]]: {{.*}}, %[[W:.*]]: {{.*}}, %[[S:.*]]: {{.*}}, %[[X2:.*]]: {{.*}}, %[[C:.*]]: {{.*}}):
+// CHECK-NEXT: %[[M:.*]] = spyre.matmul %[[X]], %[[W]]
+// CHECK-NEXT: %[[MS:.*]] = spyre.binary mul %[[M]], %[[S]]
+// CHECK-NEXT: %[[XC:.*]] = spyre.binary mul %[[X2]], %[[C]]
+// CHECK-NEXT: spyre.binary add %[[XC]], %[[MS]]
+// CHECK-NOT: spyre.kernel
+// CHECK: return %[[K]]
+func.func @inline_into_epilogue(%x: tensor<64x64xf16, #row>, %w: tensor<64x64xf16, #row>, %c: tensor<64x64xf16, #row>, %s: tensor<64x64xf16, #row>) -> tensor<64x64xf16, #row> {
+  %xc = spyre.binary mul %x, %c : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %m = spyre.matmul %x, %w : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %ms = spyre.binary mul %m, %s : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %r = spyre.binary add %xc, %ms : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  return %r : tensor<64x64xf16, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+
+// An elementwise kernel read as a matmul operand (the matmul would
+// recompute it for every tile of the other side) or by two kernels stays
+// a kernel of its own.
+// CHECK-LABEL: func.func @not_inlined
+// CHECK: %[[N:.*]] = spyre.kernel "k0_unary"(%arg0)
+// CHECK: spyre.kernel "k1_matmul"(%[[N]], %arg1)
+// CHECK: %[[E:.*]] = spyre.kernel "k2_unary"(%arg0)
+// CHECK: spyre.kernel "k3_matmul"(%arg0, %arg1, %[[E]])
+// CHECK: spyre.kernel "k4_matmul"(%arg1, %arg0, %[[E]])
+func.func @not_inlined(%x: tensor<64x64xf16, #row>, %w: tensor<64x64xf16, #row>) -> (tensor<64x64xf16, #row>, tensor<64x64xf16, #row>, tensor<64x64xf16, #row>) {
+  %n = spyre.unary neg %x : tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %m = spyre.matmul %n, %w : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %e = spyre.unary exp %x : tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %m1 = spyre.matmul %x, %w : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %a = spyre.binary add %m1, %e : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %m2 = spyre.matmul %w, %x : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  %b = spyre.binary add %m2, %e : tensor<64x64xf16, #row>, tensor<64x64xf16, #row> -> tensor<64x64xf16, #row>
+  return %m, %a, %b : tensor<64x64xf16, #row>, tensor<64x64xf16, #row>, tensor<64x64xf16, #row>
+}
+
+// -----
+
+#l3 = #spyre.layout<stick_dim = 2, stick_elems = 64>
+
+// A transpose that keeps the stick dim stays a kernel that only permutes
+// (leave-permutes, the default): spyre-reorder-on-chip folds it into a
+// neighbour. With leave-permutes=false its consumer joins it.
+// CHECK-LABEL: func.func @leave_permutes
+// CHECK: %[[T:.*]] = spyre.kernel "k0_transpose"(%arg0)
+// CHECK: spyre.kernel "k1_unary"(%[[T]])
+// NOPERM-LABEL: func.func @leave_permutes
+// NOPERM: %[[K:.*]] = spyre.kernel "k0_transpose"(%arg0)
+// NOPERM: spyre.transpose
+// NOPERM-NEXT: spyre.unary exp
+// NOPERM-NEXT: spyre.yield
+// NOPERM-NEXT: }
+// NOPERM-NEXT: return %[[K]]
+func.func @leave_permutes(%x: tensor<4x8x64xf16, #l3>) -> tensor<8x4x64xf16, #l3> {
+  %t = spyre.transpose %x [1, 0, 2] : tensor<4x8x64xf16, #l3> -> tensor<8x4x64xf16, #l3>
+  %e = spyre.unary exp %t : tensor<8x4x64xf16, #l3> -> tensor<8x4x64xf16, #l3>
+  return %e : tensor<8x4x64xf16, #l3>
 }
 
 // -----

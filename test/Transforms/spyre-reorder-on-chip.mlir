@@ -1,5 +1,5 @@
 // RUN: spyre-opt %s --spyre-form-kernels --spyre-reorder-on-chip --split-input-file | FileCheck %s
-// RUN: spyre-opt %s --spyre-form-kernels --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: spyre-opt %s --spyre-form-kernels=leave-permutes=false --split-input-file | FileCheck %s --check-prefix=OFF
 
 #l4 = #spyre.layout<stick_dim = 3, stick_elems = 64>
 
@@ -106,13 +106,12 @@ func.func @shared_result(%x: tensor<2x9x4x64xf16, #l4>) -> (tensor<2x9x4x64xf16,
 #col = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
 
 // a + b.t() + c.t() (IBM's add-mm operand) with b and c stored K-major:
-// spyre-form-kernels fuses the second add with the first (real work), not
-// into c's transpose, which stays a kernel that only permutes; this pass
-// then folds it into the adds' kernel as a second prologue alias: one
-// kernel for the whole sum.
+// spyre-form-kernels (leave-permutes) fuses nothing into the transposes,
+// which stay kernels that only permute; this pass folds both into the
+// adds' kernel as prologue aliases: one kernel for the whole sum.
 // CHECK-LABEL: func.func @sum_of_transposed_inputs
-// CHECK: %[[K:.*]] = spyre.kernel "k0_transpose"(%arg1, %arg0, %arg2)
-// CHECK-NEXT: ^bb0(%[[B:.*]]: {{.*}}, %[[A:.*]]: {{.*}}, %[[C:.*]]: {{.*}}):
+// CHECK: %[[K:.*]] = spyre.kernel "k1_binary"(%arg0, %arg1, %arg2)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: {{.*}}, %[[B:.*]]: {{.*}}, %[[C:.*]]: {{.*}}):
 // CHECK-NEXT: %[[CT:.*]] = spyre.transpose %[[C]] [1, 0]
 // CHECK-NEXT: %[[BT:.*]] = spyre.transpose %[[B]] [1, 0]
 // CHECK-NEXT: %[[S:.*]] = spyre.binary add %[[A]], %[[BT]]

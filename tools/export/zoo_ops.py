@@ -254,6 +254,12 @@ def register_op_zoo(add, ZooEntry, In):
        "accumulator sticks (a prime), too wide for one LX tile (Granite's lm_head, "
        "vocab 49155, is of this kind)",
        module=lambda: nn.Linear(128, 8224, bias=False), tol="matmul")
+    op("rotation_epilogue", lambda x, y, z, w: x * z + torch.mm(x, y) * w,
+       [I((8, 256), gen="small"), I((256, 256), gen="small"), I((8, 256), gen="small"),
+        I((8, 256), gen="small")], H,
+       "x * z + (x @ y) * w, all [8,256] but y [256,256]: RoPE's form (x @ y is "
+       "rotate_half); x * z is computed in the matmul kernel's epilogue",
+       tol="matmul")
     op("baddbmm", lambda x, y, z: torch.baddbmm(x, y, z, beta=0.5, alpha=2.0),
        [I((2, 5, 9)), I((2, 5, 67)), I((2, 67, 9))], H,
        "torch.baddbmm(x[2,5,9], y, z, beta=0.5, alpha=2.0)")

@@ -171,6 +171,9 @@ struct CoreShare {
 
 class KernelPlan {
 public:
+  /// Loops one program can nest (the ISA's loop depth).
+  static constexpr size_t kMaxHardwareLoops = 3;
+
   /// Builds the plan of `kernel` under `schedule` (which may be a candidate
   /// not yet attached). Emits a diagnostic at the kernel and returns
   /// failure when the kernel's shape is not supported or the schedule does
@@ -209,9 +212,12 @@ public:
   smallestPlan(KernelOp kernel, const Roles &roles, const Arch &arch,
                int64_t depth, bool emitErrors = true);
   /// Whether the program lowering supports `kernel` (a plan at a schedule
-  /// every supported kernel accepts) and it fits LX single-buffered at its
-  /// smallest tiles: the test a pass applies to a kernel it rewrites.
-  static bool isRunnable(KernelOp kernel, const Arch &arch);
+  /// every supported kernel accepts), it fits LX single-buffered at its
+  /// smallest tiles and, split over at most `maxCores` cores (0: all), its
+  /// tile loops fit the program's hardware loops: the test a pass applies
+  /// to a kernel it rewrites, so that spyre-schedule-cores finds a schedule.
+  static bool isRunnable(KernelOp kernel, const Arch &arch,
+                         int64_t maxCores = 0);
   /// 1, 2, 4, ... below `limit`, then `limit`.
   static llvm::SmallVector<int64_t> powersUpTo(int64_t limit);
 

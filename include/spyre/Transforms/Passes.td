@@ -213,6 +213,15 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
     A chain of reductions over long rows (topk over a vocabulary) stops
     fusing where the grown kernel, single-buffered at its smallest tiles,
     would no longer fit LX, and continues in a new kernel.
+    Then, the other way round, a kernel of pointwise ops whose one result
+    only another kernel reads, as operands of that kernel's pointwise ops
+    (not a matmul or attention operand), is computed inside it: the
+    consumer reads the producer's inputs through composed maps and runs a
+    copy of its body (RoPE's `q * cos` inside the kernel adding it to
+    `rotate_half(q) * sin`).
+    With `leave-permutes`, nothing is fused into a kernel that only
+    permutes (a transpose keeping the stick dim): it stays pure for
+    `spyre-reorder-on-chip` to fold into its neighbours.
     Layout-only ops (`spyre.reshape` that keeps the device layout) stay
     outside kernels as views. Each kernel states its loop nest (`space`,
     `iterators`, `indexing_maps`).
@@ -221,7 +230,13 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
   let options = [
     Option<"fuseConsumers", "fusion", "bool", /*default=*/"true",
            "Fuse consumers into their producers' kernels (false: one kernel "
-           "per compute op, the unfused baseline of bench/perf)">
+           "per compute op, the unfused baseline of bench/perf)">,
+    Option<"maxCores", "max-cores", "int64_t", /*default=*/"0",
+           "Most cores a kernel may use (0: all), as spyre-schedule-cores: a "
+           "fusion is kept only if the fused kernel still has a schedule">,
+    Option<"leavePermutes", "leave-permutes", "bool", /*default=*/"true",
+           "Fuse nothing into a kernel that only permutes (spyre-reorder-on-"
+           "chip folds it into its neighbours; false with --on-chip=false)">
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
@@ -241,12 +256,18 @@ def SpyreReorderOnChip : Pass<"spyre-reorder-on-chip", "::mlir::ModuleOp"> {
     through when the permutation keeps the view's split dims together and in
     order (the GQA head views around attention): it is lifted to the view's
     other side and the view rebuilt. A fold is kept only where the rewritten
-    kernel is one the program lowering supports and still fits LX.
+    kernel is one the program lowering supports, still fits LX and, split
+    over at most `max-cores` cores, nests at most three hardware loops.
     Not handled yet: ring transfers between kernels whose distributions
     over the cores differ, and residency of a tensor in LX across kernels;
     a transpose that moves the stick dim stays a kernel.
     Output: the same program with fewer pure data-movement kernels.
   }];
+  let options = [
+    Option<"maxCores", "max-cores", "int64_t", /*default=*/"0",
+           "Most cores a kernel may use (0: all), as spyre-schedule-cores: a "
+           "fold is kept only if the rewritten kernel still has a schedule">
+  ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 
