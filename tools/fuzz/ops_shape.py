@@ -231,9 +231,10 @@ def repeat(b, op):
 def pad(b, op):
     """torch.constant_pad_nd(x, pad, value) / F.pad(x, pad, value=v) with
     pads on the last 1-3 dims, 0 pads, now and then negative ones
-    (cropping)."""
+    (cropping; every dim at least 3, so that a -1 on both sides leaves one
+    element: torch 1.13 refuses an empty result)."""
     d = b.dtype()
-    shape = tuple(max(s, 2) for s in b.shape(lo=1))
+    shape = tuple(max(s, 3) for s in b.shape(lo=1))
     x = b.operand(shape, d)
     k = b.randint(1, min(3, len(shape)))
     pads = [b.choice((0, 1, 2, 5, 64, -1 if b.chance(0.1) else 3)) for _ in range(2 * k)]
