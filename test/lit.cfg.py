@@ -30,7 +30,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.spyre_tools_dir, config.llvm_tools_dir]
 tools = ["spyre-opt", "spyre-translate", "spyre-compile", "spyre-run",
          "spyre-npy-compare", "spyre-fuzz-loader", "spyre-fuzz-pt2",
-         "spyre-fuzz-pickle", "spyre-fuzz-npy"]
+         "spyre-fuzz-pickle", "spyre-fuzz-npy", "spyre-dispatch-bench"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.add_tool_substitutions(["not", "count", "split-file"],
                                    [config.llvm_tools_dir])
