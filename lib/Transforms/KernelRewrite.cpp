@@ -36,12 +36,15 @@ TransposeOp onlyPermutation(KernelOp kernel) {
 
 /// Whether `kernel` computes its one result with pointwise ops alone and
 /// writes it through the identity map (its loops are the result's dims).
+/// A broadcast is not taken: in the consumer it would materialize a tensor
+/// of another shape than the consumer's loops walk.
 static bool isElementwiseProducer(KernelOp kernel) {
   if (kernel.getNumResults() != 1 ||
       !kernel.getIndexingMapList().back().isIdentity())
     return false;
-  return llvm::all_of(kernel.getBodyBlock().without_terminator(),
-                      [](Operation &op) { return isPointwise(&op); });
+  return llvm::all_of(
+      kernel.getBodyBlock().without_terminator(),
+      [](Operation &op) { return isPointwise(&op) && !isa<BroadcastOp>(op); });
 }
 
 /// Whether the consumer's block argument `arg` feeds pointwise ops only
