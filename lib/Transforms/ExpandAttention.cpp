@@ -8,6 +8,7 @@
 
 #include "Preconditions.h"
 #include "spyre/Transforms/Decompositions.h"
+#include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -38,6 +39,32 @@ int64_t smallestFlashBytes(AttentionOp op, const Arch &arch) {
   return sticks(e, bytes) + 3 * keys * sticks(e, bytes) +
          2 * keys * sticks(ev, bytes) + 2 * sticks(keys, 4) + sticks(ev, 4) +
          sticks(ev, bytes);
+}
+
+/// Whether the flash kernel of `op` would nest more than the program's
+/// hardware loops on at most `cores` cores: one loop per head dim of size
+/// > 1, and the query and key loops when they are longer than a stick of
+/// keys (a tile of one stick always fits: smallestFlashBytes), less the
+/// head dims split whole over the cores, the shortest first (what
+/// spyre-schedule-cores can do at best).
+bool exceedsHardwareLoops(AttentionOp op, const Arch &arch, int64_t cores) {
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  int64_t keys = arch.stickBytes / getElementBytes(q.getElementType());
+  SmallVector<int64_t> heads;
+  for (int64_t d : q.getShape().drop_back(2))
+    if (d > 1)
+      heads.push_back(d);
+  llvm::sort(heads);
+  size_t loops = heads.size() + (q.getDimSize(q.getRank() - 2) > keys) +
+                 (k.getDimSize(k.getRank() - 2) > keys);
+  for (int64_t h : heads) {
+    if (loops <= KernelPlan::kMaxHardwareLoops || h > cores)
+      break;
+    cores /= h;
+    --loops;
+  }
+  return loops > KernelPlan::kMaxHardwareLoops;
 }
 
 /// Whether an operand has a dim of size 0: the math form's ops fold such
@@ -92,9 +119,13 @@ struct ExpandAttentionPass
     if (failed(requireComputeLevel(getOperation(), getArgument())))
       return signalPassFailure();
     Arch arch = getArch(getOperation());
+    int64_t cores =
+        maxCores > 0 ? std::min<int64_t>(maxCores, arch.cores) : arch.cores;
     SmallVector<AttentionOp> ops;
     getOperation().walk([&](AttentionOp op) {
-      if (all || hasEmptyDim(op) || smallestFlashBytes(op, arch) > arch.lxBytes)
+      if (all || hasEmptyDim(op) ||
+          smallestFlashBytes(op, arch) > arch.lxBytes ||
+          exceedsHardwareLoops(op, arch, cores))
         ops.push_back(op);
     });
     IRRewriter rw(&getContext());

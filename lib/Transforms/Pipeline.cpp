@@ -24,6 +24,7 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   }
   SpyreExpandAttentionOptions expand;
   expand.all = !options.fusion;
+  expand.maxCores = options.maxCores;
   pm.addPass(createSpyreExpandAttention(expand));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -1,5 +1,7 @@
 // RUN: spyre-opt %s --spyre-expand-attention=all=true --split-input-file | FileCheck %s
 // RUN: spyre-opt %s --spyre-expand-attention --split-input-file | FileCheck %s --check-prefix=FLASH
+// RUN: spyre-opt %s --spyre-expand-attention=max-cores=1 --split-input-file | FileCheck %s --check-prefix=CORES1
+// RUN: spyre-opt %s --spyre-expand-attention=max-cores=2 --split-input-file | FileCheck %s --check-prefix=CORES2
 
 // spyre-expand-attention: the math form of spyre.attention, for the
 // unfused baseline (all=true) and for head dims the flash kernel's
@@ -21,6 +23,8 @@
 // CHECK: %[[O:.*]] = spyre.matmul %[[PH]], %arg2 : tensor<2x9x12xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
 // CHECK: return %[[O]]
 // FLASH-LABEL: func.func @plain
+// CORES1-LABEL: func.func @plain
+// CORES1: spyre.attention
 // FLASH: spyre.attention
 func.func @plain(%q: tensor<2x9x40xf16>, %k: tensor<2x12x40xf16>, %v: tensor<2x12x24xf16>) -> tensor<2x9x24xf16> {
   %0 = spyre.attention %q, %k, %v {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x12x40xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
@@ -50,9 +54,29 @@ func.func @plain(%q: tensor<2x9x40xf16>, %k: tensor<2x12x40xf16>, %v: tensor<2x1
 // CHECK: spyre.cast %[[O]] : tensor<1x2x2x8x16xf16> -> tensor<1x2x2x8x16xf32>
 // FLASH-LABEL: func.func @causal_mask_gqa
 // FLASH: spyre.attention
+// CORES1-LABEL: func.func @causal_mask_gqa
+// CORES1: spyre.attention
 func.func @causal_mask_gqa(%q: tensor<1x2x2x8x16xf16>, %k: tensor<1x2x1x12x16xf16>, %v: tensor<1x2x1x12x16xf16>, %m: tensor<1x1x1x8x12xf16>) -> tensor<1x2x2x8x16xf32> {
   %0 = spyre.attention %q, %k, %v mask %m {causal, scale = 0.25 : f64} : tensor<1x2x2x8x16xf16>, tensor<1x2x1x12x16xf16>, tensor<1x2x1x12x16xf16>, tensor<1x1x1x8x12xf16> -> tensor<1x2x2x8x16xf32>
   return %0 : tensor<1x2x2x8x16xf32>
+}
+
+// -----
+
+// Grouped heads [1, 2, 2, ...] with more queries and keys than a stick
+// holds (64 f16) on one core: two head loops, the query and the key loop
+// are four hardware loops, one too many, so the math form runs; on two
+// cores one head dim is split whole and the flash kernel stays.
+// FLASH-LABEL: func.func @gqa_long
+// FLASH: spyre.attention
+// CORES1-LABEL: func.func @gqa_long
+// CORES1-NOT: spyre.attention
+// CORES1: spyre.matmul %arg0, %arg1 {transpose_rhs}
+// CORES2-LABEL: func.func @gqa_long
+// CORES2: spyre.attention
+func.func @gqa_long(%q: tensor<1x2x2x72x16xf16>, %k: tensor<1x2x1x80x16xf16>, %v: tensor<1x2x1x80x16xf16>) -> tensor<1x2x2x72x16xf16> {
+  %0 = spyre.attention %q, %k, %v {causal, scale = 0.25 : f64} : tensor<1x2x2x72x16xf16>, tensor<1x2x1x80x16xf16>, tensor<1x2x1x80x16xf16> -> tensor<1x2x2x72x16xf16>
+  return %0 : tensor<1x2x2x72x16xf16>
 }
 
 // -----

@@ -105,9 +105,11 @@ def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
     Input: compute-level IR. Lowering: with `all` (the unfused baseline,
     `--fusion=false`) every attention op is expanded; otherwise those with
     an operand dim of size 0 (the math form folds empty tensors, no kernel
-    runs) and those whose head dims leave no room in LX for the flash
-    kernel's smallest tiles (one query row, one stick of keys). Output: the
-    same values.
+    runs), those whose head dims leave no room in LX for the flash
+    kernel's smallest tiles (one query row, one stick of keys), and those
+    whose head dims, split over at most `max-cores` cores, would leave the
+    flash kernel more than three hardware loops (grouped-query heads
+    `[B, KVH, G, S, D]` on fewer than G cores). Output: the same values.
 
     ```mlir
     // before
@@ -123,6 +125,8 @@ def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
   let options = [
     Option<"all", "all", "bool", "false",
            "Expand every attention op (the unfused baseline)">,
+    Option<"maxCores", "max-cores", "int64_t", /*default=*/"0",
+           "Most cores a kernel may use (0: all), as spyre-schedule-cores">,
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
