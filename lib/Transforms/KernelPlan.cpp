@@ -52,6 +52,13 @@ int64_t PlanTensor::offsetOf(ArrayRef<int64_t> starts) const {
   return offset;
 }
 
+bool isWindowRead(SliceOp slice) {
+  return isa<BlockArgument>(slice.getInput()) &&
+         llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }) &&
+         llvm::none_of(slice->getUsers(),
+                       [](Operation *user) { return isa<YieldOp>(user); });
+}
+
 bool keepsStick(Operation *op) {
   auto in = getLayout(op->getOperand(0).getType());
   auto out = getLayout(op->getResult(0).getType());
@@ -78,17 +85,71 @@ bool isTiledRowLoop(const KernelPlan &plan, int64_t l) {
          (plan.kind == KernelKind::Transpose && l == plan.stickLoop);
 }
 
+/// A tensor dim read as `loop + offset` (a window of it: a slice folded
+/// into the kernel reading it).
+struct DimRead {
+  int64_t loop;
+  int64_t offset;
+};
+
+/// `expr` as a loop plus a constant (loop -1: a constant alone, a
+/// broadcast dim read at that index); nullopt for anything else.
+std::optional<DimRead> dimRead(AffineExpr expr) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return DimRead{dim.getPosition(), 0};
+  if (auto index = dyn_cast<AffineConstantExpr>(expr))
+    return DimRead{-1, index.getValue()};
+  auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!sum || sum.getKind() != AffineExprKind::Add)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(sum.getLHS());
+  auto offset = dyn_cast<AffineConstantExpr>(sum.getRHS());
+  if (!dim || !offset)
+    return std::nullopt;
+  return DimRead{dim.getPosition(), offset.getValue()};
+}
+
+/// Adds the bytes to the first element of a window starting `offset`
+/// elements into dim `d` (`stride` bytes apart; along the stick dim, per
+/// stick). A window along the stick dim starts on a stick and ends on one,
+/// or at the dim's end, so that no tile reads elements outside it.
+LogicalResult addWindowOffset(PlanTensor &t, LayoutAttr layout, int64_t d,
+                              DimRead read, int64_t stride,
+                              const KernelPlan &plan, std::string &why) {
+  if (d != layout.getStickDim()) {
+    t.baseOffset += read.offset * stride;
+    return success();
+  }
+  int64_t e = t.elementsPerStick;
+  int64_t size = read.loop >= 0 ? plan.loops[read.loop].size : 1;
+  if (read.offset % e != 0 ||
+      (size % e != 0 && read.offset + size != t.type.getDimSize(d))) {
+    why = "reads a window of its stick dim that does not start and end on "
+          "sticks";
+    return failure();
+  }
+  t.baseOffset += read.offset / e * stride;
+  return success();
+}
+
 /// Records the loop, pitch and bytes of each of `t`'s dims read through
-/// `map`; fails when two non-stick dims are tiled.
+/// `map`, and where a window starts; fails (saying why) when two non-stick
+/// dims are tiled or a window of the stick dim is not whole sticks. (A
+/// data-movement kernel places its windows itself: DataMovement.cpp.)
 LogicalResult mapTensorDims(PlanTensor &t, LayoutAttr layout, AffineMap map,
-                            const KernelPlan &plan) {
+                            const KernelPlan &plan, std::string &why) {
   ArrayRef<int64_t> shape = t.type.getShape();
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
-      continue; // broadcast
-    int64_t l = dim.getPosition();
+    std::optional<DimRead> read = dimRead(expr);
+    if (!read || (read->offset && plan.isDataMovement()))
+      continue; // broadcast, or a window DataMovement.cpp places
     int64_t stride = layout.getDimStride(shape, d) * t.elementBytes;
+    if (read->offset &&
+        failed(addWindowOffset(t, layout, d, *read, stride, plan, why)))
+      return failure();
+    int64_t l = read->loop;
+    if (l < 0)
+      continue; // broadcast
     t.loopBytes[l] = stride;
     if (int64_t(d) == layout.getStickDim()) {
       t.stickLoop = l;
@@ -97,8 +158,10 @@ LogicalResult mapTensorDims(PlanTensor &t, LayoutAttr layout, AffineMap map,
     }
     if (!isTiledRowLoop(plan, l))
       continue;
-    if (t.rowLoop >= 0)
+    if (t.rowLoop >= 0) {
+      why = "is tiled along two non-stick dims";
       return failure();
+    }
     t.rowLoop = l;
     t.rowPitch = stride;
   }
@@ -128,9 +191,9 @@ FailureOr<PlanTensor> describeTensor(KernelOp kernel, Value value,
     return kernelError(kernel, emitErrors,
                        what + " has no layout; run spyre-assign-layouts first");
   PlanTensor t = PlanTensor::of(value, isResult, index, plan.loops.size());
-  if (failed(mapTensorDims(t, layout, map, plan)))
-    return kernelError(kernel, emitErrors,
-                       what + " is tiled along two non-stick dims");
+  std::string why;
+  if (failed(mapTensorDims(t, layout, map, plan, why)))
+    return kernelError(kernel, emitErrors, what + " " + why);
   // A tensor broadcast along the sticks still occupies one stick per row.
   if (layout.getStickDim() >= 0 && t.stickPitch == 0)
     t.stickPitch =
@@ -177,9 +240,12 @@ static FailureOr<KernelKind> unsupportedInKernel(KernelOp kernel, Operation *op,
 }
 
 /// A data movement op that leaves every tile as it is (a transpose or
-/// restickify keeping the stick dim): an alias of its operand's tile, the
-/// kernel reads or writes the tensor through a permuted map.
+/// restickify keeping the stick dim, a window of an input): an alias of its
+/// operand's tile, the kernel reads or writes the tensor through a permuted
+/// or offset map.
 static bool isTileAlias(Operation *op) {
+  if (auto slice = dyn_cast<SliceOp>(op))
+    return isWindowRead(slice);
   return isa<TransposeOp, RestickifyOp>(op) && keepsStick(op);
 }
 
@@ -252,7 +318,8 @@ classifyPointwise(KernelOp kernel, ArrayRef<Operation *> ops, bool emitErrors) {
   for (Operation *op : ops) {
     std::optional<KernelRole> role = roleOf(op);
     bool fits = role == KernelRole::Pointwise || role == KernelRole::Reduce ||
-                (role == KernelRole::Layout && keepsStick(op));
+                (role == KernelRole::Layout && keepsStick(op)) ||
+                isTileAlias(op);
     if (!fits)
       return unsupportedInKernel(kernel, op, emitErrors);
     reduces |= role == KernelRole::Reduce;
@@ -676,6 +743,10 @@ private:
         .Case<TransposeOp, RestickifyOp>([&](Operation *) {
           return keepsStick(&op) ? shapeOfOperand(op.getOperand(0))
                                  : TileShape::Full;
+        })
+        .Case<SliceOp>([&](SliceOp slice) {
+          return isWindowRead(slice) ? shapeOfOperand(slice.getInput())
+                                     : TileShape::Full;
         })
         .Default([&](Operation *) { return combinedOperandShape(op); });
   }

@@ -155,6 +155,21 @@ std::optional<PermuteKernel> asPermuteKernel(KernelOp kernel) {
   return std::nullopt;
 }
 
+/// The slice of a kernel that only copies a window of its one input (unit
+/// strides; the window's offsets are in the input map); null otherwise.
+SliceOp onlyWindow(KernelOp kernel) {
+  Block &body = kernel.getBodyBlock();
+  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
+      !llvm::hasSingleElement(body.without_terminator()) ||
+      !kernel.getIndexingMapList().back().isIdentity())
+    return {};
+  auto slice = dyn_cast<SliceOp>(body.front());
+  if (!slice || slice.getInput() != body.getArgument(0) ||
+      !llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }))
+    return {};
+  return slice;
+}
+
 /// A reshape view outside kernels with a single user.
 ReshapeOp soleView(Value v) {
   auto view = v.getDefiningOp<ReshapeOp>();
@@ -181,6 +196,60 @@ struct ReorderOnChipPass
     for (PermuteKernel &p : moves)
       if (!foldIntoProducer(p))
         foldIntoConsumers(p);
+    SmallVector<KernelOp> windows;
+    module.walk([&](KernelOp kernel) {
+      if (onlyWindow(kernel))
+        windows.push_back(kernel);
+    });
+    for (KernelOp window : windows)
+      foldWindowIntoConsumers(window);
+  }
+
+  /// Each kernel reading a window kernel's result directly reads the window
+  /// of its input instead (the input map offset, a window-read alias at the
+  /// start of its body); the window kernel goes when no user is left.
+  void foldWindowIntoConsumers(KernelOp window) {
+    Value out = window.getResult(0);
+    llvm::SmallDenseSet<std::pair<Operation *, unsigned>> kept;
+    while (OpOperand *use = nextConsumerUse(out, kept, /*throughViews=*/false))
+      if (!foldWindowIntoConsumer(window, *use))
+        kept.insert({use->getOwner(), use->getOperandNumber()});
+    if (out.use_empty())
+      window.erase();
+  }
+
+  bool foldWindowIntoConsumer(KernelOp window, OpOperand &use) {
+    auto consumer = cast<KernelOp>(use.getOwner());
+    // The attention lowering reads its operands without aliases but
+    // transposes (AttentionKernel.cpp).
+    if (!consumer.getBodyBlock().getOps<AttentionOp>().empty())
+      return false;
+    SliceOp slice = onlyWindow(window);
+    Value x = window.getInputs()[0];
+    unsigned i = use.getOperandNumber();
+    OpBuilder b(consumer);
+    auto copy = cast<KernelOp>(b.clone(*consumer));
+    SmallVector<Value> inputs(consumer.getInputs());
+    inputs[i] = x;
+    SmallVector<AffineMap> maps = consumer.getIndexingMapList();
+    maps[i] = window.getIndexingMapList().front().compose(maps[i]);
+    KernelOp rewritten =
+        rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);
+    copy.erase();
+    BlockArgument arg = rewritten.getBodyBlock().getArgument(i);
+    Type windowType = arg.getType();
+    arg.setType(x.getType());
+    OpBuilder inner = OpBuilder::atBlockBegin(&rewritten.getBodyBlock());
+    auto read = SliceOp::create(inner, consumer.getLoc(), windowType, arg,
+                                slice.getOffsetsAttr(), slice.getStridesAttr());
+    arg.replaceAllUsesExcept(read, read);
+    if (!KernelPlan::isRunnable(rewritten, arch, maxCores)) {
+      rewritten.erase();
+      return false;
+    }
+    consumer.replaceAllUsesWith(rewritten.getResults());
+    consumer.erase();
+    return true;
   }
 
   /// The producer stores the permuted tensor: its result `r`, read by the
@@ -275,11 +344,13 @@ struct ReorderOnChipPass
       p.kernel.erase();
   }
 
-  /// A use of `out` (directly or through a view) as a kernel input, other
-  /// than a permute kernel's and those in `kept`; null when none is left.
+  /// A use of `out` (directly, or through a view when `throughViews`) as
+  /// a kernel input, other than a permute kernel's and those in `kept`;
+  /// null when none is left.
   static OpOperand *nextConsumerUse(
       Value out,
-      const llvm::SmallDenseSet<std::pair<Operation *, unsigned>> &kept) {
+      const llvm::SmallDenseSet<std::pair<Operation *, unsigned>> &kept,
+      bool throughViews = true) {
     auto candidate = [&](OpOperand &use) {
       auto kernel = dyn_cast<KernelOp>(use.getOwner());
       return kernel && !onlyPermutation(kernel) &&
@@ -288,6 +359,8 @@ struct ReorderOnChipPass
     for (OpOperand &use : out.getUses()) {
       if (candidate(use))
         return &use;
+      if (!throughViews)
+        continue;
       if (auto view = dyn_cast<ReshapeOp>(use.getOwner()))
         for (OpOperand &viewUse : view.getResult().getUses())
           if (candidate(viewUse))

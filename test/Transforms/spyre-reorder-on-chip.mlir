@@ -129,3 +129,40 @@ func.func @sum_of_transposed_inputs(%a: tensor<128x128xf16, #row>, %b: tensor<12
   %3 = spyre.binary add %1, %2 : tensor<128x128xf16, #row>, tensor<128x128xf16, #row> -> tensor<128x128xf16, #row>
   return %3 : tensor<128x128xf16, #row>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+
+// Windows (slices with unit steps) read by a kernel: the consumer reads the
+// sliced tensor through its map offset, with a window-read alias starting
+// its body; the slice kernels go. A window of the stick dim must start and
+// end on sticks: x[:, 1:65] stays a kernel. Without this pass: 7 kernels.
+// CHECK: #[[HI:.*]] = affine_map<(d0, d1) -> (d0, d1 + 64)>
+// CHECK: #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0 + 4, d1)>
+// CHECK-LABEL: func.func @windows
+// CHECK: %[[K:.*]] = spyre.kernel "k2_binary"(%arg0, %arg0)
+// CHECK-SAME: indexing_maps = [#{{.*}}, #[[HI]], #{{.*}}]
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<8x128xf16, {{.*}}>, %[[B:.*]]: tensor<8x128xf16, {{.*}}>):
+// CHECK-NEXT: %[[W1:.*]] = spyre.slice %[[B]] offsets [0, 64] strides [1, 1] : tensor<8x128xf16, {{.*}}> -> tensor<8x64xf16, {{.*}}>
+// CHECK-NEXT: %[[W0:.*]] = spyre.slice %[[A]] offsets [0, 0] strides [1, 1]
+// CHECK-NEXT: spyre.binary mul %[[W0]], %[[W1]]
+// CHECK: %[[ODD:.*]] = spyre.kernel "k3_slice"(%arg0)
+// CHECK: spyre.kernel "k4_unary"(%[[ODD]])
+// CHECK: %[[R:.*]] = spyre.kernel "k6_unary"(%arg1)
+// CHECK-SAME: indexing_maps = [#[[ROWS]], #{{.*}}]
+// CHECK-NEXT: ^bb0(%[[C:.*]]: tensor<16x64xf16, {{.*}}>):
+// CHECK-NEXT: %[[WR:.*]] = spyre.slice %[[C]] offsets [4, 0] strides [1, 1]
+// CHECK-NEXT: spyre.unary exp %[[WR]]
+// OFF-LABEL: func.func @windows
+// OFF-COUNT-7: spyre.kernel
+func.func @windows(%x: tensor<8x128xf16, #row>, %y: tensor<16x64xf16, #row>) -> (tensor<8x64xf16, #row>, tensor<8x64xf16, #row>, tensor<8x64xf16, #row>) {
+  %a = spyre.slice %x offsets [0, 0] strides [1, 1] : tensor<8x128xf16, #row> -> tensor<8x64xf16, #row>
+  %b = spyre.slice %x offsets [0, 64] strides [1, 1] : tensor<8x128xf16, #row> -> tensor<8x64xf16, #row>
+  %m = spyre.binary mul %a, %b : tensor<8x64xf16, #row>, tensor<8x64xf16, #row> -> tensor<8x64xf16, #row>
+  %c = spyre.slice %x offsets [0, 1] strides [1, 1] : tensor<8x128xf16, #row> -> tensor<8x64xf16, #row>
+  %n = spyre.unary neg %c : tensor<8x64xf16, #row> -> tensor<8x64xf16, #row>
+  %r = spyre.slice %y offsets [4, 0] strides [1, 1] : tensor<16x64xf16, #row> -> tensor<8x64xf16, #row>
+  %e = spyre.unary exp %r : tensor<8x64xf16, #row> -> tensor<8x64xf16, #row>
+  return %m, %n, %e : tensor<8x64xf16, #row>, tensor<8x64xf16, #row>, tensor<8x64xf16, #row>
+}

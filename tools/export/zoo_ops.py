@@ -260,6 +260,11 @@ def register_op_zoo(add, ZooEntry, In):
        "x * z + (x @ y) * w, all [8,256] but y [256,256]: RoPE's form (x @ y is "
        "rotate_half); x * z is computed in the matmul kernel's epilogue",
        tol="matmul")
+    op("chunk_glu", lambda x, y: F.silu(x.chunk(2, -1)[0]) * x.chunk(2, -1)[1] + y[2:10],
+       [I((8, 256)), I((12, 128))], H,
+       "silu(a) * b + y[2:10] with a, b = x[8,256].chunk(2, -1) (a fused gate/up "
+       "projection's split, as Phi-3 writes it): the windows are read in place "
+       "by the consumer kernel")
     op("baddbmm", lambda x, y, z: torch.baddbmm(x, y, z, beta=0.5, alpha=2.0),
        [I((2, 5, 9)), I((2, 5, 67)), I((2, 67, 9))], H,
        "torch.baddbmm(x[2,5,9], y, z, beta=0.5, alpha=2.0)")

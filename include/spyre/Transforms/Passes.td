@@ -262,6 +262,14 @@ def SpyreReorderOnChip : Pass<"spyre-reorder-on-chip", "::mlir::ModuleOp"> {
     other side and the view rebuilt. A fold is kept only where the rewritten
     kernel is one the program lowering supports, still fits LX and, split
     over at most `max-cores` cores, nests at most three hardware loops.
+    A kernel that only copies a window of its input (a slice with unit
+    steps: `chunk`, `split`, `narrow`, `x[a:b]`) is folded into each kernel
+    reading its result: the consumer reads the input through its map offset
+    by the window's start, and a window-read alias (the slice, which runs no
+    instruction) starts its body. A window of the stick dim must start on a
+    stick and end on one or at the dim's end (no tile may read elements
+    outside it); attention kernels and data-movement kernels do not take
+    windows.
     Not handled yet: ring transfers between kernels whose distributions
     over the cores differ, and residency of a tensor in LX across kernels;
     a transpose that moves the stick dim stays a kernel.
