@@ -32,3 +32,20 @@ func.func @rows_too_long(%t: tensor<2x300000xi64, #idx>, %i: tensor<4x14xi64, #i
   }
   return %0 : tensor<4x14x300000xi64, #out>
 }
+
+// -----
+
+// A window read (spyre-reorder-on-chip's form) that starts inside a stick:
+// the tiles would read elements outside the window, so the plan refuses it
+// (the pass itself never folds such a window).
+#w = #spyre.layout<stick_dim = 1, stick_elems = 64>
+func.func @window_off_stick(%x: tensor<8x128xf16, #w>) -> tensor<8x64xf16, #w> {
+  // expected-error @+1 {{input 0 reads a window of its stick dim that does not start and end on sticks}}
+  %0 = spyre.kernel "w"(%x) {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 + 1)>, affine_map<(d0, d1) -> (d0, d1)>], iterators = ["parallel", "parallel"], space = array<i64: 8, 64>} : (tensor<8x128xf16, #w>) -> tensor<8x64xf16, #w> {
+  ^bb0(%a: tensor<8x128xf16, #w>):
+    %1 = spyre.slice %a offsets [0, 1] strides [1, 1] : tensor<8x128xf16, #w> -> tensor<8x64xf16, #w>
+    %2 = spyre.unary exp %1 : tensor<8x64xf16, #w> -> tensor<8x64xf16, #w>
+    spyre.yield %2 : tensor<8x64xf16, #w>
+  }
+  return %0 : tensor<8x64xf16, #w>
+}
