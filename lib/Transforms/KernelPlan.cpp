@@ -52,11 +52,13 @@ int64_t PlanTensor::offsetOf(ArrayRef<int64_t> starts) const {
   return offset;
 }
 
-bool isWindowRead(SliceOp slice) {
+bool isWindowRead(SliceOp slice, bool yielded) {
   return isa<BlockArgument>(slice.getInput()) &&
+         getLayout(slice.getInput().getType()) == getLayout(slice.getType()) &&
          llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }) &&
-         llvm::none_of(slice->getUsers(),
-                       [](Operation *user) { return isa<YieldOp>(user); });
+         yielded == llvm::any_of(slice->getUsers(), [](Operation *user) {
+           return isa<YieldOp>(user);
+         });
 }
 
 bool keepsStick(Operation *op) {

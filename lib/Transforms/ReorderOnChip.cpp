@@ -156,7 +156,8 @@ std::optional<PermuteKernel> asPermuteKernel(KernelOp kernel) {
 }
 
 /// The slice of a kernel that only copies a window of its one input (unit
-/// strides; the window's offsets are in the input map); null otherwise.
+/// strides, the same layout; the window's offsets are in the input map);
+/// null otherwise.
 SliceOp onlyWindow(KernelOp kernel) {
   Block &body = kernel.getBodyBlock();
   if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
@@ -164,8 +165,7 @@ SliceOp onlyWindow(KernelOp kernel) {
       !kernel.getIndexingMapList().back().isIdentity())
     return {};
   auto slice = dyn_cast<SliceOp>(body.front());
-  if (!slice || slice.getInput() != body.getArgument(0) ||
-      !llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }))
+  if (!slice || !isWindowRead(slice, /*yielded=*/true))
     return {};
   return slice;
 }

@@ -58,11 +58,12 @@ enum class KernelKind {
 /// For data movement ops: whether the stick dim of the result is read from
 /// the stick dim of the input (each tile moves as it is).
 bool keepsStick(mlir::Operation *op);
-/// Whether `slice` starts a kernel body as a tile alias of an input read
-/// through a window of it (spyre-reorder-on-chip folded a slice kernel
-/// into the kernel; the window's offsets are in the input's map): unit
-/// strides, on a kernel input, not yielded as it is.
-bool isWindowRead(SliceOp slice);
+/// Whether `slice` reads a window of a kernel input in place: unit
+/// strides, the input's layout, on a kernel input (the window's offsets
+/// are in the input's map). Not `yielded`: a tile alias starting a body
+/// (spyre-reorder-on-chip folded a window kernel into the kernel);
+/// `yielded`: the whole body of such a window kernel.
+bool isWindowRead(SliceOp slice, bool yielded = false);
 
 /// Name of a kernel kind for messages.
 llvm::StringRef kernelKindName(KernelKind kind);
