@@ -166,3 +166,19 @@ func.func @windows(%x: tensor<8x128xf16, #row>, %y: tensor<16x64xf16, #row>) -> 
   %e = spyre.unary exp %r : tensor<8x64xf16, #row> -> tensor<8x64xf16, #row>
   return %m, %n, %e : tensor<8x64xf16, #row>, tensor<8x64xf16, #row>, tensor<8x64xf16, #row>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#col = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+
+// A slice that also changes the layout (a K-major input, a row-major
+// window) moves data within sticks: it stays a kernel.
+// CHECK-LABEL: func.func @window_relayout
+// CHECK: %[[W:.*]] = spyre.kernel "k0_slice"(%arg0)
+// CHECK: spyre.kernel "k1_unary"(%[[W]])
+func.func @window_relayout(%x: tensor<128x128xf16, #col>) -> tensor<64x128xf16, #row> {
+  %a = spyre.slice %x offsets [64, 0] strides [1, 1] : tensor<128x128xf16, #col> -> tensor<64x128xf16, #row>
+  %e = spyre.unary exp %a : tensor<64x128xf16, #row> -> tensor<64x128xf16, #row>
+  return %e : tensor<64x128xf16, #row>
+}
