@@ -26,6 +26,8 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   expand.all = !options.fusion;
   expand.maxCores = options.maxCores;
   pm.addPass(createSpyreExpandAttention(expand));
+  if (options.onChip)
+    pm.addPass(createSpyreSinkTransposes());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createSpyreCollapseDims());

@@ -265,6 +265,10 @@ def register_op_zoo(add, ZooEntry, In):
        "silu(a) * b + y[2:10] with a, b = x[8,256].chunk(2, -1) (a fused gate/up "
        "projection's split, as Phi-3 writes it): the windows are read in place "
        "by the consumer kernel")
+    op("transposed_tail", lambda x, y: torch.relu(x).transpose(1, 2) * y + 1.0,
+       [I((4, 48, 80)), I((4, 1, 1))], H,
+       "relu(x[4,48,80]).transpose(1, 2) * y[4,1,1] + 1: the tail runs before the "
+       "transpose, in relu's kernel (spyre-sink-transposes)")
     op("baddbmm", lambda x, y, z: torch.baddbmm(x, y, z, beta=0.5, alpha=2.0),
        [I((2, 5, 9)), I((2, 5, 67)), I((2, 67, 9))], H,
        "torch.baddbmm(x[2,5,9], y, z, beta=0.5, alpha=2.0)")

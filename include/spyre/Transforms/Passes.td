@@ -131,6 +131,38 @@ def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 
+def SpyreSinkTransposes : Pass<"spyre-sink-transposes", "::mlir::ModuleOp"> {
+  let summary = "Apply pointwise ops before the transposes that move the "
+                "innermost dim";
+  let description = [{
+    A transpose that moves the innermost (stick) dim is a kernel of its own
+    that nothing fuses into, so a pointwise op reading it costs one more
+    kernel and one more device-memory round trip. Applied before the
+    transpose, the op fuses with the producer of the transposed value.
+
+    Input: compute-level IR without layouts. Lowering, repeated until
+    nothing changes: `pointwise(transpose(x, p), y, ..)` becomes
+    `transpose(pointwise(x, y', ..), p)` when the transpose moves the
+    innermost dim and has no other user, the transposed operand has the
+    result's shape (the transpose never grows), and every other operand
+    reads the same untransposed for free: the input of another such
+    transpose by `p`, a scalar, or a broadcast operand whose size-1 dims
+    alone move and whose innermost dim stays (a reshape view of it, also
+    on the device). Transposes that keep the innermost
+    dim are left to `spyre-reorder-on-chip`; broadcasts do not sink.
+    Output: the same values. In `--spyre-pipeline` unless `on-chip=false`.
+
+    ```mlir
+    %t = spyre.transpose %r [1, 0] : tensor<64x32xf16> -> tensor<32x64xf16>
+    %m = spyre.binary mul %t, %two : tensor<32x64xf16>, tensor<f16> -> tensor<32x64xf16>
+    // becomes
+    %p = spyre.binary mul %r, %two : tensor<64x32xf16>, tensor<f16> -> tensor<64x32xf16>
+    %m = spyre.transpose %p [1, 0] : tensor<64x32xf16> -> tensor<32x64xf16>
+    ```
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
 def SpyreCollapseDims : Pass<"spyre-collapse-dims", "::mlir::ModuleOp"> {
   let summary = "Walk high-rank ops over fewer, merged dimensions";
   let description = [{
