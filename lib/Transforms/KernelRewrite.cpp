@@ -54,80 +54,108 @@ static bool readByPointwiseOnly(BlockArgument arg) {
                       [](Operation *user) { return isPointwise(user); });
 }
 
-KernelOp inlineProducer(KernelOp consumer, KernelOp producer) {
+/// Whether `consumer` may compute `producer`'s one result itself: the
+/// producer is elementwise and read by `consumer` alone, by its pointwise
+/// ops only.
+static bool canInline(KernelOp consumer, KernelOp producer) {
   Value produced = producer.getResult(0);
   if (!isElementwiseProducer(producer) ||
       !llvm::all_of(produced.getUsers(),
                     [&](Operation *user) { return user == consumer; }))
-    return {};
+    return false;
   Block &body = consumer.getBodyBlock();
-  unsigned numInputs = consumer.getInputs().size();
-  for (unsigned i = 0; i < numInputs; ++i)
-    if (consumer.getInputs()[i] == produced &&
-        !readByPointwiseOnly(body.getArgument(i)))
-      return {};
+  for (auto [i, input] : llvm::enumerate(consumer.getInputs()))
+    if (input == produced && !readByPointwiseOnly(body.getArgument(i)))
+      return false;
+  return true;
+}
 
-  // The consumer's inputs but the produced one, then the producer's inputs
-  // as each read of the produced tensor needs them (one input per value
-  // and map).
-  SmallVector<AffineMap> consumerMaps = consumer.getIndexingMapList();
-  SmallVector<AffineMap> producerMaps = producer.getIndexingMapList();
+/// The inputs and maps of the merged kernel: the consumer's inputs but the
+/// produced one, then the producer's inputs as each read of the produced
+/// tensor needs them (maps composed; one input per value and map).
+struct MergedInputs {
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  auto inputFor = [&](Value v, AffineMap map) {
+  /// Per consumer input: its new index, or the new indices of the
+  /// producer's inputs it is computed from.
+  SmallVector<SmallVector<unsigned>> sources;
+
+  unsigned add(Value v, AffineMap map) {
     for (auto [i, input] : llvm::enumerate(inputs))
       if (input == v && maps[i] == map)
         return unsigned(i);
     inputs.push_back(v);
     maps.push_back(map);
     return unsigned(inputs.size() - 1);
-  };
-  // Per consumer input: its new index, or the new indices of the
-  // producer's inputs it is computed from.
-  SmallVector<SmallVector<unsigned>> sources(numInputs);
-  for (unsigned i = 0; i < numInputs; ++i) {
-    Value v = consumer.getInputs()[i];
+  }
+};
+
+static MergedInputs mergeInputs(KernelOp consumer, KernelOp producer) {
+  Value produced = producer.getResult(0);
+  SmallVector<AffineMap> consumerMaps = consumer.getIndexingMapList();
+  SmallVector<AffineMap> producerMaps = producer.getIndexingMapList();
+  unsigned numInputs = consumer.getInputs().size();
+  MergedInputs merged;
+  merged.sources.resize(numInputs);
+  for (auto [i, v] : llvm::enumerate(consumer.getInputs())) {
     if (v != produced) {
-      sources[i].push_back(inputFor(v, consumerMaps[i]));
+      merged.sources[i].push_back(merged.add(v, consumerMaps[i]));
       continue;
     }
     for (auto [j, input] : llvm::enumerate(producer.getInputs()))
-      sources[i].push_back(
-          inputFor(input, producerMaps[j].compose(consumerMaps[i])));
+      merged.sources[i].push_back(
+          merged.add(input, producerMaps[j].compose(consumerMaps[i])));
   }
-  llvm::append_range(maps, ArrayRef(consumerMaps).drop_front(numInputs));
+  llvm::append_range(merged.maps, ArrayRef(consumerMaps).drop_front(numInputs));
+  return merged;
+}
 
+/// Replaces `old`, the merged kernel's argument for the produced tensor,
+/// with a copy of the producer's body on `args`, just before its first
+/// user (a matmul or attention kernel's body starts with its matmul or
+/// attention).
+static void computeInPlace(BlockArgument old, KernelOp producer,
+                           ArrayRef<Value> args) {
+  if (old.use_empty())
+    return;
+  Operation *first =
+      *llvm::min_element(old.getUsers(), [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+  OpBuilder inner(first);
+  IRMapping mapping;
+  Block &producerBody = producer.getBodyBlock();
+  for (auto [j, arg] : llvm::enumerate(args))
+    mapping.map(producerBody.getArgument(j), arg);
+  for (Operation &op : producerBody.without_terminator())
+    inner.clone(op, mapping);
+  old.replaceAllUsesWith(mapping.lookup(producer.getYield().getOperand(0)));
+}
+
+KernelOp inlineProducer(KernelOp consumer, KernelOp producer) {
+  if (!canInline(consumer, producer))
+    return {};
+  MergedInputs merged = mergeInputs(consumer, producer);
   OpBuilder b(consumer);
   auto copy = cast<KernelOp>(b.clone(*consumer));
-  KernelOp rewritten =
-      rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);
+  KernelOp rewritten = rebuildKernel(copy, merged.inputs,
+                                     consumer.getResultTypes(), merged.maps);
   copy.erase();
   Block &newBody = rewritten.getBodyBlock();
   SmallVector<Value> args;
-  for (Value v : inputs)
+  for (Value v : merged.inputs)
     args.push_back(newBody.addArgument(v.getType(), v.getLoc()));
-  Block &producerBody = producer.getBodyBlock();
+  unsigned numInputs = consumer.getInputs().size();
   for (unsigned i = 0; i < numInputs; ++i) {
     BlockArgument old = newBody.getArgument(i);
-    if (consumer.getInputs()[i] != produced) {
-      old.replaceAllUsesWith(args[sources[i].front()]);
+    if (consumer.getInputs()[i] != producer.getResult(0)) {
+      old.replaceAllUsesWith(args[merged.sources[i].front()]);
       continue;
     }
-    if (old.use_empty())
-      continue;
-    // Just before its first user: a matmul or attention kernel's body
-    // starts with its matmul or attention.
-    Operation *first =
-        *llvm::min_element(old.getUsers(), [](Operation *a, Operation *b) {
-          return a->isBeforeInBlock(b);
-        });
-    OpBuilder inner(first);
-    IRMapping mapping;
-    for (auto [j, src] : llvm::enumerate(sources[i]))
-      mapping.map(producerBody.getArgument(j), args[src]);
-    for (Operation &op : producerBody.without_terminator())
-      inner.clone(op, mapping);
-    old.replaceAllUsesWith(mapping.lookup(producer.getYield().getOperand(0)));
+    SmallVector<Value> producerArgs;
+    for (unsigned src : merged.sources[i])
+      producerArgs.push_back(args[src]);
+    computeInPlace(old, producer, producerArgs);
   }
   newBody.eraseArguments(0, numInputs);
   return rewritten;

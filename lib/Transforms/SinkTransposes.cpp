@@ -151,11 +151,11 @@ struct SinkBelowPointwise : public RewritePattern {
     ArrayRef<int64_t> perm = transposed.getPermutation();
     Operation *sunk = rewriter.clone(*op);
     sunk->setOperands(operands);
-    sunk->getResult(0).setType(RankedTensorType::get(
-        permuted(resultType.getShape(), inverseOf(perm)),
-        resultType.getElementType()));
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, resultType,
-                                             sunk->getResult(0), perm);
+    sunk->getResult(0).setType(
+        RankedTensorType::get(permuted(resultType.getShape(), inverseOf(perm)),
+                              resultType.getElementType()));
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, resultType, sunk->getResult(0),
+                                             perm);
     return success();
   }
 };
