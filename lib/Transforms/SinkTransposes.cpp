@@ -14,6 +14,7 @@
 #include "spyre/Dialect/Spyre/TileLowering.h"
 #include "spyre/Transforms/Passes.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -44,19 +45,6 @@ TransposeOp sinkableTranspose(Value v) {
   if (perm.empty() || perm.back() == int64_t(perm.size()) - 1)
     return TransposeOp();
   return t;
-}
-
-/// The inverse of `perm`: inverse[perm[i]] = i.
-SmallVector<int64_t> inverseOf(ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> inverse(perm.size());
-  for (auto [i, p] : llvm::enumerate(perm))
-    inverse[p] = int64_t(i);
-  return inverse;
-}
-
-/// `shape` permuted: result dim d is shape[perm[d]].
-SmallVector<int64_t> permuted(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
-  return llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
 }
 
 /// Whether reordering `shape`'s dims by `perm` moves only dims of size 1,
@@ -95,8 +83,9 @@ std::optional<Untransposed> untransposed(Value v, TransposeOp transposed,
   // Numpy broadcasting aligns dims from the right.
   SmallVector<int64_t> shape(rank - type.getRank(), 1);
   llvm::append_range(shape, type.getShape());
-  SmallVector<int64_t> inverse = inverseOf(transposed.getPermutation());
-  SmallVector<int64_t> viewShape = permuted(shape, inverse);
+  SmallVector<int64_t> inverse =
+      invertPermutationVector(transposed.getPermutation());
+  SmallVector<int64_t> viewShape = applyPermutation<int64_t>(shape, inverse);
   // A view of the device layout too: the innermost dim stays.
   if (!isViewPermutation(shape, inverse) || viewShape.back() != shape.back())
     return std::nullopt;
@@ -151,9 +140,10 @@ struct SinkBelowPointwise : public RewritePattern {
     ArrayRef<int64_t> perm = transposed.getPermutation();
     Operation *sunk = rewriter.clone(*op);
     sunk->setOperands(operands);
-    sunk->getResult(0).setType(
-        RankedTensorType::get(permuted(resultType.getShape(), inverseOf(perm)),
-                              resultType.getElementType()));
+    sunk->getResult(0).setType(RankedTensorType::get(
+        applyPermutation<int64_t>(resultType.getShape(),
+                                  invertPermutationVector(perm)),
+        resultType.getElementType()));
     rewriter.replaceOpWithNewOp<TransposeOp>(op, resultType, sunk->getResult(0),
                                              perm);
     return success();
