@@ -50,7 +50,7 @@ if [[ "${SPYRE_SKIP_ASAN:-0}" != 1 ]]; then
   SPYRE_BUILD_DIR="$asan_build" \
     SPYRE_CMAKE_ARGS="-DSPYRE_ENABLE_SANITIZERS=ON" \
     scripts/build.sh spyre-opt spyre-translate spyre-compile spyre-run spyre-npy-compare \
-    spyre-fuzz-loader spyre-fuzz-pt2 spyre-fuzz-pickle spyre-fuzz-npy \
+    spyre-fuzz-loader spyre-fuzz-pt2 spyre-fuzz-pickle spyre-fuzz-npy spyre-dispatch-bench \
     SpyreTargetTests SpyreTorchSaveTests
   # allow_user_poisoning=0: LLVM's inline allocators poison memory only in
   # our instrumented code, not in the uninstrumented libMLIR that shares
