@@ -265,6 +265,10 @@ def register_op_zoo(add, ZooEntry, In):
        "silu(a) * b + y[2:10] with a, b = x[8,256].chunk(2, -1) (a fused gate/up "
        "projection's split, as Phi-3 writes it): the windows are read in place "
        "by the consumer kernel")
+    op("row_window_bcast", lambda x, y: x[2:3] * 2.0 + y,
+       [I((8, 64)), I((5, 64))], H,
+       "x[8,64][2:3] * 2 + y[5,64]: the one-row window is read in place, broadcast "
+       "over y's rows (a constant row index in the consumer's map)")
     op("transposed_tail", lambda x, y: torch.relu(x).transpose(1, 2) * y + 1.0,
        [I((4, 48, 80)), I((4, 1, 1))], H,
        "relu(x[4,48,80]).transpose(1, 2) * y[4,1,1] + 1: the tail runs before the "
