@@ -15,6 +15,9 @@ packages=(
   libxxhash-dev
   # Tests and benchmarks; PyTorch (CPU) for the op fuzzer's references.
   libgtest-dev libbenchmark-dev python3-numpy python3-torch
+  # The Python package (python/): bindings for Debian's /usr/bin/python3,
+  # tested with pytest.
+  pybind11-dev python3-pybind11 python3-dev python3-pytest
   # bench/big-weights measures peak memory with /usr/bin/time.
   time
   # The format check of scripts/test.sh; scripts/complexity.sh.

@@ -3,6 +3,16 @@
 
     /usr/bin/python3 tools/export/export_model.py --model NAME --out-dir DIR \
         [--dtype fp16|fp32] [--seed N] [--tracer auto|torch.export|make_fx]
+    /usr/bin/python3 tools/export/export_model.py --module SPEC \
+        --input-shape 1,16,128 [--input-shape ...] --out-dir DIR [--dtype ...]
+
+--module exports your own nn.Module instead of a zoo model: SPEC is
+`pkg.mod:factory` (a module on sys.path; the current directory is on it) or
+`path/to/file.py:factory`, where factory is an nn.Module class or a function
+returning a module, called with no arguments. One --input-shape per
+forward() argument, in order: comma-separated sizes, optionally `:DTYPE`
+(fp16, fp32, bf16, int64, int32, bool; default the --dtype) and `:GEN` (an
+input generator of models.In, default normal), e.g. `4,16:int64:int:0:100`.
 
 Writes into DIR:
   model.pt2        the archive (layout of torch 2.9's torch.export.save)
@@ -317,9 +327,68 @@ def export(name, dtype, seed, out_dir, tracer="auto"):
     return fixture
 
 
+def _load_factory(spec):
+    """The callable SPEC (`pkg.mod:factory` or `file.py:factory`) names."""
+    import importlib
+    import importlib.util
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr:
+        raise ValueError(f"--module '{spec}': expected MODULE:FACTORY or FILE.py:FACTORY")
+    if where.endswith(".py"):
+        if not os.path.isfile(where):
+            raise ValueError(f"--module '{spec}': no file '{where}'")
+        name = "_spyre_user_" + os.path.splitext(os.path.basename(where))[0]
+        mod_spec = importlib.util.spec_from_file_location(name, where)
+        mod = importlib.util.module_from_spec(mod_spec)
+        sys.modules[name] = mod
+        mod_spec.loader.exec_module(mod)
+    else:
+        sys.path.insert(0, os.getcwd())
+        mod = importlib.import_module(where)
+    factory = getattr(mod, attr, None)
+    if not callable(factory):
+        raise ValueError(f"--module '{spec}': '{where}' has no callable '{attr}'")
+    return factory
+
+
+def _input_spec(text):
+    """models.In of one --input-shape value: SIZES[:DTYPE[:GEN]]."""
+    sizes, _, rest = text.partition(":")
+    dtype, _, gen = rest.partition(":")
+    try:
+        shape = tuple(int(v) for v in sizes.split(",")) if sizes.strip() else ()
+    except ValueError:
+        raise ValueError(f"--input-shape '{text}': sizes must be integers, e.g. 1,16,128")
+    if any(v < 0 for v in shape):
+        raise ValueError(f"--input-shape '{text}': sizes must not be negative")
+    if dtype and dtype not in models.DTYPE_NAMES:
+        raise ValueError(f"--input-shape '{text}': unknown dtype '{dtype}' "
+                         f"(known: {', '.join(models.DTYPE_NAMES)})")
+    return models.In(shape, dtype or "f", gen or "normal")
+
+
+def register_user_module(spec, input_shapes):
+    """Adds the user's module to the zoo (this process only) under the name
+    `module:SPEC` and returns that name."""
+    factory = _load_factory(spec)
+    if not input_shapes:
+        raise ValueError("--module needs one --input-shape per forward() argument")
+    name = "module:" + spec
+    factory_name = spec.rpartition(":")[2]
+    models.ZOO[name] = models.ZooEntry(
+        name, f"{spec} (--module)", factory, [], ("fp32",), "fp32",
+        inputs=[_input_spec(t) for t in input_shapes],
+        dir_name="".join(c if c.isalnum() or c == "_" else "_" for c in factory_name))
+    return name
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", required=True, help="zoo model name (see --list)")
+    p.add_argument("--model", help="zoo model name (see --list)")
+    p.add_argument("--module", metavar="SPEC",
+                   help="your own nn.Module: pkg.mod:factory or file.py:factory")
+    p.add_argument("--input-shape", action="append", default=[], metavar="SIZES[:DTYPE[:GEN]]",
+                   help="with --module: one per forward() argument, e.g. 1,16,128 or 4,8:int64")
     p.add_argument("--out-dir", required=False)
     p.add_argument("--dtype", choices=["fp16", "fp32", "mixed"], default=None,
                    help="default: the model's default dtype")
@@ -355,10 +424,25 @@ def main(argv=None):
     a = p.parse_args(argv)
     if not a.out_dir:
         p.error("--out-dir is required")
+    if bool(a.model) == bool(a.module):
+        p.error("give one of --model and --module")
+    if a.module:
+        try:
+            a.model = register_user_module(a.module, a.input_shape)
+        except (ValueError, ImportError) as e:
+            p.error(str(e))
+    elif a.input_shape:
+        p.error("--input-shape goes with --module (zoo models have their own inputs)")
     if a.model not in models.ZOO:
         p.error(f"unknown model '{a.model}'; known: {', '.join(models.ZOO)}")
     dtype = a.dtype or models.ZOO[a.model].default_dtype
-    fx = export(a.model, dtype, a.seed, a.out_dir, a.tracer)
+    if a.module:
+        try:
+            fx = export(a.model, dtype, a.seed, a.out_dir, a.tracer)
+        except Exception as e:  # the user's code: say which step failed, no traceback
+            p.error(f"exporting --module {a.module} failed: {type(e).__name__}: {e}")
+    else:
+        fx = export(a.model, dtype, a.seed, a.out_dir, a.tracer)
     print(f"wrote {a.out_dir}: {fx['name']} ops={fx['ops']}")
     return 0
 
