@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Runtime/Device.h"
+#include "spyre/Runtime/DeviceTensor.h"
 #include "spyre/Runtime/Executable.h"
 #include "spyre/Runtime/Model.h"
 
@@ -123,25 +124,59 @@ void benchLoad(benchmark::State &state, std::string path) {
   }
 }
 
+/// A model loaded (phase 1) and bound (phase 2) on a NullDevice: what the
+/// launch benchmarks start from.
+struct BoundModel {
+  std::shared_ptr<const Model> model;
+  NullDevice device;
+  std::unique_ptr<LoadedModel> loaded;
+  std::unique_ptr<Workspace> workspace;
+
+  explicit BoundModel(const std::string &path)
+      : model(openModel(path)), device(model->arch()) {
+    check(LoadedModel::load(device, model, loaded), "load");
+    check(Workspace::create(*loaded, workspace), "bind");
+  }
+};
+
 /// Phase 3 over `sets` sets of io buffers, one set per launch in turn.
 void benchLaunch(benchmark::State &state, std::string path, int sets) {
-  std::shared_ptr<const Model> model = openModel(path);
-  NullDevice device(model->arch());
-  std::unique_ptr<LoadedModel> loaded;
-  check(LoadedModel::load(device, model, loaded), "load");
-  std::unique_ptr<Workspace> workspace;
-  check(Workspace::create(*loaded, workspace), "bind");
+  BoundModel b(path);
+  const Model &model = *b.model;
   std::vector<std::vector<DeviceAddr>> inputs(sets), outputs(sets);
   for (int s = 0; s < sets; ++s)
-    allocateIo(device, *model, inputs[s], outputs[s]);
+    allocateIo(b.device, model, inputs[s], outputs[s]);
   int s = 0;
   for (auto _ : state) {
-    check(loaded->launch(*workspace, inputs[s].data(), inputs[s].size(),
-                         outputs[s].data(), outputs[s].size()),
+    check(b.loaded->launch(*b.workspace, inputs[s].data(), inputs[s].size(),
+                           outputs[s].data(), outputs[s].size()),
           "launch");
     s = (s + 1) % sets;
   }
-  state.counters["steps"] = double(model->plan().size());
+  state.counters["steps"] = double(model.plan().size());
+}
+
+/// Phase 3 on device tensors (LaunchTensors): each tensor's type and
+/// layout checked against its slot on every launch.
+void benchLaunchTensors(benchmark::State &state, std::string path) {
+  BoundModel b(path);
+  const Model &model = *b.model;
+  std::vector<std::shared_ptr<DeviceTensor>> owned;
+  std::vector<const DeviceTensor *> inputs, outputs;
+  auto create = [&](uint32_t tensor, std::vector<const DeviceTensor *> &list) {
+    std::shared_ptr<DeviceTensor> t;
+    check(DeviceTensor::create(b.device, model.tensors()[tensor], t), "tensor");
+    list.push_back(t.get());
+    owned.push_back(std::move(t));
+  };
+  for (uint32_t t : model.inputs())
+    create(t, inputs);
+  for (uint32_t t : model.outputs())
+    create(t, outputs);
+  for (auto _ : state)
+    check(b.loaded->launchTensors(*b.workspace, inputs.data(), inputs.size(),
+                                  outputs.data(), outputs.size()),
+          "launch");
 }
 
 } // namespace
@@ -164,6 +199,8 @@ int main(int argc, char **argv) {
                                  1);
     benchmark::RegisterBenchmark(("LaunchNewBuffers/" + name).c_str(),
                                  benchLaunch, path, 2);
+    benchmark::RegisterBenchmark(("LaunchTensors/" + name).c_str(),
+                                 benchLaunchTensors, path);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

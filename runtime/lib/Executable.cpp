@@ -21,9 +21,6 @@ LoadedModel::~LoadedModel() {
     w->owner_ = nullptr;
     w->base_ = 0;
   }
-  for (DeviceAddr a : tensorAddress_)
-    if (a)
-      (void)device_.free(a);
   for (DeviceAddr a : programAddress_)
     if (a)
       (void)device_.free(a);
@@ -55,14 +52,15 @@ Status LoadedModel::uploadConstants() {
   const Model &m = *model_;
   const auto &tensors = m.tensors();
   tensorAddress_.assign(tensors.size(), 0);
+  weights_.assign(tensors.size(), nullptr);
   for (size_t t = 0; t < tensors.size(); ++t) {
     const TensorInfo &info = tensors[t];
     if (info.role != Role::Weight && info.role != Role::Constant)
       continue;
-    DeviceAddr addr;
     SPYRE_RETURN_IF_ERROR(
-        device_.allocate(info.size, info.alignment, MemoryKind::Data, addr)
+        DeviceTensor::create(device_, info, weights_[t])
             .withContext("loading tensor '" + info.displayName() + "'"));
+    DeviceAddr addr = weights_[t]->address();
     tensorAddress_[t] = addr;
     SPYRE_RETURN_IF_ERROR(
         device_.write(addr, m.segmentData(uint32_t(info.segment)), info.size));
@@ -171,6 +169,15 @@ Status LoadedModel::checkLaunchArgs(const Workspace &workspace,
                                     const DeviceAddr *inputs, size_t numInputs,
                                     const DeviceAddr *outputs,
                                     size_t numOutputs) const {
+  SPYRE_RETURN_IF_ERROR(checkLaunchCounts(workspace, numInputs, numOutputs));
+  if ((numInputs && !inputs) || (numOutputs && !outputs))
+    return invalidArgument("missing input or output buffer list");
+  return Status::success();
+}
+
+Status LoadedModel::checkLaunchCounts(const Workspace &workspace,
+                                      size_t numInputs,
+                                      size_t numOutputs) const {
   const Model &m = *model_;
   if (workspace.owner_ != this)
     return invalidArgument("workspace belongs to another loaded model");
@@ -180,8 +187,6 @@ Status LoadedModel::checkLaunchArgs(const Workspace &workspace,
                            " outputs; the model has " +
                            std::to_string(m.inputs().size()) + " and " +
                            std::to_string(m.outputs().size()));
-  if ((numInputs && !inputs) || (numOutputs && !outputs))
-    return invalidArgument("missing input or output buffer list");
   return Status::success();
 }
 
@@ -213,6 +218,85 @@ Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
   SPYRE_RETURN_IF_ERROR(applyLaunchPatches(inputs, numInputs, outputs));
   SPYRE_RETURN_IF_ERROR(device_.launch(plan_.data(), plan_.size()));
   return applyMutations(inputs, outputs);
+}
+
+Status LoadedModel::launchTensors(Workspace &workspace,
+                                  const DeviceTensor *const *inputs,
+                                  size_t numInputs,
+                                  const DeviceTensor *const *outputs,
+                                  size_t numOutputs) {
+  SPYRE_RETURN_IF_ERROR(checkLaunchCounts(workspace, numInputs, numOutputs));
+  if ((numInputs && !inputs) || (numOutputs && !outputs))
+    return invalidArgument("missing input or output tensor list");
+  const Model &m = *model_;
+  ioAddresses_.clear();
+  for (size_t i = 0; i < numInputs + numOutputs; ++i) {
+    bool isInput = i < numInputs;
+    size_t index = isInput ? i : i - numInputs;
+    const DeviceTensor *t = isInput ? inputs[i] : outputs[index];
+    if (!t)
+      return invalidArgument(std::string("no device tensor for ") +
+                             (isInput ? "input " : "output ") +
+                             std::to_string(index));
+    const TensorInfo &io =
+        m.tensors()[isInput ? m.inputs()[index] : m.outputs()[index]];
+    if (&t->device() != &device_)
+      return invalidArgument("the device tensor for '" + io.displayName() +
+                             "' is on another device");
+    SPYRE_RETURN_IF_ERROR(t->checkFits(
+        io, std::string(isInput ? "input " : "output ") +
+                std::to_string(index) + " ('" + io.displayName() + "')"));
+    ioAddresses_.push_back(t->address());
+  }
+  return launch(workspace, ioAddresses_.data(), numInputs,
+                ioAddresses_.data() + numInputs, numOutputs);
+}
+
+Status LoadedModel::findWeight(const std::string &name,
+                               uint32_t &tensor) const {
+  const auto &tensors = model_->tensors();
+  std::string names;
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    if (tensors[t].role != Role::Weight)
+      continue;
+    if (tensors[t].sourceName == name || tensors[t].name == name) {
+      tensor = uint32_t(t);
+      return Status::success();
+    }
+    names += (names.empty() ? "" : ", ") + tensors[t].displayName();
+  }
+  return invalidArgument("the model has no weight or buffer '" + name +
+                         "' (its weights: " + (names.empty() ? "none" : names) +
+                         ")");
+}
+
+Status LoadedModel::bindWeight(uint32_t tensor,
+                               std::shared_ptr<DeviceTensor> shared) {
+  const Model &m = *model_;
+  if (tensor >= m.tensors().size() || m.tensors()[tensor].role != Role::Weight)
+    return invalidArgument("tensor " + std::to_string(tensor) +
+                           " is not a weight or buffer");
+  const TensorInfo &info = m.tensors()[tensor];
+  if (!shared)
+    return invalidArgument("no device tensor for weight '" +
+                           info.displayName() + "'");
+  if (&shared->device() != &device_)
+    return invalidArgument("the device tensor for weight '" +
+                           info.displayName() + "' is on another device");
+  SPYRE_RETURN_IF_ERROR(
+      shared->checkFits(info, "weight '" + info.displayName() + "'"));
+  DeviceAddr base = shared->address();
+  for (const RelocationInfo &r : m.relocations()) {
+    if (r.phase != Phase::Load || r.tensor != tensor)
+      continue;
+    uint64_t value = base + uint64_t(r.addend);
+    SPYRE_RETURN_IF_ERROR(device_.write(programAddress_[r.program] + r.offset,
+                                        &value, sizeof(value)));
+    *confineWindow(r) = {base, base + info.size};
+  }
+  tensorAddress_[tensor] = base;
+  weights_[tensor] = std::move(shared);
+  return Status::success();
 }
 
 Status LoadedModel::applyMutations(const DeviceAddr *inputs,

@@ -98,6 +98,77 @@ TEST(CApi, RunsAModelThroughTheThreePhases) {
   std::remove(path.c_str());
 }
 
+TEST(CApi, DeviceTensorsAndASharedWeight) {
+  std::string path = writeFile("capi_tensors.spy", basicModel());
+  spyre_device_t *device = nullptr;
+  ASSERT_EQ(spyre_simulator_create(nullptr, 0, 0, &device), SPYRE_OK);
+  spyre_model_t *model = nullptr;
+  ASSERT_EQ(spyre_model_open(path.c_str(), device, &model), SPYRE_OK);
+  spyre_executable_t *a = nullptr, *b = nullptr;
+  ASSERT_EQ(spyre_executable_load(device, model, &a), SPYRE_OK);
+  ASSERT_EQ(spyre_executable_load(device, model, &b), SPYRE_OK);
+  spyre_workspace_t *wsB = nullptr;
+  ASSERT_EQ(spyre_workspace_create(b, &wsB), SPYRE_OK);
+  spyre_tensor_t *x = nullptr, *y = nullptr, *w = nullptr;
+  ASSERT_EQ(spyre_tensor_create_input(device, model, 0, &x), SPYRE_OK);
+  ASSERT_EQ(spyre_tensor_create_output(device, model, 0, &y), SPYRE_OK);
+  spyre_tensor_info_t info;
+  ASSERT_EQ(spyre_tensor_info(y, &info), SPYRE_OK);
+  EXPECT_STREQ(info.name, "logits");
+  EXPECT_EQ(info.host_bytes, 512u);
+  EXPECT_NE(spyre_tensor_address(x), 0u);
+
+  // A's weight, doubled in place, seen by B once B is bound to it.
+  ASSERT_EQ(spyre_executable_weight(a, "w", &w), SPYRE_OK);
+  std::vector<float> doubled = basicWeight();
+  for (float &v : doubled)
+    v *= 2;
+  ASSERT_EQ(spyre_tensor_upload(w, doubled.data(), doubled.size() * 4),
+            SPYRE_OK);
+  ASSERT_EQ(spyre_executable_bind_weight(b, "w", w), SPYRE_OK)
+      << spyre_last_error();
+  spyre_executable_destroy(a); // The weight lives on in B and in `w`.
+  std::vector<float> xs = randomFloats(128, 6);
+  ASSERT_EQ(spyre_tensor_upload(x, xs.data(), 512), SPYRE_OK);
+  ASSERT_EQ(spyre_launch_tensors(b, wsB, &x, 1, &y, 1), SPYRE_OK)
+      << spyre_last_error();
+  std::vector<float> ys(128);
+  ASSERT_EQ(spyre_tensor_download(y, ys.data(), 512), SPYRE_OK);
+  std::vector<float> wv = basicWeight();
+  for (int j = 0; j < 32; ++j) {
+    float ref = 0;
+    for (int p = 0; p < 32; ++p)
+      ref += xs[size_t(p)] * 2 * wv[size_t(p * 32 + j)];
+    EXPECT_NEAR(ys[size_t(j)], ref, 1e-4f);
+  }
+
+  // Misuse is an error with a message, never a crash.
+  EXPECT_EQ(spyre_launch_tensors(b, wsB, &w, 1, &y, 1),
+            SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(spyre_last_error()).find("input 0 ('x')"),
+            std::string::npos);
+  EXPECT_EQ(spyre_executable_bind_weight(b, "nope", w),
+            SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(spyre_last_error()).find("no weight or buffer 'nope'"),
+            std::string::npos);
+  EXPECT_EQ(spyre_executable_bind_weight(b, "w", x),
+            SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(spyre_tensor_create_input(device, model, 3, &x),
+            SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(spyre_tensor_upload(nullptr, xs.data(), 512),
+            SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(spyre_tensor_address(nullptr), 0u);
+
+  spyre_tensor_destroy(w);
+  spyre_tensor_destroy(y);
+  spyre_workspace_destroy(wsB);
+  spyre_executable_destroy(b);
+  spyre_model_destroy(model);
+  spyre_device_destroy(device);
+  spyre_tensor_destroy(x); // The handle keeps its device alive.
+  spyre_tensor_destroy(nullptr);
+}
+
 TEST(CApi, ReportsInvalidFilesAndArguments) {
   spyre_model_t *model = nullptr;
   std::vector<uint8_t> bytes = basicModel();

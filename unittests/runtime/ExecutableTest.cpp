@@ -227,6 +227,113 @@ TEST(Executable, DestroyingFreesDeviceMemory) {
   EXPECT_EQ(again, first);
 }
 
+/// Runs `loaded` once on x = xs and returns y.
+std::vector<float> runOnce(rt::SimulatorDevice &device, rt::LoadedModel &loaded,
+                           const std::vector<float> &xs) {
+  const rt::Model &m = loaded.model();
+  std::shared_ptr<rt::DeviceTensor> in, out;
+  EXPECT_TRUE(rt::DeviceTensor::create(device, m.tensors()[0], in).ok());
+  EXPECT_TRUE(rt::DeviceTensor::create(device, m.tensors()[3], out).ok());
+  EXPECT_TRUE(in->upload(xs.data(), 512).ok());
+  std::unique_ptr<rt::Workspace> ws;
+  EXPECT_TRUE(rt::Workspace::create(loaded, ws).ok());
+  const rt::DeviceTensor *ins[] = {in.get()}, *outs[] = {out.get()};
+  rt::Status s = loaded.launchTensors(*ws, ins, 1, outs, 1);
+  EXPECT_TRUE(s.ok()) << s.message();
+  std::vector<float> y(128);
+  EXPECT_TRUE(out->download(y.data(), 512).ok());
+  return y;
+}
+
+TEST(Executable, LaunchesOnDeviceTensorsWithoutCopies) {
+  auto model = loadModel(basicModel());
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::LoadedModel> loaded;
+  ASSERT_OK(rt::LoadedModel::load(device, model, loaded));
+  std::vector<float> xs = randomFloats(128, 3), ref = basicReference(xs);
+  std::vector<float> y = runOnce(device, *loaded, xs);
+  for (size_t i = 0; i < y.size(); ++i)
+    EXPECT_NEAR(y[i], ref[i], 1e-4f);
+
+  // A tensor of another type or layout, a missing one, another device's.
+  std::shared_ptr<rt::DeviceTensor> in, out, weightLike;
+  ASSERT_OK(rt::DeviceTensor::create(device, model->tensors()[0], in));
+  ASSERT_OK(rt::DeviceTensor::create(device, model->tensors()[3], out));
+  ASSERT_OK(rt::DeviceTensor::create(device, model->tensors()[1], weightLike));
+  std::unique_ptr<rt::Workspace> ws;
+  ASSERT_OK(rt::Workspace::create(*loaded, ws));
+  const rt::DeviceTensor *wrong[] = {weightLike.get()}, *outs[] = {out.get()};
+  rt::Status s = loaded->launchTensors(*ws, wrong, 1, outs, 1);
+  EXPECT_NE(s.message().find("input 0 ('x') is f32 [4, 32]"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("the device tensor ('w') is f32 [32, 32]"),
+            std::string::npos)
+      << s.message();
+  const rt::DeviceTensor *none[] = {nullptr};
+  EXPECT_NE(loaded->launchTensors(*ws, none, 1, outs, 1)
+                .message()
+                .find("no device tensor for input 0"),
+            std::string::npos);
+  rt::SimulatorDevice other(arch());
+  std::shared_ptr<rt::DeviceTensor> elsewhere;
+  ASSERT_OK(rt::DeviceTensor::create(other, model->tensors()[0], elsewhere));
+  const rt::DeviceTensor *foreign[] = {elsewhere.get()};
+  EXPECT_NE(loaded->launchTensors(*ws, foreign, 1, outs, 1)
+                .message()
+                .find("is on another device"),
+            std::string::npos);
+}
+
+TEST(Executable, TwoModelsShareABoundWeight) {
+  auto model = loadModel(basicModel());
+  rt::SimulatorDevice device(arch());
+  std::unique_ptr<rt::LoadedModel> a, b;
+  ASSERT_OK(rt::LoadedModel::load(device, model, a));
+  ASSERT_OK(rt::LoadedModel::load(device, model, b));
+  uint32_t w;
+  ASSERT_OK(a->findWeight("w", w));
+  EXPECT_NE(a->findWeight("nope", w).message().find("(its weights: w)"),
+            std::string::npos);
+  ASSERT_OK(a->findWeight("w", w));
+
+  // A's weight doubled in a tensor of its own, then B bound to A's.
+  std::vector<float> doubled = basicWeight();
+  for (float &v : doubled)
+    v *= 2;
+  std::shared_ptr<rt::DeviceTensor> shared;
+  ASSERT_OK(rt::DeviceTensor::create(device, model->tensors()[w], shared));
+  ASSERT_OK(shared->upload(doubled.data(), doubled.size() * 4));
+  ASSERT_OK(a->bindWeight(w, shared));
+  EXPECT_EQ(a->weight(w), shared);
+  EXPECT_EQ(readU64(device, a->programAddress(0) + 1 * 128 + 8),
+            shared->address());
+  std::vector<float> xs = randomFloats(128, 4), ref = basicReference(xs);
+  std::vector<float> ya = runOnce(device, *a, xs), yb = runOnce(device, *b, xs);
+  for (size_t i = 0; i < ref.size(); ++i) {
+    EXPECT_NEAR(ya[i], 2 * ref[i], 1e-4f);
+    EXPECT_NEAR(yb[i], ref[i], 1e-4f);
+  }
+  ASSERT_OK(b->bindWeight(w, a->weight(w)));
+  shared.reset();
+  a.reset(); // B keeps the shared tensor alive.
+  yb = runOnce(device, *b, xs);
+  for (size_t i = 0; i < ref.size(); ++i)
+    EXPECT_NEAR(yb[i], 2 * ref[i], 1e-4f);
+
+  // Refused: another layout, another device, a tensor that is no weight.
+  std::shared_ptr<rt::DeviceTensor> inputLike;
+  ASSERT_OK(rt::DeviceTensor::create(device, model->tensors()[0], inputLike));
+  EXPECT_NE(b->bindWeight(w, inputLike).message().find("weight 'w' is f32"),
+            std::string::npos);
+  rt::SimulatorDevice other(arch());
+  std::shared_ptr<rt::DeviceTensor> elsewhere; // Freed before `other` goes.
+  ASSERT_OK(rt::DeviceTensor::create(other, model->tensors()[w], elsewhere));
+  EXPECT_NE(b->bindWeight(w, elsewhere).message().find("on another device"),
+            std::string::npos);
+  EXPECT_NE(b->bindWeight(0, inputLike).message().find("is not a weight"),
+            std::string::npos);
+}
+
 TEST(Executable, RefusesAModelValidatedForAnotherArch) {
   Arch other = arch();
   other.name = "small";

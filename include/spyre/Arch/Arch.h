@@ -58,7 +58,9 @@ namespace spyre {
   X(int64_t, kernelSyncNs, "kernel_sync_ns",                                   \
     "fixed start and completion synchronization inside every kernel")          \
   X(int64_t, coreSyncNs, "core_sync_ns",                                       \
-    "synchronization inside a kernel per core it runs on")
+    "synchronization inside a kernel per core it runs on")                     \
+  X(int64_t, pcieLatencyNs, "pcie_latency_ns",                                 \
+    "fixed cost of one host<->device transfer over PCIe")
 
 #define SPYRE_ARCH_FLOAT_FIELDS(X)                                             \
   X(double, coreClockHz, "core_clock_hz", "core clock (PT, SFP, LX)")          \
@@ -69,7 +71,9 @@ namespace spyre {
   X(double, memoryEfficiency, "memory_efficiency",                             \
     "sustained read / peak device memory bandwidth")                           \
   X(double, memoryWriteEfficiency, "memory_write_efficiency",                  \
-    "sustained write / peak device memory bandwidth")
+    "sustained write / peak device memory bandwidth")                          \
+  X(double, pcieBytesPerS, "pcie_bytes_per_s",                                 \
+    "sustained host<->device bytes per second over PCIe, each direction")
 
 #define SPYRE_ARCH_STRING_FIELDS(X)                                            \
   X(std::string, name, "name", "name of this description")                     \

@@ -8,7 +8,9 @@
 |*                                                                            *|
 |* Every function returns a status; on failure spyre_last_error() gives a     *|
 |* message (per thread, valid until the thread's next failing call). No C++   *|
-|* exception crosses this interface. Handles are not thread-safe.             *|
+|* exception crosses this interface. Every function may be called from any   *|
+|* thread: calls that touch a device take its lock (docs/runtime.md,        *|
+|* "Threads").                                                                *|
 |*                                                                            *|
 |* Lifetimes: destroying a handle never invalidates another one. An           *|
 |* executable keeps its device and model alive; a workspace may outlive its   *|
@@ -36,7 +38,10 @@ typedef enum spyre_status {
   SPYRE_ERROR_OUT_OF_MEMORY = 5,
   SPYRE_ERROR_DEVICE = 6,
   SPYRE_ERROR_IO = 7,
-  SPYRE_ERROR_INTERNAL = 8
+  SPYRE_ERROR_INTERNAL = 8,
+  /** Not an error: spyre_stream_query / spyre_event_query found work still
+   *  pending (spyre_last_error() is unchanged). */
+  SPYRE_NOT_READY = 9
 } spyre_status_t;
 
 /** Element types (the values of spyre::isa::DType). */
@@ -55,6 +60,9 @@ typedef struct spyre_device spyre_device_t;
 typedef struct spyre_model spyre_model_t;
 typedef struct spyre_executable spyre_executable_t;
 typedef struct spyre_workspace spyre_workspace_t;
+typedef struct spyre_tensor spyre_tensor_t;
+typedef struct spyre_stream spyre_stream_t;
+typedef struct spyre_event spyre_event_t;
 
 /** The message of the calling thread's last failure ("" if none). */
 const char *spyre_last_error(void);
@@ -179,6 +187,105 @@ spyre_status_t spyre_copy_output_from_device(const spyre_model_t *model,
                                              size_t index,
                                              spyre_device_addr_t src,
                                              void *host, uint64_t size);
+
+/*===--- Device tensors ---------------------------------------------------===*/
+
+/* A tensor that stays in device memory, in the stick layout of a model's
+ * input, output or weight: passed to launches without copies, or shared by
+ * two executables on one device (a KV cache a prefill and a decode model
+ * both update). A handle keeps its device and its memory alive; the memory
+ * is freed when the last holder (handles, executables bound to it) lets go. */
+
+/** A new tensor in the layout of the model's input (or output) `index`
+ *  (contents undefined until written). */
+spyre_status_t spyre_tensor_create_input(spyre_device_t *device,
+                                         const spyre_model_t *model,
+                                         size_t index, spyre_tensor_t **out);
+spyre_status_t spyre_tensor_create_output(spyre_device_t *device,
+                                          const spyre_model_t *model,
+                                          size_t index, spyre_tensor_t **out);
+/** A handle on the executable's weight or buffer `name` (its exported name
+ *  or symbol): the same device memory, not a copy. */
+spyre_status_t spyre_executable_weight(spyre_executable_t *executable,
+                                       const char *name, spyre_tensor_t **out);
+/** From now on the executable reads and updates its weight or buffer `name`
+ *  in `tensor` (same device, type and layout), as it is: binding one tensor
+ *  to two executables makes them share the buffer. */
+spyre_status_t spyre_executable_bind_weight(spyre_executable_t *executable,
+                                            const char *name,
+                                            spyre_tensor_t *tensor);
+void spyre_tensor_destroy(spyre_tensor_t *tensor);
+
+/** Type, shape and sizes (name: the tensor it was made for; the pointers
+ *  live as long as the handle). */
+spyre_status_t spyre_tensor_info(const spyre_tensor_t *tensor,
+                                 spyre_tensor_info_t *out);
+spyre_device_addr_t spyre_tensor_address(const spyre_tensor_t *tensor);
+/** Row-major host data (host_bytes) in and out of the device layout. */
+spyre_status_t spyre_tensor_upload(spyre_tensor_t *tensor, const void *host,
+                                   uint64_t size);
+spyre_status_t spyre_tensor_download(const spyre_tensor_t *tensor, void *host,
+                                     uint64_t size);
+
+/** Phase 3 on device tensors: each must fit its input or output (type and
+ *  layout) and live on the executable's device, else nothing runs. */
+spyre_status_t spyre_launch_tensors(spyre_executable_t *executable,
+                                    spyre_workspace_t *workspace,
+                                    spyre_tensor_t *const *inputs,
+                                    size_t num_inputs,
+                                    spyre_tensor_t *const *outputs,
+                                    size_t num_outputs);
+
+/*===--- Streams and events ---------------------------------------------===*/
+
+/* Work enqueued on a stream runs in order, asynchronously; an event recorded
+ * on one stream can be waited on by another. Every device runs the work of
+ * all its streams in the order it was enqueued. In simulated time, uploads
+ * and downloads cross PCIe (the machine description's pcie_bytes_per_s and
+ * pcie_latency_ns, each direction on its own) and overlap launches of other
+ * streams; the trace shows each stream and each PCIe direction as a track.
+ * Host buffers given to uploads and downloads must stay valid until the
+ * stream has passed them; handles may be destroyed at any time (enqueued
+ * work keeps what it uses alive). A failed command is the stream's error:
+ * its later work is skipped and synchronize returns it until the stream is
+ * destroyed. */
+
+spyre_status_t spyre_stream_create(spyre_device_t *device,
+                                   spyre_stream_t **out);
+/** Waits for the stream's work, then destroys it; returns its error. */
+spyre_status_t spyre_stream_destroy(spyre_stream_t *stream);
+/** Enqueue: row-major host data into a device tensor (host_bytes), back
+ *  out, and a launch on device tensors (phase 3, as spyre_launch_tensors). */
+spyre_status_t spyre_stream_upload(spyre_stream_t *stream,
+                                   spyre_tensor_t *tensor, const void *host,
+                                   uint64_t size);
+spyre_status_t spyre_stream_download(spyre_stream_t *stream,
+                                     const spyre_tensor_t *tensor, void *host,
+                                     uint64_t size);
+spyre_status_t
+spyre_stream_launch(spyre_stream_t *stream, spyre_executable_t *executable,
+                    spyre_workspace_t *workspace, spyre_tensor_t *const *inputs,
+                    size_t num_inputs, spyre_tensor_t *const *outputs,
+                    size_t num_outputs);
+/** The stream's later work starts after the event's last record (as
+ *  enqueued now; an event never recorded is no wait). */
+spyre_status_t spyre_stream_wait_event(spyre_stream_t *stream,
+                                       spyre_event_t *event);
+/** Blocks until the stream's work is done; returns its error. */
+spyre_status_t spyre_stream_synchronize(spyre_stream_t *stream);
+/** SPYRE_OK when done (or its error), SPYRE_NOT_READY while work is
+ *  pending. */
+spyre_status_t spyre_stream_query(spyre_stream_t *stream);
+
+spyre_status_t spyre_event_create(spyre_device_t *device, spyre_event_t **out);
+void spyre_event_destroy(spyre_event_t *event);
+/** Enqueues a record: the event happens when the stream gets there. */
+spyre_status_t spyre_event_record(spyre_event_t *event, spyre_stream_t *stream);
+spyre_status_t spyre_event_synchronize(spyre_event_t *event);
+spyre_status_t spyre_event_query(spyre_event_t *event);
+/** Simulated ns between two events' last records (both happened). */
+spyre_status_t spyre_event_elapsed_ns(const spyre_event_t *start,
+                                      const spyre_event_t *end, double *ns);
 
 #ifdef __cplusplus
 } /* extern "C" */

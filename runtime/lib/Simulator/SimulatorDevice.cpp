@@ -112,6 +112,19 @@ uint64_t SimulatorDevice::residentBytes() const {
   return impl_->memory.residentBytes();
 }
 
+uint64_t SimulatorDevice::clockPs() const { return impl_->nowPs; }
+
+void SimulatorDevice::idleUntil(uint64_t ps) {
+  impl_->nowPs = std::max(impl_->nowPs, ps);
+}
+
+void SimulatorDevice::traceSpan(const std::string &track,
+                                const std::string &name, uint64_t startPs,
+                                uint64_t endPs) {
+  if (impl_->options.trace)
+    impl_->trace.addHostSpan(track, name, startPs, endPs);
+}
+
 void SimulatorDevice::resetStats() {
   impl_->stats = SimStats();
   impl_->stats.cores.resize(size_t(impl_->arch.cores));

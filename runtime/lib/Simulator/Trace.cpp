@@ -6,6 +6,7 @@
 #include "spyre/ISA/Disassembler.h"
 #include "spyre/ISA/ISA.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -78,6 +79,20 @@ uint32_t TraceRecorder::addStep(std::string name, const uint8_t *image,
   return uint32_t(steps_.size() - 1);
 }
 
+void TraceRecorder::addHostSpan(const std::string &track,
+                                const std::string &name, uint64_t startPs,
+                                uint64_t endPs) {
+  if (hostSpans_.size() + insts_.size() >= maxEvents_) {
+    ++dropped_;
+    return;
+  }
+  auto it = std::find(tracks_.begin(), tracks_.end(), track);
+  uint32_t t = uint32_t(it - tracks_.begin());
+  if (it == tracks_.end())
+    tracks_.push_back(track);
+  hostSpans_.push_back({t, name, startPs, endPs});
+}
+
 void TraceRecorder::write(std::ostream &os, uint32_t numCores) const {
   os << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   bool first = true;
@@ -103,6 +118,18 @@ void TraceRecorder::write(std::ostream &os, uint32_t numCores) const {
             << ",\"name\":\"thread_name\",\"args\":{\"name\":\"" << unitName(u)
             << "\"}}";
   }
+  uint32_t hostPid = numCores + 1;
+  if (!tracks_.empty())
+    sep() << "{\"ph\":\"M\",\"pid\":" << hostPid
+          << ",\"name\":\"process_name\",\"args\":{\"name\":\"host\"}}";
+  for (size_t t = 0; t < tracks_.size(); ++t)
+    sep() << "{\"ph\":\"M\",\"pid\":" << hostPid << ",\"tid\":" << t
+          << ",\"name\":\"thread_name\",\"args\":{\"name\":"
+          << quoted(tracks_[t]) << "}}";
+  for (const HostSpan &h : hostSpans_)
+    sep() << "{\"ph\":\"X\",\"pid\":" << hostPid << ",\"tid\":" << h.track
+          << ",\"name\":" << quoted(h.name) << ",\"ts\":" << micros(h.startPs)
+          << ",\"dur\":" << micros(h.endPs - h.startPs) << "}";
   for (const StepSpan &s : steps_)
     sep() << "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"name\":" << quoted(s.name)
           << ",\"ts\":" << micros(s.startPs)

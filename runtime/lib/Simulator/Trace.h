@@ -5,7 +5,9 @@
 // which Perfetto and chrome://tracing load: process 0 is the device (one
 // span per step), process c + 1 is core c, with one thread per unit. An
 // instruction event is named by its mnemonic and operation and carries the
-// disassembled instruction (spyre/ISA/Disassembler.h) in its args.
+// disassembled instruction (spyre/ISA/Disassembler.h) in its args. Host
+// spans (stream commands, PCIe transfers: Streams.h) go to one more
+// process, "host", with a thread per track.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,12 +52,17 @@ public:
   uint32_t addStep(std::string name, const uint8_t *image, uint32_t numInsts,
                    uint64_t startPs, uint64_t endPs);
   void setStepEnd(uint32_t step, uint64_t endPs) { steps_[step].endPs = endPs; }
+  /// Records a host-side span on `track` (counted against the cap).
+  void addHostSpan(const std::string &track, const std::string &name,
+                   uint64_t startPs, uint64_t endPs);
   uint64_t dropped() const { return dropped_; }
   void clear() {
     insts_.clear();
     steps_.clear();
     programs_.clear();
     programIndex_.clear();
+    hostSpans_.clear();
+    tracks_.clear();
     dropped_ = 0;
   }
   /// Writes the JSON trace for a device of `numCores` cores.
@@ -70,6 +77,14 @@ private:
   /// that repeated launches of a kernel keep one copy.
   std::vector<const std::string *> programs_;
   std::map<std::string, uint32_t> programIndex_;
+  struct HostSpan {
+    uint32_t track;
+    std::string name;
+    uint64_t startPs, endPs;
+  };
+  std::vector<HostSpan> hostSpans_;
+  /// Host track names, in order of first use (their thread ids).
+  std::vector<std::string> tracks_;
 };
 
 } // namespace spyre::rt::sim

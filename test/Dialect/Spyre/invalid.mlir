@@ -71,6 +71,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -94,6 +95,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -116,6 +118,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -139,6 +142,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = 1 : i64}>} {
 }
 
@@ -162,6 +166,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -185,6 +190,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -208,6 +214,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -231,6 +238,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -254,6 +262,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -277,6 +286,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -300,6 +310,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -323,6 +334,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = -80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -346,6 +358,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -369,6 +382,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -392,6 +406,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
 }
 
@@ -415,6 +430,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "fp16"}>} {
 }
 
@@ -459,6 +475,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   func.func @stick_arch(%x: tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 32>>) {
     // 32 fp16 elements make a 64-byte stick here.
@@ -489,6 +506,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   module {
     // expected-error @+1 {{'spyre.tensor' op layout of 'tensor<64xf16, #spyre.layout<stick_dim = 0, stick_elems = 64>>' has sticks of 128 bytes; the machine's stick is 64 bytes}}
@@ -1174,6 +1192,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   func.func @kernel_cores_arch(%x: tensor<64x64xf16>) {
     // expected-error @+1 {{'spyre.kernel' op schedule uses 16 cores; the machine has 8}}
@@ -1271,6 +1290,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   func.func @kernel_buffer_capacity_arch(%x: tensor<64xf16>) {
     // expected-error @+1 {{'spyre.kernel' op buffer 'in0' ends at byte 1049600, past the 1048576-byte scratchpad}}
@@ -1300,6 +1320,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   func.func @kernel_buffer_align_arch(%x: tensor<64xf16>) {
     // expected-error @+1 {{'spyre.kernel' op buffer 'in0' must be aligned to 256 bytes}}
@@ -1574,6 +1595,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   // expected-error @+1 {{'spyre.program' op num_cores must be in 1..4, got 8}}
   spyre.program @p attributes {kernel = "k", num_cores = 8 : i64, num_params = 0 : i64, params = array<i64>} {
@@ -1759,6 +1781,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   spyre.tensor @t input {io_index = 0 : i64} : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
   spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
@@ -1916,6 +1939,7 @@ module attributes {spyre.arch = #spyre.arch<{
     max_span_per_core_bytes = 268435456 : i64,
     launch_overhead_ns = 10000 : i64, barrier_latency_ns = 200 : i64,
     kernel_sync_ns = 8000 : i64, core_sync_ns = 80 : i64,
+    pcie_bytes_per_s = 53600000000.0 : f64, pcie_latency_ns = 1000 : i64,
     fp16_storage = "dl16"}>} {
   spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
     // expected-error @+1 {{'spyre.pt_matmul' op rhs LX offset 1048576 is outside the 1048576-byte scratchpad}}

@@ -20,6 +20,7 @@
 #define SPYRE_RUNTIME_EXECUTABLE_H
 
 #include "spyre/Runtime/Device.h"
+#include "spyre/Runtime/DeviceTensor.h"
 #include "spyre/Runtime/Model.h"
 
 #include <memory>
@@ -51,10 +52,32 @@ public:
   Status launch(Workspace &workspace, const DeviceAddr *inputs,
                 size_t numInputs, const DeviceAddr *outputs, size_t numOutputs);
 
+  /// Phase 3 on device tensors (DeviceTensor.h), no copies: each must fit
+  /// its input or output (type and layout), else nothing runs.
+  Status launchTensors(Workspace &workspace, const DeviceTensor *const *inputs,
+                       size_t numInputs, const DeviceTensor *const *outputs,
+                       size_t numOutputs);
+
   /// Device address of a weight/constant tensor (0 for other roles).
   DeviceAddr tensorAddress(uint32_t tensor) const {
     return tensorAddress_[tensor];
   }
+
+  /// The weight (a parameter or buffer) called `name`, its exported name
+  /// (FQN) or symbol: its tensor index, else an error listing the names.
+  Status findWeight(const std::string &name, uint32_t &tensor) const;
+  /// The device tensor holding weight or constant `tensor`; whoever holds
+  /// it keeps it alive (null for other roles).
+  std::shared_ptr<DeviceTensor> weight(uint32_t tensor) const {
+    return weights_[tensor];
+  }
+  /// From now on this model reads and updates weight `tensor` in `shared`
+  /// (its contents as they are) instead of its own copy, which is released:
+  /// two models bound to one tensor share a buffer on the device (a KV
+  /// cache). Rewrites the Load relocations of `tensor` in the placed
+  /// programs. `shared` must be on this device, of the weight's type and
+  /// layout.
+  Status bindWeight(uint32_t tensor, std::shared_ptr<DeviceTensor> shared);
   /// Device address of a program's image.
   DeviceAddr programAddress(uint32_t program) const {
     return programAddress_[program];
@@ -94,6 +117,9 @@ private:
   DeviceRange *confineWindow(const RelocationInfo &r);
 
   Status applyBind(const Workspace &workspace);
+  /// Checks a launch's workspace and io counts.
+  Status checkLaunchCounts(const Workspace &workspace, size_t numInputs,
+                           size_t numOutputs) const;
   /// Checks launch()'s workspace and buffer lists.
   Status checkLaunchArgs(const Workspace &workspace, const DeviceAddr *inputs,
                          size_t numInputs, const DeviceAddr *outputs,
@@ -108,7 +134,12 @@ private:
   Device &device_;
   std::shared_ptr<const Model> model_;
   std::vector<DeviceAddr> programAddress_;
+  /// Weights and constants by tensor index (null for other roles), and
+  /// their addresses (0 for other roles).
+  std::vector<std::shared_ptr<DeviceTensor>> weights_;
   std::vector<DeviceAddr> tensorAddress_;
+  /// launchTensors' addresses (kept: the launch path allocates nothing).
+  std::vector<DeviceAddr> ioAddresses_;
   std::vector<Patch> bindPatches_;
   std::vector<Patch> launchPatches_;
   /// Last value written by each launch patch (skips rewriting it).

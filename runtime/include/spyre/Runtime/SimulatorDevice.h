@@ -149,6 +149,16 @@ public:
   const SimOptions &options() const;
   const SimStats &stats() const;
   void resetStats();
+  /// The simulated clock (ps): where the next launch starts, launch spans
+  /// and idle time included (stats().totalPs counts launches only).
+  uint64_t clockPs() const;
+  /// Idles the device until `ps` (no effect if the clock is past it): a
+  /// launch that waits for a transfer (Streams.h) starts later.
+  void idleUntil(uint64_t ps);
+  /// Records a host-side span (a stream command, a PCIe transfer) on the
+  /// trace track `track` (a no-op without tracing).
+  void traceSpan(const std::string &track, const std::string &name,
+                 uint64_t startPs, uint64_t endPs);
   /// Writes the recorded trace as Chrome trace JSON (loadable by Perfetto
   /// and chrome://tracing): one process per core, one thread per unit.
   Status writeTrace(std::ostream &os) const;
