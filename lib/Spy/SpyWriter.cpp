@@ -25,6 +25,27 @@ static_assert(uint8_t(DType::F32) == uint8_t(isa::DType::F32) &&
 
 namespace {
 
+/// The FlatBuffer of a program's reference.
+flatbuffers::Offset<KernelReference>
+writeReference(flatbuffers::FlatBufferBuilder &fbb,
+               const KernelReferenceDesc &ref) {
+  auto values = [&](const std::vector<RefValueDesc> &list) {
+    std::vector<flatbuffers::Offset<RefValue>> out;
+    for (const RefValueDesc &v : list)
+      out.push_back(CreateRefValueDirect(fbb, v.tensor, &v.shape));
+    return out;
+  };
+  std::vector<flatbuffers::Offset<RefValue>> inputs = values(ref.inputs);
+  std::vector<flatbuffers::Offset<RefValue>> results = values(ref.results);
+  std::vector<flatbuffers::Offset<RefOp>> ops;
+  for (const RefOpDesc &op : ref.ops)
+    ops.push_back(CreateRefOpDirect(fbb, op.kind, op.code, &op.operands,
+                                    DType(op.dtype), &op.shape, &op.ints,
+                                    op.scale, &op.floatValues, &op.intValues,
+                                    op.location.c_str(), op.node.c_str()));
+  return CreateKernelReferenceDirect(fbb, &inputs, &results, &ops, &ref.yields);
+}
+
 /// Alignment of code segments: one instruction.
 constexpr uint64_t kCodeAlignment = isa::kInstBytes;
 
@@ -284,7 +305,8 @@ void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
     const ProgramDesc &desc = programs_[p];
     programOffsets.push_back(CreateProgramDirect(
         fbb, desc.name.c_str(), layout.codeSegment[p], desc.numCores,
-        desc.numParams, &desc.params, desc.location.c_str()));
+        desc.numParams, &desc.params, desc.location.c_str(),
+        desc.reference ? writeReference(fbb, *desc.reference) : 0));
   }
   std::vector<spy::Relocation> relocations;
   for (const Relocation &r : relocations_)

@@ -6,7 +6,9 @@
 //   * one `spyre.program` per kernel: hardware loops over the core's tiles,
 //     DMA into rotating LX buffers, PT matmuls, SFP ops, DMA out, with a
 //     per-core parameter table for what differs between cores;
-//   * `spyre.plan` listing the programs in order.
+//   * `spyre.plan` listing the programs in order;
+//   * one `spyre.reference` per program: a copy of its kernel's compute ops,
+//     which spyre-run --check evaluates on the host.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -215,7 +218,27 @@ private:
     if (failed(lowerKernel(*kp, b, name, *symbols)))
       return failure();
     plan.push_back(FlatSymbolRefAttr::get(b.getContext(), name));
+    declareReference(kernel, name, *symbols);
     return success();
+  }
+
+  /// `spyre.reference`: the kernel's compute ops, for spyre-run --check. A
+  /// kernel with a result that has no storage (an empty output) has none.
+  void declareReference(KernelOp kernel, StringRef program,
+                        ArrayRef<FlatSymbolRefAttr> symbols) {
+    if (llvm::is_contained(symbols, FlatSymbolRefAttr()))
+      return;
+    ArrayRef<FlatSymbolRefAttr> inputs =
+        symbols.take_front(kernel.getInputs().size());
+    ArrayRef<FlatSymbolRefAttr> results =
+        symbols.drop_front(kernel.getInputs().size());
+    auto ref = ReferenceOp::create(
+        b, kernel.getLoc(), FlatSymbolRefAttr::get(b.getContext(), program),
+        SmallVector<Attribute>(inputs.begin(), inputs.end()),
+        SmallVector<Attribute>(results.begin(), results.end()));
+    ref.getBody().getBlocks().clear();
+    IRMapping mapping;
+    kernel.getBody().cloneInto(&ref.getBody(), mapping);
   }
 
   /// Declares the kernel's results that live in the workspace (outputs

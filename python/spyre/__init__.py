@@ -31,10 +31,11 @@ from ._compiler import CompileError, compile
 
 #: Every failure of the runtime, with its message (CompileError is one too).
 Error = _native.Error
+CheckError = _native.CheckError
 __version__ = _native.runtime_version
 
 __all__ = ["compile", "load", "Device", "DeviceTensor", "Model", "TensorSpec",
-           "Error", "CompileError"]
+           "Error", "CompileError", "CheckError"]
 
 
 class TensorSpec(NamedTuple):
@@ -202,7 +203,7 @@ class Model:
         return bound
 
     def run(self, *args, outputs: Optional[Sequence[Optional[DeviceTensor]]] = None,
-            **kwargs) -> Optional[list]:
+            check: bool = False, reference=None, **kwargs) -> Optional[list]:
         """Runs the model once and returns its outputs in output order.
 
         Inputs, positional in input order or by exported name: numpy arrays
@@ -213,7 +214,14 @@ class Model:
         holds the new contents of a mutated input is also written into the
         caller's array or device tensor, as PyTorch would have changed it.
         On a timing-only device the inputs are optional and numpy outputs
-        are None; with no inputs run() returns None."""
+        are None; with no inputs run() returns None.
+
+        check=True runs kernel by kernel and compares each with a host
+        reference of its compute ops (spyre-run --check): a divergence
+        raises spyre.CheckError naming the first kernel that diverges, its
+        ops and their source lines; reference= a directory of PyTorch's node
+        values (tools/export --intermediates) names the first node that
+        differs too. check_report holds the last report."""
         out_list = list(outputs) if outputs is not None else [None] * len(self.outputs)
         if self.timing_only and not args and not kwargs:
             self._native.run([], out_list)
@@ -222,7 +230,8 @@ class Model:
         native_in = [v._native if isinstance(v, DeviceTensor) else _native_array(v)
                      for v in given]
         native_out = [t._native if isinstance(t, DeviceTensor) else t for t in out_list]
-        results = self._native.run(native_in, native_out)
+        results = self._native.run(native_in, native_out, check,
+                                   str(reference) if reference is not None else "")
         outs = [out_list[i] if isinstance(out_list[i], DeviceTensor) else r
                 for i, r in enumerate(results)]
         for spec, out in zip(self.outputs, outs):
@@ -230,6 +239,11 @@ class Model:
             if isinstance(target, np.ndarray) and target.flags.writeable and out is not None:
                 np.copyto(target, out, casting="same_kind")
         return outs
+
+    @property
+    def check_report(self) -> str:
+        """The report of the last run(check=True) ("" before any)."""
+        return self._native.check_report()
 
     @property
     def stats(self) -> Dict:

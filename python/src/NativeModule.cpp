@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "spyre/Runtime/Check.h"
 #include "spyre/Runtime/Npy.h"
 #include "spyre/Runtime/Session.h"
 #include "spyre/Runtime/SimulatorDevice.h"
@@ -21,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -34,6 +36,12 @@ namespace {
 /// A runtime failure, raised in Python as spyre.Error.
 struct RuntimeFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+/// A kernel that diverges from its reference under run(check=True), raised
+/// as spyre.CheckError (a spyre.Error) carrying the report.
+struct CheckFailure : RuntimeFailure {
+  using RuntimeFailure::RuntimeFailure;
 };
 
 void check(const Status &s) {
@@ -321,7 +329,8 @@ public:
   /// output order: a device tensor receives that output in place, None
   /// returns it as a numpy array (None in timing-only mode). With no inputs
   /// in timing-only mode, it launches on the session's buffers.
-  py::list run(const py::list &inputs, const py::list &outputs) {
+  py::list run(const py::list &inputs, const py::list &outputs, bool checked,
+               const std::string &referenceDir) {
     const Model &m = *model_;
     size_t numIn = m.inputs().size(), numOut = m.outputs().size();
     bool noData = inputs.empty() && timingOnly();
@@ -351,8 +360,11 @@ public:
           check(copyToDevice(*state_->device, m.tensors()[m.inputs()[i]],
                              hostInputs[i].data.data(),
                              hostInputs[i].data.size(), in[i]));
-      check(session_->loaded().launch(session_->workspace(), in.data(),
-                                      in.size(), out.data(), out.size()));
+      if (checked)
+        runChecked(in, out, referenceDir);
+      else
+        check(session_->loaded().launch(session_->workspace(), in.data(),
+                                        in.size(), out.data(), out.size()));
       // Read back under the same lock: another run of this model would
       // overwrite the session's output buffers.
       for (size_t o = 0; o < numOut; ++o) {
@@ -379,8 +391,32 @@ public:
     return result;
   }
 
+  /// The report of the last run(check=True).
+  std::string checkReport() const { return checkReport_; }
+
 private:
   bool timingOnly() const { return state_->device->options().timingOnly; }
+
+  /// The launch of run(check=True): every kernel against its reference
+  /// (spyre/Runtime/Check.h); throws CheckFailure on a divergence.
+  void runChecked(const std::vector<DeviceAddr> &in,
+                  const std::vector<DeviceAddr> &out,
+                  const std::string &referenceDir) {
+    if (timingOnly())
+      throw RuntimeFailure("check=True needs data: the device is "
+                           "timing-only");
+    std::map<std::string, NodeReference> nodes;
+    if (!referenceDir.empty())
+      check(readNodeReferences(referenceDir, nodes));
+    CheckReport report;
+    check(checkLaunch(session_->loaded(), session_->workspace(), in.data(),
+                      in.size(), out.data(), out.size(), nodes, report));
+    checkReport_ = report.text();
+    if (report.firstDivergent >= 0 || !report.firstDivergentNode.empty())
+      throw CheckFailure(checkReport_);
+  }
+
+  std::string checkReport_;
 
   /// Binds one io value: a device tensor (checked, its address in `addr`;
   /// returns true), None for an output (false), else a numpy array for an
@@ -423,7 +459,9 @@ private:
 
 PYBIND11_MODULE(_native, m) {
   m.doc() = "The spyre runtime (use the `spyre` package, not this module).";
-  py::register_exception<RuntimeFailure>(m, "Error", PyExc_RuntimeError);
+  auto error =
+      py::register_exception<RuntimeFailure>(m, "Error", PyExc_RuntimeError);
+  py::register_exception<CheckFailure>(m, "CheckError", error);
   m.attr("runtime_version") = SPYRE_VERSION_STRING;
 
   py::class_<PyDevice>(m, "Device")
@@ -453,5 +491,7 @@ PYBIND11_MODULE(_native, m) {
       .def("weight", &LoadedPyModel::weight, py::arg("name"))
       .def("bind_weight", &LoadedPyModel::bindWeight, py::arg("name"),
            py::arg("tensor"))
-      .def("run", &LoadedPyModel::run, py::arg("inputs"), py::arg("outputs"));
+      .def("run", &LoadedPyModel::run, py::arg("inputs"), py::arg("outputs"),
+           py::arg("check") = false, py::arg("reference") = "")
+      .def("check_report", &LoadedPyModel::checkReport);
 }

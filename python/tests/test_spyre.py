@@ -293,3 +293,41 @@ def test_threads_share_a_device(compiled):
         t.join()
     assert not errors, errors
     assert dev.stats["launches"] == 24
+
+
+def test_check_passes_and_names_a_broken_kernel(compiled, tmp_path):
+    """run(check=True): every kernel against the host reference of its
+    compute ops; a deliberately broken lowering (the RMSNorm's
+    x * rsqrt(...) made a subtract in the program-level IR) raises
+    CheckError naming the kernel and its source lines."""
+    import re
+    import subprocess
+    from spyre import _build_paths
+
+    meta, ins, outs = fixture("block_llama_decoder")
+    m = spyre.load(compiled("block_llama_decoder"))
+    assert_matches(meta, m.run(*ins, check=True), outs)
+    assert m.check_report == "check: 16 of 16 kernels match their reference\n"
+
+    bin_dir = Path(_build_paths.BIN_DIR)
+    good = tmp_path / "good.mlir"
+    subprocess.run([bin_dir / "spyre-compile", MODELS / "block_llama_decoder" / "model.pt2",
+                    "-o", good, "--emit-mlir", "--mlir-print-debuginfo"], check=True)
+    text = good.read_text()
+    start = re.search(r"spyre.program @k\d+_reduce_mean_1 ", text).start()
+    end = text.index("\n  } loc", start)
+    body = text[start:end].replace('sfp_binary "mul" {bcast_col1',
+                                   'sfp_binary "sub" {bcast_col1', 1)
+    assert body != text[start:end]
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(text[:start] + body + text[end:])
+    subprocess.run([bin_dir / "spyre-translate", "--spyre-to-spy", bad,
+                    "-o", tmp_path / "bad.spy"], check=True)
+    broken = spyre.load(tmp_path / "bad.spy")
+    with pytest.raises(spyre.CheckError) as e:
+        broken.run(*ins, check=True)
+    assert isinstance(e.value, spyre.Error)
+    assert re.search(r"kernel \d+ 'k\d+_reduce_mean_1' is the first of 1 diverging",
+                     str(e.value))
+    assert "layer.post_attention_layernorm (rsqrt_" in str(e.value)
+    assert broken.check_report == str(e.value)

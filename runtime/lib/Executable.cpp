@@ -208,15 +208,37 @@ Status LoadedModel::applyLaunchPatches(const DeviceAddr *inputs,
   return Status::success();
 }
 
-Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
-                           size_t numInputs, const DeviceAddr *outputs,
-                           size_t numOutputs) {
+Status LoadedModel::prepareLaunch(Workspace &workspace,
+                                  const DeviceAddr *inputs, size_t numInputs,
+                                  const DeviceAddr *outputs,
+                                  size_t numOutputs) {
   SPYRE_RETURN_IF_ERROR(
       checkLaunchArgs(workspace, inputs, numInputs, outputs, numOutputs));
   if (boundWorkspace_ != &workspace)
     SPYRE_RETURN_IF_ERROR(applyBind(workspace));
-  SPYRE_RETURN_IF_ERROR(applyLaunchPatches(inputs, numInputs, outputs));
+  return applyLaunchPatches(inputs, numInputs, outputs);
+}
+
+Status LoadedModel::launch(Workspace &workspace, const DeviceAddr *inputs,
+                           size_t numInputs, const DeviceAddr *outputs,
+                           size_t numOutputs) {
+  SPYRE_RETURN_IF_ERROR(
+      prepareLaunch(workspace, inputs, numInputs, outputs, numOutputs));
   SPYRE_RETURN_IF_ERROR(device_.launch(plan_.data(), plan_.size()));
+  return applyMutations(inputs, outputs);
+}
+
+Status LoadedModel::launchObserved(Workspace &workspace,
+                                   const DeviceAddr *inputs, size_t numInputs,
+                                   const DeviceAddr *outputs, size_t numOutputs,
+                                   const StepObserver &observer) {
+  SPYRE_RETURN_IF_ERROR(
+      prepareLaunch(workspace, inputs, numInputs, outputs, numOutputs));
+  for (size_t step = 0; step < plan_.size(); ++step) {
+    SPYRE_RETURN_IF_ERROR(observer(step, false));
+    SPYRE_RETURN_IF_ERROR(device_.launch(&plan_[step], 1));
+    SPYRE_RETURN_IF_ERROR(observer(step, true));
+  }
   return applyMutations(inputs, outputs);
 }
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Runtime/Model.h"
+#include "ReferenceReader.h"
 
 #include "spyre/Runtime/ProgramVerifier.h"
 #include "spyre/Spy/SpyFormat.h"
@@ -761,6 +762,12 @@ Status Model::Validator::readPrograms() {
     if (!verifyProgram(model_.segmentData(info.codeSegment), info.numInsts,
                        info.numCores, info.numParams, model_.arch_, error))
       return invalidFile(label + ": " + error);
+    if (const spy::KernelReference *ref = p->reference()) {
+      info.reference.emplace();
+      if (!readKernelReference(*ref, model_.tensors_.size(), *info.reference,
+                               error))
+        return invalidFile(label + ": reference: " + error);
+    }
     model_.programs_.push_back(std::move(info));
   }
   return Status::success();

@@ -51,6 +51,25 @@ Session::~Session() {
 
 Status Session::run(const std::vector<HostTensor> &inputs,
                     std::vector<HostTensor> &outputs) {
+  return runWith(inputs, outputs, [&] {
+    return loaded_->launch(*workspace_, inputs_.data(), inputs_.size(),
+                           outputs_.data(), outputs_.size());
+  });
+}
+
+Status Session::runChecked(const std::vector<HostTensor> &inputs,
+                           std::vector<HostTensor> &outputs,
+                           const std::map<std::string, NodeReference> &nodes,
+                           CheckReport &report) {
+  return runWith(inputs, outputs, [&] {
+    return checkLaunch(*loaded_, *workspace_, inputs_.data(), inputs_.size(),
+                       outputs_.data(), outputs_.size(), nodes, report);
+  });
+}
+
+Status Session::runWith(const std::vector<HostTensor> &inputs,
+                        std::vector<HostTensor> &outputs,
+                        const std::function<Status()> &launch) {
   const Model &m = model();
   if (inputs.size() != m.inputs().size())
     return invalidArgument("the model takes " +
@@ -74,9 +93,7 @@ Status Session::run(const std::vector<HostTensor> &inputs,
     SPYRE_RETURN_IF_ERROR(copyToDevice(*device_, m.tensors()[m.inputs()[i]],
                                        inputs[i].data.data(),
                                        inputs[i].data.size(), inputs_[i]));
-  SPYRE_RETURN_IF_ERROR(loaded_->launch(*workspace_, inputs_.data(),
-                                        inputs_.size(), outputs_.data(),
-                                        outputs_.size()));
+  SPYRE_RETURN_IF_ERROR(launch());
   outputs.clear();
   for (size_t o = 0; o < m.outputs().size(); ++o) {
     const TensorInfo &t = m.tensors()[m.outputs()[o]];

@@ -54,6 +54,14 @@
 // CHECK-NEXT: spyre.dma_store {{.*}}lx = #spyre.lx<offset = 16384>, mem = #spyre.mem<tensor = @out0, offset = 0, strides = [0], param = 3>
 // CHECK-NEXT: {{^ *\}$}}
 // CHECK-NEXT: {{^ *\}$}}
+// What the program computes, for spyre-run --check: the kernel's compute
+// ops on its whole inputs, named by their tensors.
+// CHECK-NEXT: spyre.reference @k1_unary [@t_k0_matmul] -> [@out0] {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<100x128xf16, #{{.*}}>):
+// CHECK-NEXT: %[[E:.*]] = spyre.unary exp %[[X]]
+// CHECK-NEXT: %[[M:.*]] = spyre.binary mul %[[E]], %[[X]]
+// CHECK-NEXT: spyre.yield %[[M]]
+// CHECK-NEXT: {{^ *\}$}}
 // CHECK-NEXT: spyre.plan [@k0_matmul, @k1_unary]
 #layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>

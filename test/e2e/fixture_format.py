@@ -1,7 +1,8 @@
 """lit test format: one test per end-to-end fixture (models/<name>/).
 
 Each test compiles models/<name>/model.pt2 with spyre-compile, runs it on
-the simulator with spyre-run and compares every output with PyTorch's
+the simulator with spyre-run --check (every kernel against the host
+reference of its compute ops) and compares every output with PyTorch's
 (spyre-npy-compare) within the tolerance of tolerances.json for the output's
 dtype and the fixture's kind. Adding a fixture directory adds a test.
 """
@@ -99,8 +100,10 @@ class FixtureTest(lit.formats.TestFormat):
         inputs = []
         for i in range(len(fixture["inputs"])):
             inputs += ["--input", os.path.join(src, "input_%d.npy" % i)]
+        # --check: every kernel also matches the host reference of its
+        # compute ops (spyre-run exits 1 and names the kernel otherwise).
         if run([self.tool("spyre-run"), spy] + inputs +
-               ["--output-dir", out,
+               ["--output-dir", out, "--check",
                 "--stats", os.path.join(tmp, "stats.json")]):
             return lit.Test.FAIL, "\n".join(log)
         kind = tolerance_class(fixture)

@@ -395,6 +395,11 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tracer", choices=["auto", "torch.export", "make_fx"],
                    default="auto")
+    p.add_argument("--intermediates", action="store_true",
+                   help="also write the value of every graph node as "
+                        "OUT_DIR/intermediates/NODE.npy (computed from the archive by "
+                        "reference_interpreter.py): spyre-run --check --reference "
+                        "OUT_DIR/intermediates names the first node that differs")
     p.add_argument("--list", action="store_true", help="list zoo models and exit")
     p.add_argument("--list-fixtures", action="store_true",
                    help="print '<model> <dtype>' for every committed fixture and exit")
@@ -444,6 +449,11 @@ def main(argv=None):
     else:
         fx = export(a.model, dtype, a.seed, a.out_dir, a.tracer)
     print(f"wrote {a.out_dir}: {fx['name']} ops={fx['ops']}")
+    if a.intermediates:
+        import reference_interpreter
+        nodes = os.path.join(a.out_dir, "intermediates")
+        reference_interpreter.run(a.out_dir, intermediates=nodes)
+        print(f"wrote {nodes}: {len(os.listdir(nodes))} node values")
     return 0
 
 

@@ -5,6 +5,10 @@
         [--no-round]   keep float64 between ops (default: round every value
                        to its graph dtype, as an fp16 backend would)
         [--verbose]    per-output error report
+        [--intermediates DIR]
+                       also write every node's value as DIR/NODE.npy (NODE:
+                       the node's output name, as the importer's locations
+                       carry it): `spyre-run --check --reference DIR`
 
 A second, independent reader of the format (zipfile + json + numpy; no
 torch): it takes the weights from data/weights/ and the constants from
@@ -724,7 +728,7 @@ def _arg_value(arg, env):
     raise ValueError(f"argument tag {tag} not supported")
 
 
-def run(fixture_dir, round_values=True, verbose=False):
+def run(fixture_dir, round_values=True, verbose=False, intermediates=None):
     _root, files, _order = read_archive(os.path.join(fixture_dir, "model.pt2"))
     ep = json.loads(files["models/model.json"])
     weights = load_payload(files, "data/weights/", "data/weights/model_weights_config.json")
@@ -767,6 +771,9 @@ def run(fixture_dir, round_values=True, verbose=False):
         else:
             val = cast(val, code)
         env[name] = val
+        if intermediates is not None:
+            os.makedirs(intermediates, exist_ok=True)
+            np.save(os.path.join(intermediates, name + ".npy"), np.ascontiguousarray(val))
 
     ctx = {"dtype_of": None}
     views = {}
@@ -843,11 +850,22 @@ def run(fixture_dir, round_values=True, verbose=False):
 def main(argv):
     round_values = "--no-round" not in argv
     verbose = "--verbose" in argv
+    intermediates = None
+    if "--intermediates" in argv:
+        at = argv.index("--intermediates")
+        if at + 1 >= len(argv):
+            print("--intermediates needs a directory", file=sys.stderr)
+            return 2
+        intermediates = argv[at + 1]
+        argv = argv[:at] + argv[at + 2:]
     dirs = [a for a in argv if not a.startswith("--")]
+    if intermediates is not None and len(dirs) != 1:
+        print("--intermediates takes one fixture directory", file=sys.stderr)
+        return 2
     bad = 0
     for d in dirs:
         try:
-            ok, worst = run(d, round_values, verbose)
+            ok, worst = run(d, round_values, verbose, intermediates)
         except Exception as e:  # noqa: BLE001
             print(f"FAIL {d}: {type(e).__name__}: {e}")
             bad += 1

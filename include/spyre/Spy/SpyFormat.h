@@ -22,7 +22,7 @@ namespace spyre::spy {
 constexpr char kMagic[8] = {'S', 'P', 'Y', 'R', 'E', 'B', 'I', 'N'};
 /// Format version written by this build and the only major it reads.
 constexpr uint32_t kFormatMajor = 2;
-constexpr uint32_t kFormatMinor = 2;
+constexpr uint32_t kFormatMinor = 3;
 /// The first minor whose files carry a digest of every segment.
 constexpr uint32_t kFirstMinorWithDigests = 2;
 /// Alignment of the FlatBuffer and of the data area within the file.

@@ -27,11 +27,13 @@
 #define SPYRE_SPY_SPYWRITER_H
 
 #include "spyre/ISA/ISA.h"
+#include "spyre/Spy/KernelReference.h"
 #include "spyre/Spy/Layout.h"
 #include "spyre/Spy/spy_generated.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,8 @@ struct ProgramDesc {
   int32_t numParams = 0;
   /// numCores * numParams values, core-major.
   std::vector<int64_t> params;
+  /// What the program computes (spyre-run --check), when known.
+  std::optional<KernelReferenceDesc> reference;
 };
 
 /// Builds a .spy file in memory and writes it.

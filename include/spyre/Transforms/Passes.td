@@ -383,9 +383,11 @@ def SpyreLowerToProgram : Pass<"spyre-lower-to-program", "::mlir::ModuleOp"> {
     loads into rotating buffers, PT matmuls accumulating over K, SFP ops
     for the fused body, DMA stores, with per-core parameter tables for the
     core's offsets, trip counts and edge clamps; `spyre.plan` lists the
-    programs in order.
-    Output: a module of `spyre.tensor`, `spyre.program` and `spyre.plan`
-    ops, ready for `spyre-translate --spyre-to-spy`.
+    programs in order. Each program gets a `spyre.reference`, a copy of its
+    kernel's compute ops, which `spyre-run --check` evaluates on the host
+    (none for a kernel with an empty output, which has no storage).
+    Output: a module of `spyre.tensor`, `spyre.program`, `spyre.reference`
+    and `spyre.plan` ops, ready for `spyre-translate --spyre-to-spy`.
   }];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }

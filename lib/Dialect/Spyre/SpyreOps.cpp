@@ -963,6 +963,53 @@ LogicalResult ProgramOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ReferenceOp
+//===----------------------------------------------------------------------===//
+
+void ReferenceOp::build(OpBuilder &builder, OperationState &state,
+                        FlatSymbolRefAttr program, ArrayRef<Attribute> inputs,
+                        ArrayRef<Attribute> results) {
+  state.addAttribute(getProgramAttrName(state.name), program);
+  state.addAttribute(getInputsAttrName(state.name),
+                     builder.getArrayAttr(inputs));
+  state.addAttribute(getResultsAttrName(state.name),
+                     builder.getArrayAttr(results));
+  state.addRegion()->push_back(new Block());
+}
+
+LogicalResult ReferenceOp::verify() {
+  if (!SymbolTable::lookupNearestSymbolFrom<ProgramOp>(*this, getProgramAttr()))
+    return emitOpError("refers to unknown program ") << getProgramAttr();
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
+  size_t yielded = body.getTerminator()->getNumOperands();
+  if (yielded != getResults().size())
+    return emitOpError("body yields ")
+           << yielded << " values for " << getResults().size() << " results";
+  auto names = llvm::concat<const Attribute>(getInputs().getValue(),
+                                             getResults().getValue());
+  auto types = llvm::concat<const Type>(
+      body.getArgumentTypes(), body.getTerminator()->getOperandTypes());
+  for (auto [name, type] : llvm::zip(names, types)) {
+    auto ref = cast<FlatSymbolRefAttr>(name);
+    auto tensor = SymbolTable::lookupNearestSymbolFrom<TensorOp>(*this, ref);
+    if (!tensor)
+      return emitOpError("refers to unknown tensor ") << ref;
+    auto view = dyn_cast<RankedTensorType>(type);
+    if (!view || !view.hasStaticShape() ||
+        view.getNumElements() != tensor.getTensorType().getNumElements() ||
+        view.getElementType() != tensor.getTensorType().getElementType())
+      return emitOpError("value of type ")
+             << type << " is not a view of tensor " << ref << " ("
+             << tensor.getType() << ")";
+  }
+  return success();
+}
+
 LogicalResult PlanOp::verify() {
   for (auto ref : getPrograms().getAsRange<FlatSymbolRefAttr>())
     if (!SymbolTable::lookupNearestSymbolFrom<ProgramOp>(*this, ref))

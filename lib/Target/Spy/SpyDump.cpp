@@ -147,6 +147,49 @@ void printInstructions(const rt::Model &m, size_t p,
   }
 }
 
+/// "%2 = matmul(%0, %1) : f32 [4, 32]  // basic.py:3 (mm)"
+void printRefOp(const spy::RefOpDesc &op, size_t value, llvm::raw_ostream &os) {
+  os << "    %" << value << " = " << spy::refOpName(op) << "(";
+  llvm::interleaveComma(op.operands, os, [&](uint32_t v) { os << '%' << v; });
+  os << ") : " << isa::dtypeName(uint8_t(op.dtype)) << " [";
+  llvm::interleaveComma(op.shape, os);
+  os << "]";
+  if (!op.ints.empty()) {
+    os << " {";
+    llvm::interleaveComma(op.ints, os);
+    os << "}";
+  }
+  if (!op.location.empty())
+    os << "  // " << op.location;
+  os << "\n";
+}
+
+/// What the program computes (spyre-run --check): its kernel's compute ops.
+void printReference(const rt::Model &m, const rt::ProgramInfo &prog,
+                    llvm::raw_ostream &os) {
+  if (!prog.reference)
+    return;
+  const spy::KernelReferenceDesc &ref = *prog.reference;
+  auto values = [&](const std::vector<spy::RefValueDesc> &list) {
+    llvm::interleaveComma(list, os, [&](const spy::RefValueDesc &v) {
+      os << '\'' << m.tensors()[v.tensor].name << "' [";
+      llvm::interleaveComma(v.shape, os);
+      os << ']';
+    });
+  };
+  os << "  reference (";
+  values(ref.inputs);
+  os << ") -> (";
+  values(ref.results);
+  os << ")\n";
+  for (auto [i, op] : llvm::enumerate(ref.ops))
+    printRefOp(op, ref.inputs.size() + i, os);
+  os << "    yield";
+  for (uint32_t y : ref.yields)
+    os << " %" << y;
+  os << "\n";
+}
+
 /// A program's summary line, parameters and instructions.
 void printProgram(const rt::Model &m, size_t p, const rt::ProgramInfo &prog,
                   llvm::raw_ostream &os) {
@@ -155,6 +198,7 @@ void printProgram(const rt::Model &m, size_t p, const rt::ProgramInfo &prog,
      << ", segment " << prog.codeSegment << "\n";
   printProgramParams(prog, os);
   printInstructions(m, p, prog, os);
+  printReference(m, prog, os);
 }
 
 /// Every table and every instruction of a validated model.

@@ -3,11 +3,13 @@
 // A mechanical translation: each `spyre.tensor` becomes a tensor-table entry
 // (weights and constants written in their device layout), each instruction
 // op one 128-byte instruction (docs/isa.md), each device-memory operand a
-// relocation, and `spyre.plan` the launch plan.
+// relocation, `spyre.plan` the launch plan and each `spyre.reference` the
+// reference of its program (ReferenceEmitter.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Target/Spy/SpyEmitter.h"
+#include "ReferenceEmitter.h"
 #include "spyre/Dialect/Spyre/InstEncoder.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Spy/SpyWriter.h"
@@ -85,8 +87,11 @@ private:
   }
 
   LogicalResult addPrograms() {
+    llvm::StringMap<ReferenceOp> references;
+    for (ReferenceOp ref : module.getOps<ReferenceOp>())
+      references[ref.getProgram()] = ref;
     for (ProgramOp p : module.getOps<ProgramOp>())
-      if (failed(addProgram(p)))
+      if (failed(addProgram(p, references.lookup(p.getSymName()))))
         return failure();
     return success();
   }
@@ -239,8 +244,15 @@ private:
 
   //===--- Programs -------------------------------------------------------===//
 
-  LogicalResult addProgram(ProgramOp p) {
+  LogicalResult addProgram(ProgramOp p, ReferenceOp reference) {
     spy::ProgramDesc desc;
+    if (reference) {
+      FailureOr<spy::KernelReferenceDesc> ref =
+          buildKernelReference(reference, tensorIndex);
+      if (failed(ref))
+        return failure();
+      desc.reference = std::move(*ref);
+    }
     desc.name = p.getSymName().str();
     std::string loc;
     llvm::raw_string_ostream os(loc);

@@ -2,16 +2,19 @@
 //
 //   spyre-run OUT.spy --input IN0.npy [--input IN1.npy ...] --output-dir DIR
 //             [--stats STATS.json] [--arch FILE] [--trace TRACE.json]
-//             [--timing-only] [--runs N]
+//             [--timing-only] [--runs N] [--check [--reference DIR]]
 //
 // Loads and validates the model, runs it on the simulator (the three phases
 // of docs/runtime.md) and writes DIR/output_<i>.npy in output order, plus
-// statistics and a Chrome trace on request. Options parse with CLI11
+// statistics and a Chrome trace on request. --check compares every kernel
+// with a host reference of its compute ops (spyre/Runtime/Check.h) and
+// exits 1 when one diverges. Options parse with CLI11
 // (`--opt value` or `--opt=value`, in any order). Errors print
 // "spyre-run: error: ..." and exit non-zero (2 for usage errors).
 //
 //===----------------------------------------------------------------------===//
 
+#include "spyre/Runtime/Check.h"
 #include "spyre/Runtime/Npy.h"
 #include "spyre/Runtime/Session.h"
 #include "spyre/Runtime/SimulatorDevice.h"
@@ -30,6 +33,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,7 +47,7 @@ const char *const kUsage =
     "usage: spyre-run MODEL.spy --input [NAME=]IN0.npy [--input ...]\n"
     "                 --output-dir DIR [--stats STATS.json] [--arch FILE]\n"
     "                 [--trace TRACE.json] [--timing-only] [--runs N]\n"
-    "                 [--profile]\n";
+    "                 [--profile] [--check [--reference DIR]]\n";
 
 constexpr int64_t kMaxRuns = 1000000;
 
@@ -62,6 +66,8 @@ struct Options {
   bool timingOnly = false;
   bool noVerify = false;
   bool profile = false;
+  bool check = false;
+  std::string referenceDir;
   std::string runsText;
   int64_t runs = 1;
 };
@@ -113,6 +119,17 @@ void addOptions(CLI::App &app, Options &opts) {
                "roofline, launch and barriers, the time per source module, "
                "then per kernel its time, share, cores, bound, bytes moved, "
                "PT/SFP/DMA/ring utilization and ratio to its roofline");
+  app.add_flag("--check", opts.check,
+               "check every kernel against a host reference of its compute "
+               "ops (the same element semantics) on the inputs the device "
+               "gave it, and report the first kernel that diverges with its "
+               "ops and their source lines; exits 1 on a divergence");
+  app.add_option("--reference", opts.referenceDir,
+                 "with --check: a directory of PyTorch's values of graph "
+                 "nodes (NODE.npy, tools/export --intermediates): each "
+                 "kernel result that is a node's final value is compared "
+                 "with it, and the first node that differs is reported")
+      ->type_name("DIR");
   app.add_option("--runs", opts.runsText,
                  "run the model N times in one session (default 1): mutated "
                  "buffers keep their state on the device and mutated inputs "
@@ -140,8 +157,12 @@ std::string checkArgs(const tools::CommandLine &cl, Options &opts) {
       return "--runs must be an integer in 1.." + std::to_string(kMaxRuns) +
              ", got '" + opts.runsText + "'";
   }
-  if (opts.outputDir.empty() && !opts.timingOnly)
-    return "--output-dir is required (except with --timing-only)";
+  if (opts.check && opts.timingOnly)
+    return "--check needs data: it cannot run with --timing-only";
+  if (!opts.referenceDir.empty() && !opts.check)
+    return "--reference is used with --check";
+  if (opts.outputDir.empty() && !opts.timingOnly && !opts.check)
+    return "--output-dir is required (except with --timing-only or --check)";
   return {};
 }
 
@@ -354,6 +375,21 @@ Status readInputs(const Model &m, const Options &opts,
   return Status::success();
 }
 
+/// One run checking every kernel; prints the report. `diverged` when a
+/// kernel or a node differs from its reference.
+Status runChecked(Session &session, const Options &opts,
+                  std::vector<HostTensor> &inputs,
+                  std::vector<HostTensor> &outputs, bool &diverged) {
+  std::map<std::string, NodeReference> nodes;
+  if (!opts.referenceDir.empty())
+    SPYRE_RETURN_IF_ERROR(readNodeReferences(opts.referenceDir, nodes));
+  CheckReport report;
+  SPYRE_RETURN_IF_ERROR(session.runChecked(inputs, outputs, nodes, report));
+  std::fputs(report.text().c_str(), stdout);
+  diverged = report.firstDivergent >= 0 || !report.firstDivergentNode.empty();
+  return Status::success();
+}
+
 /// Runs the model opts.runs times on `inputs`. Timing-only without inputs
 /// launches on the session's buffers directly: the device holds no data,
 /// so there is nothing to copy (and no host buffers to allocate).
@@ -447,7 +483,7 @@ Status loadModel(const Options &opts, const Arch &arch,
   return Status::success();
 }
 
-Status run(const Options &opts) {
+Status run(const Options &opts, bool &diverged) {
   SPYRE_RETURN_IF_ERROR(checkOutputPaths(opts));
   Arch arch = Arch::builtinDefault();
   std::string error;
@@ -464,11 +500,15 @@ Status run(const Options &opts) {
     SPYRE_RETURN_IF_ERROR(readInputs(*model, opts, inputs));
   std::unique_ptr<Session> session;
   SPYRE_RETURN_IF_ERROR(Session::create(device, model, session));
-  SPYRE_RETURN_IF_ERROR(runModel(*session, opts, inputs, outputs));
+  if (opts.check)
+    SPYRE_RETURN_IF_ERROR(
+        runChecked(*session, opts, inputs, outputs, diverged));
+  else
+    SPYRE_RETURN_IF_ERROR(runModel(*session, opts, inputs, outputs));
   if (opts.timingOnly)
     std::fprintf(stderr,
                  "spyre-run: note: --timing-only: no outputs written\n");
-  else
+  else if (!opts.outputDir.empty())
     SPYRE_RETURN_IF_ERROR(writeOutputs(*model, opts, outputs));
   KernelLocations locations;
   for (const ProgramInfo &p : model->programs())
@@ -491,8 +531,11 @@ int main(int argc, char **argv) {
   if (code >= 0)
     return code;
   try {
-    Status s = run(opts);
-    return s.ok() ? 0 : fail(s.message());
+    bool diverged = false;
+    Status s = run(opts, diverged);
+    if (!s.ok())
+      return fail(s.message());
+    return diverged ? 1 : 0;
   } catch (const std::bad_alloc &) {
     return fail("out of host memory");
   } catch (const std::exception &e) {

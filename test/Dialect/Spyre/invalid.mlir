@@ -1458,7 +1458,7 @@ func.func @kernel_yield(%x: tensor<64xf16>) {
 // -----
 
 func.func @yield_parent(%x: tensor<64xf16>) {
-  // expected-error @+1 {{'spyre.yield' op expects parent op 'spyre.kernel'}}
+  // expected-error @+1 {{'spyre.yield' op expects parent op to be one of 'spyre.kernel, spyre.reference'}}
   spyre.yield %x : tensor<64xf16>
 }
 
@@ -1560,6 +1560,64 @@ spyre.tensor @t input {io_index = 1 : i64, aliases_input = 0 : i64} : tensor<64x
 
 // expected-error @+1 {{'spyre.tensor' op layout of 'tensor<64xf32, #spyre.layout<stick_dim = 0, stick_elems = 64>>' has sticks of 256 bytes; the machine's stick is 128 bytes}}
 spyre.tensor @t input {io_index = 0 : i64} : tensor<64xf32, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.reference
+//===----------------------------------------------------------------------===//
+
+spyre.tensor @x input {io_index = 0 : i64} : tensor<2x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+}
+// expected-error @+1 {{'spyre.reference' op refers to unknown program @q}}
+spyre.reference @q [@x] -> [@x] {
+^bb0(%a: tensor<2x64xf16>):
+  spyre.yield %a : tensor<2x64xf16>
+}
+
+// -----
+
+spyre.tensor @x input {io_index = 0 : i64} : tensor<2x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+}
+// expected-error @+1 {{'spyre.reference' op body has 0 arguments for 1 inputs}}
+spyre.reference @p [@x] -> [] {
+  spyre.yield
+}
+
+// -----
+
+spyre.tensor @x input {io_index = 0 : i64} : tensor<2x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+}
+// expected-error @+1 {{'spyre.reference' op body yields 1 values for 0 results}}
+spyre.reference @p [@x] -> [] {
+^bb0(%a: tensor<2x64xf16>):
+  spyre.yield %a : tensor<2x64xf16>
+}
+
+// -----
+
+spyre.tensor @x input {io_index = 0 : i64} : tensor<2x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+}
+// expected-error @+1 {{'spyre.reference' op refers to unknown tensor @y}}
+spyre.reference @p [@x] -> [@y] {
+^bb0(%a: tensor<2x64xf16>):
+  spyre.yield %a : tensor<2x64xf16>
+}
+
+// -----
+
+spyre.tensor @x input {io_index = 0 : i64} : tensor<2x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+}
+// expected-error @+1 {{'spyre.reference' op value of type 'tensor<2x32xf16>' is not a view of tensor @x ('tensor<2x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>')}}
+spyre.reference @p [@x] -> [] {
+^bb0(%a: tensor<2x32xf16>):
+  spyre.yield
+}
 
 // -----
 

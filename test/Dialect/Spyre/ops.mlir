@@ -616,6 +616,15 @@ module {
                                 params = array<i64>} {
   }
 
+  // CHECK: spyre.reference @p0 [@x, @w] -> [@ws] {
+  // CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<64x256xf16>, %[[B:.*]]: tensor<256x256xf16>):
+  // CHECK-NEXT: %[[M:.*]] = spyre.matmul %[[A]], %[[B]] : tensor<64x256xf16>, tensor<256x256xf16> -> tensor<64x256xf32>
+  // CHECK-NEXT: spyre.yield %[[M]] : tensor<64x256xf32>
+  spyre.reference @p0 [@x, @w] -> [@ws] {
+  ^bb0(%a: tensor<64x256xf16>, %b: tensor<256x256xf16>):
+    %m = spyre.matmul %a, %b : tensor<64x256xf16>, tensor<256x256xf16> -> tensor<64x256xf32>
+    spyre.yield %m : tensor<64x256xf32>
+  }
   // CHECK: spyre.plan [@p0, @p1, @p0, @p2]
   spyre.plan [@p0, @p1, @p0, @p2]
 }

@@ -81,6 +81,47 @@ def Spyre_ProgramOp : Spyre_Op<"program", [Symbol, IsolatedFromAbove,
   let hasVerifier = 1;
 }
 
+def Spyre_ReferenceOp : Spyre_Op<"reference", [IsolatedFromAbove,
+    HasParent<"::mlir::ModuleOp">,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "what a program computes, as compute ops on whole tensors";
+  let description = [{
+    The body of the kernel `program` was lowered from: its compute ops on
+    the kernel's whole inputs (the block arguments, each a view of the
+    device tensor `inputs` names, same elements in row-major order) giving
+    the tensors `results` names. It runs nothing on the device:
+    `spyre-run --check` evaluates it on the host with the device's element
+    semantics (spyre/ISA/ElementMath.h) and compares every kernel's results
+    with what the program wrote (docs/debugging.md).
+
+    ```mlir
+    spyre.reference @k0_add [@in0, @in1] -> [@out0] {
+    ^bb0(%a: tensor<4x64xf16, #l>, %b: tensor<4x64xf16, #l>):
+      %0 = spyre.binary add %a, %b : ...
+      spyre.yield %0 : tensor<4x64xf16, #l>
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$program,
+                       FlatSymbolRefArrayAttr:$inputs,
+                       FlatSymbolRefArrayAttr:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $program $inputs `->` $results attr-dict-with-keyword
+    $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$program,
+                   "::llvm::ArrayRef<::mlir::Attribute>":$inputs,
+                   "::llvm::ArrayRef<::mlir::Attribute>":$results)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+  }];
+}
+
 def Spyre_PlanOp : Spyre_Op<"plan", [HasParent<"::mlir::ModuleOp">]> {
   let summary = "the launch plan: programs in execution order";
   let arguments = (ins FlatSymbolRefArrayAttr:$programs);

@@ -82,8 +82,8 @@ def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove,
 }
 
 def Spyre_YieldOp : Spyre_Op<"yield", [Pure, Terminator, ReturnLike,
-                                        HasParent<"KernelOp">]> {
-  let summary = "results of a kernel body";
+    ParentOneOf<["KernelOp", "ReferenceOp"]>]> {
+  let summary = "results of a kernel body or of a kernel's reference";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];

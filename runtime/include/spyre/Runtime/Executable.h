@@ -23,6 +23,7 @@
 #include "spyre/Runtime/DeviceTensor.h"
 #include "spyre/Runtime/Model.h"
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <vector>
@@ -52,6 +53,14 @@ public:
   Status launch(Workspace &workspace, const DeviceAddr *inputs,
                 size_t numInputs, const DeviceAddr *outputs, size_t numOutputs);
 
+  /// Called before (`after` false) and after each step of the plan by
+  /// launchObserved; an error stops the launch.
+  using StepObserver = std::function<Status(size_t step, bool after)>;
+  /// launch(), one step at a time, calling `observer` around each step
+  /// (spyre-run --check reads every kernel's inputs and results).
+  Status launchObserved(Workspace &workspace, const DeviceAddr *inputs,
+                        size_t numInputs, const DeviceAddr *outputs,
+                        size_t numOutputs, const StepObserver &observer);
   /// Phase 3 on device tensors (DeviceTensor.h), no copies: each must fit
   /// its input or output (type and layout), else nothing runs.
   Status launchTensors(Workspace &workspace, const DeviceTensor *const *inputs,
@@ -120,6 +129,11 @@ private:
   /// Checks a launch's workspace and io counts.
   Status checkLaunchCounts(const Workspace &workspace, size_t numInputs,
                            size_t numOutputs) const;
+  /// What every launch does before running the plan: checks its arguments,
+  /// binds the workspace, patches the io buffers.
+  Status prepareLaunch(Workspace &workspace, const DeviceAddr *inputs,
+                       size_t numInputs, const DeviceAddr *outputs,
+                       size_t numOutputs);
   /// Checks launch()'s workspace and buffer lists.
   Status checkLaunchArgs(const Workspace &workspace, const DeviceAddr *inputs,
                          size_t numInputs, const DeviceAddr *outputs,

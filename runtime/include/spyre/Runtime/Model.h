@@ -17,11 +17,13 @@
 #include "spyre/Arch/Arch.h"
 #include "spyre/ISA/ISA.h"
 #include "spyre/Runtime/Status.h"
+#include "spyre/Spy/KernelReference.h"
 #include "spyre/Spy/Layout.h"
 #include "spyre/Spy/spy_generated.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +71,8 @@ struct ProgramInfo {
   uint32_t numParams = 0;
   /// numCores * numParams values, core-major.
   std::vector<int64_t> params;
+  /// What the program computes (spyre-run --check), when the file says.
+  std::optional<spy::KernelReferenceDesc> reference;
 };
 
 /// A data segment, relative to the file's data area.

@@ -10,8 +10,11 @@
 #ifndef SPYRE_RUNTIME_SESSION_H
 #define SPYRE_RUNTIME_SESSION_H
 
+#include "spyre/Runtime/Check.h"
 #include "spyre/Runtime/Executable.h"
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -41,6 +44,12 @@ public:
   /// device that holds no data the outputs are zero.
   Status run(const std::vector<HostTensor> &inputs,
              std::vector<HostTensor> &outputs);
+  /// run(), checking every kernel against its reference (Check.h) and, where
+  /// `nodes` has a graph node's PyTorch value, the kernel computing it.
+  Status runChecked(const std::vector<HostTensor> &inputs,
+                    std::vector<HostTensor> &outputs,
+                    const std::map<std::string, NodeReference> &nodes,
+                    CheckReport &report);
 
   /// Host side of input mutation (torch.export user_input_mutation): copies
   /// each output that holds the new contents of an input into that input,
@@ -57,6 +66,10 @@ public:
 
 private:
   Session() = default;
+  /// The steps of run(): inputs in, `launch` on the io buffers, outputs out.
+  Status runWith(const std::vector<HostTensor> &inputs,
+                 std::vector<HostTensor> &outputs,
+                 const std::function<Status()> &launch);
   Device *device_ = nullptr;
   std::unique_ptr<LoadedModel> loaded_;
   std::unique_ptr<Workspace> workspace_;

@@ -1,0 +1,685 @@
+//===- ReferenceEval.cpp - Host evaluation of a kernel reference ----------===//
+
+#include "ReferenceEval.h"
+
+#include "ReferenceReader.h"
+
+#include "spyre/ISA/ElementMath.h"
+#include "spyre/Spy/DL16.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace spyre::rt {
+
+using spy::RefKind;
+using spy::RefOpDesc;
+
+bool HostValue::isInt() const {
+  return dtype != isa::DType::F32 && dtype != isa::DType::F16 &&
+         dtype != isa::DType::BF16;
+}
+
+int64_t HostValue::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+namespace {
+
+/// Whether the device stores fp16/bf16 as DLFloat16 (set per evaluation).
+thread_local bool dl16Storage = true;
+
+/// `x` as the device stores it in a tensor of `dtype`.
+float storeFloat(float x, isa::DType dtype) {
+  switch (dtype) {
+  case isa::DType::F16:
+    return dl16Storage ? spy::dl16ToFloat(spy::floatToDL16(x))
+                       : spy::halfToFloat(spy::floatToHalf(x));
+  case isa::DType::BF16:
+    return dl16Storage ? spy::dl16ToFloat(spy::floatToDL16Saturating(x))
+                       : spy::bf16ToFloat(spy::floatToBF16(x));
+  default:
+    return x;
+  }
+}
+int64_t storeInt(int64_t x, isa::DType dtype) {
+  switch (dtype) {
+  case isa::DType::I8:
+    return int8_t(uint8_t(uint64_t(x)));
+  case isa::DType::I32:
+    return int32_t(uint32_t(uint64_t(x)));
+  case isa::DType::Bool:
+    return x != 0;
+  default:
+    return x;
+  }
+}
+
+/// An empty value of `op`'s type, its elements allocated.
+HostValue resultOf(const RefOpDesc &op) {
+  HostValue r;
+  r.dtype = op.dtype;
+  r.shape = op.shape;
+  if (r.isInt())
+    r.i.resize(size_t(r.numElements()));
+  else
+    r.f.resize(size_t(r.numElements()));
+  return r;
+}
+
+/// Sets element `k` of `r` from a value of either domain, converting as a
+/// store into `r`'s dtype does.
+void setFloat(HostValue &r, int64_t k, float x) {
+  if (r.dtype == isa::DType::Bool)
+    r.i[k] = x != 0.0f; // as the device's bool store: nonzero, NaN too
+  else if (r.isInt())
+    r.i[k] = storeInt(isa::floatToInt64(x), r.dtype);
+  else
+    r.f[k] = storeFloat(x, r.dtype);
+}
+void setInt(HostValue &r, int64_t k, int64_t x) {
+  if (r.isInt())
+    r.i[k] = storeInt(x, r.dtype);
+  else
+    r.f[k] = storeFloat(float(x), r.dtype);
+}
+
+std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+/// Calls fn(k, index) for every element of `shape` in row-major order.
+template <typename Fn>
+void forEachIndex(const std::vector<int64_t> &shape, Fn &&fn) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    fn(k, index);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// For each element of `to`, the element of `from` numpy broadcasting
+/// reads; false when `from` does not broadcast to `to`.
+bool broadcastIndices(const std::vector<int64_t> &from,
+                      const std::vector<int64_t> &to,
+                      std::vector<int64_t> &out) {
+  if (from.size() > to.size())
+    return false;
+  size_t lead = to.size() - from.size();
+  std::vector<int64_t> fromStrides = stridesOf(from);
+  std::vector<int64_t> strides(to.size(), 0);
+  for (size_t d = 0; d < from.size(); ++d) {
+    if (from[d] != 1 && from[d] != to[lead + d])
+      return false;
+    strides[lead + d] = from[d] == 1 ? 0 : fromStrides[d];
+  }
+  out.clear();
+  forEachIndex(to, [&](int64_t, const std::vector<int64_t> &index) {
+    int64_t k = 0;
+    for (size_t d = 0; d < to.size(); ++d)
+      k += index[d] * strides[d];
+    out.push_back(k);
+  });
+  return true;
+}
+
+Status opError(const std::string &what) {
+  return invalidFile("reference: " + what);
+}
+
+class Evaluator {
+public:
+  explicit Evaluator(std::vector<HostValue> inputs)
+      : values(std::move(inputs)) {}
+
+  Status run(const RefOpDesc &op) {
+    for (uint32_t operand : op.operands)
+      if (operand >= values.size())
+        return opError("operand not defined");
+    if (referenceElements(op.shape) < 0)
+      return opError("result shape out of range");
+    HostValue r = resultOf(op);
+    SPYRE_RETURN_IF_ERROR(compute(op, r));
+    values.push_back(std::move(r));
+    return Status::success();
+  }
+
+  std::vector<HostValue> values;
+
+private:
+  const HostValue &operand(const RefOpDesc &op, size_t i) const {
+    return values[op.operands[i]];
+  }
+
+  Status arity(const RefOpDesc &op, size_t n) const {
+    if (op.operands.size() != n)
+      return opError("expects " + std::to_string(n) + " operands, has " +
+                     std::to_string(op.operands.size()));
+    return Status::success();
+  }
+
+  Status compute(const RefOpDesc &op, HostValue &r) {
+    switch (op.kind) {
+    case RefKind::Unary:
+      return unary(op, r);
+    case RefKind::Binary:
+    case RefKind::Compare:
+      return binary(op, r);
+    case RefKind::Select:
+      return select(op, r);
+    case RefKind::Reduce:
+      return reduce(op, r);
+    case RefKind::Cast:
+    case RefKind::Broadcast:
+      return broadcast(op, r);
+    case RefKind::Constant:
+      return constant(op, r);
+    case RefKind::Transpose:
+      return transpose(op, r);
+    case RefKind::Reshape:
+    case RefKind::Restickify:
+      return reshape(op, r);
+    case RefKind::Slice:
+      return slice(op, r);
+    case RefKind::Concat:
+      return concat(op, r);
+    case RefKind::Gather:
+      return gather(op, r);
+    case RefKind::Scatter:
+      return scatter(op, r);
+    case RefKind::Matmul:
+      return matmul(op, r);
+    case RefKind::Attention:
+      return attention(op, r);
+    }
+    return opError("unknown op kind");
+  }
+
+  /// The broadcast element indices of every operand for an elementwise op.
+  Status elementwise(const RefOpDesc &op,
+                     std::vector<std::vector<int64_t>> &indices) const {
+    for (uint32_t v : op.operands) {
+      indices.emplace_back();
+      if (!broadcastIndices(values[v].shape, op.shape, indices.back()))
+        return opError("operand does not broadcast to the result");
+    }
+    return Status::success();
+  }
+
+  Status unary(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 1));
+    std::vector<std::vector<int64_t>> ix;
+    SPYRE_RETURN_IF_ERROR(elementwise(op, ix));
+    auto fn = isa::UnaryOp(op.code);
+    if (op.code < 0 || fn > isa::UnaryOp::LastUnaryOp)
+      return opError("unknown unary op");
+    const HostValue &x = operand(op, 0);
+    bool intDomain = x.isInt() && isa::hasIntegerForm(fn);
+    for (size_t k = 0; k < ix[0].size(); ++k) {
+      if (intDomain)
+        setInt(r, int64_t(k), isa::unaryI(fn, x.i[ix[0][k]]));
+      else
+        setFloat(r, int64_t(k), isa::unaryF(fn, float(x.at(ix[0][k]))));
+    }
+    return Status::success();
+  }
+
+  /// Binary and Compare: the SFP op `code` on both operands' domain.
+  Status binary(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 2));
+    std::vector<std::vector<int64_t>> ix;
+    SPYRE_RETURN_IF_ERROR(elementwise(op, ix));
+    auto fn = isa::BinaryOp(op.code);
+    if (op.code < 0 || fn > isa::BinaryOp::LastBinaryOp)
+      return opError("unknown binary op");
+    const HostValue &a = operand(op, 0), &b = operand(op, 1);
+    bool intDomain = a.isInt() && b.isInt() && isa::hasIntegerForm(fn);
+    for (size_t k = 0; k < ix[0].size(); ++k) {
+      if (intDomain)
+        setInt(r, int64_t(k), isa::binaryI(fn, a.i[ix[0][k]], b.i[ix[1][k]]));
+      else
+        setFloat(
+            r, int64_t(k),
+            isa::binaryF(fn, float(a.at(ix[0][k])), float(b.at(ix[1][k]))));
+    }
+    return Status::success();
+  }
+
+  Status select(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 3));
+    std::vector<std::vector<int64_t>> ix;
+    SPYRE_RETURN_IF_ERROR(elementwise(op, ix));
+    const HostValue &c = operand(op, 0);
+    for (size_t k = 0; k < ix[0].size(); ++k) {
+      const HostValue &pick =
+          c.at(ix[0][k]) != 0 ? operand(op, 1) : operand(op, 2);
+      int64_t src = ix[c.at(ix[0][k]) != 0 ? 1 : 2][k];
+      if (pick.isInt())
+        setInt(r, int64_t(k), pick.i[src]);
+      else
+        setFloat(r, int64_t(k), pick.f[src]);
+    }
+    return Status::success();
+  }
+
+  /// Cast and Broadcast: each element converted by the store.
+  Status broadcast(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 1));
+    std::vector<std::vector<int64_t>> ix;
+    SPYRE_RETURN_IF_ERROR(elementwise(op, ix));
+    const HostValue &x = operand(op, 0);
+    for (size_t k = 0; k < ix[0].size(); ++k) {
+      if (x.isInt())
+        setInt(r, int64_t(k), x.i[ix[0][k]]);
+      else
+        setFloat(r, int64_t(k), x.f[ix[0][k]]);
+    }
+    return Status::success();
+  }
+
+  Status constant(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 0));
+    int64_t n = r.numElements();
+    size_t count = op.floatValues.size() + op.intValues.size();
+    if (count != 1 && int64_t(count) != n)
+      return opError("constant has " + std::to_string(count) + " values for " +
+                     std::to_string(n) + " elements");
+    for (int64_t k = 0; k < n; ++k) {
+      size_t src = count == 1 ? 0 : size_t(k);
+      if (op.floatValues.empty())
+        setInt(r, k, op.intValues[src]);
+      else
+        setFloat(r, k, op.floatValues[src]);
+    }
+    return Status::success();
+  }
+
+  /// Copies element `src` of `x` to element `k` of `r` (same dtype).
+  static void copyElement(const HostValue &x, int64_t src, HostValue &r,
+                          int64_t k) {
+    if (x.isInt())
+      setInt(r, k, x.i[src]);
+    else
+      setFloat(r, k, x.f[src]);
+  }
+
+  Status transpose(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 1));
+    const HostValue &x = operand(op, 0);
+    size_t rank = x.shape.size();
+    if (op.ints.size() != rank || op.shape.size() != rank)
+      return opError("transpose permutation does not fit its operand");
+    std::vector<bool> seen(rank, false);
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t p = op.ints[d];
+      if (p < 0 || size_t(p) >= rank || seen[p] || op.shape[d] != x.shape[p])
+        return opError("transpose permutation does not fit its operand");
+      seen[p] = true;
+    }
+    std::vector<int64_t> xs = stridesOf(x.shape);
+    forEachIndex(op.shape, [&](int64_t k, const std::vector<int64_t> &index) {
+      int64_t src = 0;
+      for (size_t d = 0; d < rank; ++d)
+        src += index[d] * xs[op.ints[d]];
+      copyElement(x, src, r, k);
+    });
+    return Status::success();
+  }
+
+  Status reshape(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 1));
+    const HostValue &x = operand(op, 0);
+    if (x.numElements() != r.numElements())
+      return opError("reshape changes the number of elements");
+    for (int64_t k = 0; k < r.numElements(); ++k)
+      copyElement(x, k, r, k);
+    return Status::success();
+  }
+
+  Status slice(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 1));
+    const HostValue &x = operand(op, 0);
+    size_t rank = x.shape.size();
+    if (op.ints.size() != 2 * rank || op.shape.size() != rank)
+      return opError("slice offsets and strides do not fit its operand");
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t first = op.ints[d], step = op.ints[rank + d];
+      int64_t last = op.shape[d] ? first + (op.shape[d] - 1) * step : first;
+      if (op.shape[d] &&
+          (first < 0 || first >= x.shape[d] || last < 0 || last >= x.shape[d]))
+        return opError("slice window outside its operand");
+    }
+    std::vector<int64_t> xs = stridesOf(x.shape);
+    forEachIndex(op.shape, [&](int64_t k, const std::vector<int64_t> &index) {
+      int64_t src = 0;
+      for (size_t d = 0; d < rank; ++d)
+        src += (op.ints[d] + index[d] * op.ints[rank + d]) * xs[d];
+      copyElement(x, src, r, k);
+    });
+    return Status::success();
+  }
+
+  /// [outer, dim, inner] sizes of `shape` around dim `dim`.
+  static void splitAround(const std::vector<int64_t> &shape, size_t dim,
+                          int64_t &outer, int64_t &inner) {
+    outer = inner = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (d < dim)
+        outer *= shape[d];
+      else if (d > dim)
+        inner *= shape[d];
+    }
+  }
+
+  Status concat(const RefOpDesc &op, HostValue &r) {
+    if (op.ints.size() != 1 || op.ints[0] < 0 ||
+        size_t(op.ints[0]) >= op.shape.size())
+      return opError("concat dim out of range");
+    size_t dim = size_t(op.ints[0]);
+    int64_t outer, inner;
+    splitAround(op.shape, dim, outer, inner);
+    int64_t at = 0;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const HostValue &x = operand(op, i);
+      if (x.shape.size() != op.shape.size())
+        return opError("concat operand of another rank");
+      for (size_t d = 0; d < x.shape.size(); ++d)
+        if (d != dim && x.shape[d] != op.shape[d])
+          return opError("concat operand of another shape");
+      if (at + x.shape[dim] > op.shape[dim])
+        return opError("concat operands exceed the result");
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < x.shape[dim] * inner; ++j)
+          copyElement(x, o * x.shape[dim] * inner + j, r,
+                      (o * op.shape[dim] + at) * inner + j);
+      at += x.shape[dim];
+    }
+    if (at != op.shape[dim])
+      return opError("concat operands do not fill the result");
+    return Status::success();
+  }
+
+  Status gather(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 2));
+    const HostValue &table = operand(op, 0), &indices = operand(op, 1);
+    if (table.shape.size() != 2 || !indices.isInt() ||
+        r.numElements() != indices.numElements() * table.shape[1])
+      return opError("gather operands do not fit its result");
+    int64_t cols = table.shape[1];
+    for (int64_t k = 0; k < indices.numElements(); ++k) {
+      int64_t row = indices.i[k];
+      if (row < 0 || row >= table.shape[0])
+        return opError("gather index " + std::to_string(row) +
+                       " outside the table of " +
+                       std::to_string(table.shape[0]) + " rows");
+      for (int64_t c = 0; c < cols; ++c)
+        copyElement(table, row * cols + c, r, k * cols + c);
+    }
+    return Status::success();
+  }
+
+  Status scatter(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 3));
+    const HostValue &dest = operand(op, 0), &indices = operand(op, 1),
+                    &source = operand(op, 2);
+    if (op.ints.size() != 1 || op.ints[0] < 0 ||
+        size_t(op.ints[0]) >= dest.shape.size() || dest.shape != op.shape ||
+        source.shape.size() != dest.shape.size() || !indices.isInt() ||
+        indices.numElements() != source.shape[size_t(op.ints[0])])
+      return opError("scatter operands do not fit its result");
+    size_t dim = size_t(op.ints[0]);
+    for (size_t d = 0; d < dest.shape.size(); ++d)
+      if (d != dim && source.shape[d] != dest.shape[d])
+        return opError("scatter source of another shape");
+    for (int64_t k = 0; k < dest.numElements(); ++k)
+      copyElement(dest, k, r, k);
+    int64_t outer, inner;
+    splitAround(dest.shape, dim, outer, inner);
+    for (int64_t s = 0; s < indices.numElements(); ++s) {
+      int64_t at = indices.i[s];
+      if (at < 0 || at >= dest.shape[dim])
+        return opError("scatter index " + std::to_string(at) + " out of range");
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j)
+          copyElement(source, (o * source.shape[dim] + s) * inner + j, r,
+                      (o * dest.shape[dim] + at) * inner + j);
+    }
+    return Status::success();
+  }
+
+  /// The batch dims of `x` (all but its last two) broadcast to `batch`:
+  /// for each batch of the result, the first element of x's matrix.
+  static bool batchOffsets(const HostValue &x,
+                           const std::vector<int64_t> &batch,
+                           std::vector<int64_t> &offsets) {
+    if (x.shape.size() < 2)
+      return false;
+    std::vector<int64_t> xBatch(x.shape.begin(), x.shape.end() - 2);
+    if (!broadcastIndices(xBatch, batch, offsets))
+      return false;
+    int64_t matrix = x.shape[x.shape.size() - 2] * x.shape.back();
+    for (int64_t &o : offsets)
+      o *= matrix;
+    return true;
+  }
+
+  Status reduce(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 1));
+    const HostValue &x = operand(op, 0);
+    if (op.ints.size() != 1 || op.ints[0] < 0 ||
+        size_t(op.ints[0]) >= x.shape.size())
+      return opError("reduce dim out of range");
+    auto fn = isa::ReduceOp(op.code);
+    if (op.code < 0 || fn > isa::ReduceOp::LastReduceOp)
+      return opError("unknown reduction");
+    size_t dim = size_t(op.ints[0]);
+    int64_t outer, inner, n = x.shape[dim];
+    splitAround(x.shape, dim, outer, inner);
+    if (r.numElements() != outer * inner || n == 0)
+      return opError("reduce result does not fit its operand");
+    bool isArg = fn == isa::ReduceOp::ArgMax || fn == isa::ReduceOp::ArgMin;
+    std::vector<float> line(static_cast<size_t>(n));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t in = 0; in < inner; ++in) {
+        int64_t base = o * n * inner + in, k = o * inner + in;
+        isa::ReduceState s;
+        if (x.isInt()) {
+          for (int64_t j = 0; j < n; ++j)
+            isa::reduceStepI(fn, s, x.i[base + j * inner], j);
+          setInt(r, k, isArg ? s.index : s.i);
+          continue;
+        }
+        for (int64_t j = 0; j < n; ++j)
+          line[j] = x.f[base + j * inner];
+        if (fn == isa::ReduceOp::Sum) {
+          setFloat(r, k, isa::sumRowF(line.data(), size_t(n)));
+          continue;
+        }
+        for (int64_t j = 0; j < n; ++j)
+          isa::reduceStepF(fn, s, line[j], j);
+        if (isArg)
+          setInt(r, k, s.index);
+        else
+          setFloat(r, k, s.f);
+      }
+    return Status::success();
+  }
+
+  Status matmul(const RefOpDesc &op, HostValue &r) {
+    SPYRE_RETURN_IF_ERROR(arity(op, 2));
+    const HostValue &a = operand(op, 0), &b = operand(op, 1);
+    if (op.ints.size() != 2 || a.isInt() || b.isInt() || r.isInt() ||
+        a.shape.size() < 2 || b.shape.size() < 2 || op.shape.size() < 2)
+      return opError("matmul operands do not fit it");
+    bool ta = op.ints[0] != 0, tb = op.ints[1] != 0;
+    size_t ra = a.shape.size(), rb = b.shape.size();
+    int64_t m = ta ? a.shape[ra - 1] : a.shape[ra - 2];
+    int64_t k = ta ? a.shape[ra - 2] : a.shape[ra - 1];
+    int64_t kb = tb ? b.shape[rb - 1] : b.shape[rb - 2];
+    int64_t n = tb ? b.shape[rb - 2] : b.shape[rb - 1];
+    size_t rr = op.shape.size();
+    if (k != kb || op.shape[rr - 2] != m || op.shape[rr - 1] != n)
+      return opError("matmul operand shapes do not fit its result");
+    std::vector<int64_t> batch(op.shape.begin(), op.shape.end() - 2);
+    std::vector<int64_t> offA, offB;
+    if (!batchOffsets(a, batch, offA) || !batchOffsets(b, batch, offB))
+      return opError("matmul batch dims do not broadcast");
+    // Element (row, col) of the operand as the product reads it.
+    int64_t aRow = ta ? 1 : k, aCol = ta ? m : 1;
+    int64_t bRow = tb ? 1 : n, bCol = tb ? k : 1;
+    for (size_t bt = 0; bt < offA.size(); ++bt)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          float acc = 0;
+          for (int64_t p = 0; p < k; ++p)
+            acc += a.f[offA[bt] + i * aRow + p * aCol] *
+                   b.f[offB[bt] + p * bRow + j * bCol];
+          setFloat(r, int64_t(bt) * m * n + i * n + j, acc);
+        }
+    return Status::success();
+  }
+
+  Status attention(const RefOpDesc &op, HostValue &r) {
+    bool causal = op.ints.size() == 2 && op.ints[0] != 0;
+    bool hasMask = op.ints.size() == 2 && op.ints[1] != 0;
+    if (op.ints.size() != 2)
+      return opError("attention attributes missing");
+    SPYRE_RETURN_IF_ERROR(arity(op, hasMask ? 4 : 3));
+    const HostValue &q = operand(op, 0), &key = operand(op, 1),
+                    &value = operand(op, 2);
+    if (q.isInt() || key.isInt() || value.isInt() || r.isInt() ||
+        q.shape.size() < 2 || key.shape.size() != q.shape.size() ||
+        value.shape.size() != q.shape.size() ||
+        op.shape.size() != q.shape.size())
+      return opError("attention operands do not fit it");
+    size_t rank = q.shape.size();
+    int64_t m = q.shape[rank - 2], d = q.shape[rank - 1];
+    int64_t s = key.shape[rank - 2], dv = value.shape[rank - 1];
+    if (key.shape[rank - 1] != d || value.shape[rank - 2] != s ||
+        op.shape[rank - 2] != m || op.shape[rank - 1] != dv)
+      return opError("attention operand shapes do not fit its result");
+    std::vector<int64_t> batch(op.shape.begin(), op.shape.end() - 2);
+    std::vector<int64_t> offQ, offK, offV, maskIx;
+    if (!batchOffsets(q, batch, offQ) || !batchOffsets(key, batch, offK) ||
+        !batchOffsets(value, batch, offV))
+      return opError("attention batch dims do not broadcast");
+    std::vector<int64_t> scoreShape = batch;
+    scoreShape.push_back(m);
+    scoreShape.push_back(s);
+    if (hasMask && !broadcastIndices(operand(op, 3).shape, scoreShape, maskIx))
+      return opError("attention mask does not broadcast to the scores");
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> p(static_cast<size_t>(s));
+    for (size_t bt = 0; bt < offQ.size(); ++bt)
+      for (int64_t i = 0; i < m; ++i) {
+        float rowMax = -inf;
+        for (int64_t j = 0; j < s; ++j) {
+          float dot = 0;
+          for (int64_t c = 0; c < d; ++c)
+            dot += q.f[offQ[bt] + i * d + c] * key.f[offK[bt] + j * d + c];
+          float score = float(op.scale) * dot;
+          if (hasMask)
+            score +=
+                float(operand(op, 3).at(maskIx[(int64_t(bt) * m + i) * s + j]));
+          if (causal && j > i)
+            score = -inf;
+          p[j] = score;
+          rowMax = std::max(rowMax, score);
+        }
+        float sum = 0;
+        for (int64_t j = 0; j < s; ++j) {
+          p[j] = rowMax == -inf ? 0.0f : std::exp(p[j] - rowMax);
+          sum += p[j];
+        }
+        for (int64_t j = 0; j < s; ++j)
+          p[j] = storeFloat(sum > 0 ? p[j] / sum : 0.0f, value.dtype);
+        for (int64_t c = 0; c < dv; ++c) {
+          float acc = 0;
+          for (int64_t j = 0; j < s; ++j)
+            acc += p[j] * value.f[offV[bt] + j * dv + c];
+          setFloat(r, (int64_t(bt) * m + i) * dv + c, acc);
+        }
+      }
+    return Status::success();
+  }
+};
+
+} // namespace
+
+HostValue hostValueFromBytes(isa::DType dtype, std::vector<int64_t> shape,
+                             const void *data) {
+  HostValue v;
+  v.dtype = dtype;
+  v.shape = std::move(shape);
+  int64_t n = v.numElements();
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  auto read = [&](auto type, int64_t k) {
+    decltype(type) x;
+    std::memcpy(&x, bytes + k * sizeof(x), sizeof(x));
+    return x;
+  };
+  if (v.isInt())
+    v.i.resize(size_t(n));
+  else
+    v.f.resize(size_t(n));
+  for (int64_t k = 0; k < n; ++k) {
+    switch (dtype) {
+    case isa::DType::F32:
+      v.f[k] = read(float(), k);
+      break;
+    case isa::DType::F16:
+      v.f[k] = spy::halfToFloat(read(uint16_t(), k));
+      break;
+    case isa::DType::BF16:
+      v.f[k] = spy::bf16ToFloat(read(uint16_t(), k));
+      break;
+    case isa::DType::I8:
+      v.i[k] = read(int8_t(), k);
+      break;
+    case isa::DType::I32:
+      v.i[k] = read(int32_t(), k);
+      break;
+    case isa::DType::I64:
+      v.i[k] = read(int64_t(), k);
+      break;
+    case isa::DType::Bool:
+      v.i[k] = read(uint8_t(), k) != 0;
+      break;
+    }
+  }
+  return v;
+}
+
+Status evaluateReference(const spy::KernelReferenceDesc &ref,
+                         std::vector<HostValue> inputs, bool dl16,
+                         std::vector<HostValue> &results, size_t &failedOp) {
+  dl16Storage = dl16;
+  Evaluator e(std::move(inputs));
+  for (size_t i = 0; i < ref.ops.size(); ++i) {
+    failedOp = i;
+    SPYRE_RETURN_IF_ERROR(e.run(ref.ops[i]));
+  }
+  results.clear();
+  for (uint32_t y : ref.yields) {
+    if (y >= e.values.size())
+      return opError("yield of an undefined value");
+    results.push_back(e.values[y]);
+  }
+  return Status::success();
+}
+
+} // namespace spyre::rt
