@@ -59,6 +59,24 @@ def test_exported_module_runs_and_matches(tmp_path, spec):
                                rtol=0.02, atol=0.02)
 
 
+def test_intermediates_let_check_compare_nodes(tmp_path):
+    """--intermediates writes PyTorch's value of every graph node; run(check=
+    True, reference=...) compares the kernels computing them."""
+    (tmp_path / "user_model.py").write_text(USER_MODULE)
+    out = tmp_path / "out"
+    done = export(tmp_path, "--module", "user_model.py:make", "--input-shape", "5,64",
+                  "--input-shape", "5:int64:int:0:4", "--out-dir", str(out),
+                  "--intermediates")
+    assert done.returncode == 0, done.stderr
+    nodes = sorted(p.stem for p in (out / "intermediates").glob("*.npy"))
+    assert "silu" in nodes and "linear" in nodes
+    m = spyre.load(spyre.compile(out / "model.pt2"))
+    m.run(np.load(out / "input_0.npy"), np.load(out / "input_1.npy"), check=True,
+          reference=out / "intermediates")
+    assert "kernels match their reference" in m.check_report
+    assert "nodes match PyTorch's values" in m.check_report
+
+
 @pytest.mark.parametrize("args, message", [
     (["--module", "user_model.py:missing", "--input-shape", "5,64"], "has no callable 'missing'"),
     (["--module", "no_such_mod:make", "--input-shape", "5,64"], "No module named 'no_such_mod'"),
