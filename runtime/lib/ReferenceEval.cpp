@@ -30,22 +30,6 @@ int64_t HostValue::numElements() const {
 
 namespace {
 
-/// Whether the device stores fp16/bf16 as DLFloat16 (set per evaluation).
-thread_local bool dl16Storage = true;
-
-/// `x` as the device stores it in a tensor of `dtype`.
-float storeFloat(float x, isa::DType dtype) {
-  switch (dtype) {
-  case isa::DType::F16:
-    return dl16Storage ? spy::dl16ToFloat(spy::floatToDL16(x))
-                       : spy::halfToFloat(spy::floatToHalf(x));
-  case isa::DType::BF16:
-    return dl16Storage ? spy::dl16ToFloat(spy::floatToDL16Saturating(x))
-                       : spy::bf16ToFloat(spy::floatToBF16(x));
-  default:
-    return x;
-  }
-}
 int64_t storeInt(int64_t x, isa::DType dtype) {
   switch (dtype) {
   case isa::DType::I8:
@@ -71,22 +55,49 @@ HostValue resultOf(const RefOpDesc &op) {
   return r;
 }
 
-/// Sets element `k` of `r` from a value of either domain, converting as a
-/// store into `r`'s dtype does.
-void setFloat(HostValue &r, int64_t k, float x) {
-  if (r.dtype == isa::DType::Bool)
-    r.i[k] = x != 0.0f; // as the device's bool store: nonzero, NaN too
-  else if (r.isInt())
-    r.i[k] = storeInt(isa::floatToInt64(x), r.dtype);
-  else
-    r.f[k] = storeFloat(x, r.dtype);
-}
-void setInt(HostValue &r, int64_t k, int64_t x) {
-  if (r.isInt())
-    r.i[k] = storeInt(x, r.dtype);
-  else
-    r.f[k] = storeFloat(float(x), r.dtype);
-}
+/// How results are stored: converted as a store into a tensor of the
+/// result's dtype on the device converts (fp16/bf16 as DLFloat16 on Spyre,
+/// else IEEE half / bfloat16; integers wrapped; booleans nonzero).
+struct Store {
+  bool dl16 = true;
+
+  /// `x` as the device stores it in a tensor of `dtype`.
+  float rounded(float x, isa::DType dtype) const {
+    switch (dtype) {
+    case isa::DType::F16:
+      return dl16 ? spy::dl16ToFloat(spy::floatToDL16(x))
+                  : spy::halfToFloat(spy::floatToHalf(x));
+    case isa::DType::BF16:
+      return dl16 ? spy::dl16ToFloat(spy::floatToDL16Saturating(x))
+                  : spy::bf16ToFloat(spy::floatToBF16(x));
+    default:
+      return x;
+    }
+  }
+
+  /// Sets element `k` of `r` from a value of either domain.
+  void setFloat(HostValue &r, int64_t k, float x) const {
+    if (r.dtype == isa::DType::Bool)
+      r.i[k] = x != 0.0f; // as the device's bool store: nonzero, NaN too
+    else if (r.isInt())
+      r.i[k] = storeInt(isa::floatToInt64(x), r.dtype);
+    else
+      r.f[k] = rounded(x, r.dtype);
+  }
+  void setInt(HostValue &r, int64_t k, int64_t x) const {
+    if (r.isInt())
+      r.i[k] = storeInt(x, r.dtype);
+    else
+      r.f[k] = rounded(float(x), r.dtype);
+  }
+  /// Element `src` of `x` to element `k` of `r`.
+  void copy(const HostValue &x, int64_t src, HostValue &r, int64_t k) const {
+    if (x.isInt())
+      setInt(r, k, x.i[src]);
+    else
+      setFloat(r, k, x.f[src]);
+  }
+};
 
 std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
   std::vector<int64_t> s(shape.size(), 1);
@@ -143,8 +154,10 @@ Status opError(const std::string &what) {
 
 class Evaluator {
 public:
-  explicit Evaluator(std::vector<HostValue> inputs)
-      : values(std::move(inputs)) {}
+  Evaluator(std::vector<HostValue> inputs, bool dl16)
+      : values(std::move(inputs)) {
+    store.dl16 = dl16;
+  }
 
   Status run(const RefOpDesc &op) {
     for (uint32_t operand : op.operands)
@@ -161,6 +174,8 @@ public:
   std::vector<HostValue> values;
 
 private:
+  Store store;
+
   const HostValue &operand(const RefOpDesc &op, size_t i) const {
     return values[op.operands[i]];
   }
@@ -231,9 +246,9 @@ private:
     bool intDomain = x.isInt() && isa::hasIntegerForm(fn);
     for (size_t k = 0; k < ix[0].size(); ++k) {
       if (intDomain)
-        setInt(r, int64_t(k), isa::unaryI(fn, x.i[ix[0][k]]));
+        store.setInt(r, int64_t(k), isa::unaryI(fn, x.i[ix[0][k]]));
       else
-        setFloat(r, int64_t(k), isa::unaryF(fn, float(x.at(ix[0][k]))));
+        store.setFloat(r, int64_t(k), isa::unaryF(fn, float(x.at(ix[0][k]))));
     }
     return Status::success();
   }
@@ -250,9 +265,9 @@ private:
     bool intDomain = a.isInt() && b.isInt() && isa::hasIntegerForm(fn);
     for (size_t k = 0; k < ix[0].size(); ++k) {
       if (intDomain)
-        setInt(r, int64_t(k), isa::binaryI(fn, a.i[ix[0][k]], b.i[ix[1][k]]));
+        store.setInt(r, int64_t(k), isa::binaryI(fn, a.i[ix[0][k]], b.i[ix[1][k]]));
       else
-        setFloat(
+        store.setFloat(
             r, int64_t(k),
             isa::binaryF(fn, float(a.at(ix[0][k])), float(b.at(ix[1][k]))));
     }
@@ -269,9 +284,9 @@ private:
           c.at(ix[0][k]) != 0 ? operand(op, 1) : operand(op, 2);
       int64_t src = ix[c.at(ix[0][k]) != 0 ? 1 : 2][k];
       if (pick.isInt())
-        setInt(r, int64_t(k), pick.i[src]);
+        store.setInt(r, int64_t(k), pick.i[src]);
       else
-        setFloat(r, int64_t(k), pick.f[src]);
+        store.setFloat(r, int64_t(k), pick.f[src]);
     }
     return Status::success();
   }
@@ -284,9 +299,9 @@ private:
     const HostValue &x = operand(op, 0);
     for (size_t k = 0; k < ix[0].size(); ++k) {
       if (x.isInt())
-        setInt(r, int64_t(k), x.i[ix[0][k]]);
+        store.setInt(r, int64_t(k), x.i[ix[0][k]]);
       else
-        setFloat(r, int64_t(k), x.f[ix[0][k]]);
+        store.setFloat(r, int64_t(k), x.f[ix[0][k]]);
     }
     return Status::success();
   }
@@ -301,20 +316,11 @@ private:
     for (int64_t k = 0; k < n; ++k) {
       size_t src = count == 1 ? 0 : size_t(k);
       if (op.floatValues.empty())
-        setInt(r, k, op.intValues[src]);
+        store.setInt(r, k, op.intValues[src]);
       else
-        setFloat(r, k, op.floatValues[src]);
+        store.setFloat(r, k, op.floatValues[src]);
     }
     return Status::success();
-  }
-
-  /// Copies element `src` of `x` to element `k` of `r` (same dtype).
-  static void copyElement(const HostValue &x, int64_t src, HostValue &r,
-                          int64_t k) {
-    if (x.isInt())
-      setInt(r, k, x.i[src]);
-    else
-      setFloat(r, k, x.f[src]);
   }
 
   Status transpose(const RefOpDesc &op, HostValue &r) {
@@ -335,7 +341,7 @@ private:
       int64_t src = 0;
       for (size_t d = 0; d < rank; ++d)
         src += index[d] * xs[op.ints[d]];
-      copyElement(x, src, r, k);
+      store.copy(x, src, r, k);
     });
     return Status::success();
   }
@@ -346,7 +352,7 @@ private:
     if (x.numElements() != r.numElements())
       return opError("reshape changes the number of elements");
     for (int64_t k = 0; k < r.numElements(); ++k)
-      copyElement(x, k, r, k);
+      store.copy(x, k, r, k);
     return Status::success();
   }
 
@@ -368,7 +374,7 @@ private:
       int64_t src = 0;
       for (size_t d = 0; d < rank; ++d)
         src += (op.ints[d] + index[d] * op.ints[rank + d]) * xs[d];
-      copyElement(x, src, r, k);
+      store.copy(x, src, r, k);
     });
     return Status::success();
   }
@@ -404,7 +410,7 @@ private:
         return opError("concat operands exceed the result");
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t j = 0; j < x.shape[dim] * inner; ++j)
-          copyElement(x, o * x.shape[dim] * inner + j, r,
+          store.copy(x, o * x.shape[dim] * inner + j, r,
                       (o * op.shape[dim] + at) * inner + j);
       at += x.shape[dim];
     }
@@ -427,7 +433,7 @@ private:
                        " outside the table of " +
                        std::to_string(table.shape[0]) + " rows");
       for (int64_t c = 0; c < cols; ++c)
-        copyElement(table, row * cols + c, r, k * cols + c);
+        store.copy(table, row * cols + c, r, k * cols + c);
     }
     return Status::success();
   }
@@ -446,7 +452,7 @@ private:
       if (d != dim && source.shape[d] != dest.shape[d])
         return opError("scatter source of another shape");
     for (int64_t k = 0; k < dest.numElements(); ++k)
-      copyElement(dest, k, r, k);
+      store.copy(dest, k, r, k);
     int64_t outer, inner;
     splitAround(dest.shape, dim, outer, inner);
     for (int64_t s = 0; s < indices.numElements(); ++s) {
@@ -455,7 +461,7 @@ private:
         return opError("scatter index " + std::to_string(at) + " out of range");
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t j = 0; j < inner; ++j)
-          copyElement(source, (o * source.shape[dim] + s) * inner + j, r,
+          store.copy(source, (o * source.shape[dim] + s) * inner + j, r,
                       (o * dest.shape[dim] + at) * inner + j);
     }
     return Status::success();
@@ -500,21 +506,21 @@ private:
         if (x.isInt()) {
           for (int64_t j = 0; j < n; ++j)
             isa::reduceStepI(fn, s, x.i[base + j * inner], j);
-          setInt(r, k, isArg ? s.index : s.i);
+          store.setInt(r, k, isArg ? s.index : s.i);
           continue;
         }
         for (int64_t j = 0; j < n; ++j)
           line[j] = x.f[base + j * inner];
         if (fn == isa::ReduceOp::Sum) {
-          setFloat(r, k, isa::sumRowF(line.data(), size_t(n)));
+          store.setFloat(r, k, isa::sumRowF(line.data(), size_t(n)));
           continue;
         }
         for (int64_t j = 0; j < n; ++j)
           isa::reduceStepF(fn, s, line[j], j);
         if (isArg)
-          setInt(r, k, s.index);
+          store.setInt(r, k, s.index);
         else
-          setFloat(r, k, s.f);
+          store.setFloat(r, k, s.f);
       }
     return Status::success();
   }
@@ -548,7 +554,7 @@ private:
           for (int64_t p = 0; p < k; ++p)
             acc += a.f[offA[bt] + i * aRow + p * aCol] *
                    b.f[offB[bt] + p * bRow + j * bCol];
-          setFloat(r, int64_t(bt) * m * n + i * n + j, acc);
+          store.setFloat(r, int64_t(bt) * m * n + i * n + j, acc);
         }
     return Status::success();
   }
@@ -606,12 +612,12 @@ private:
           sum += p[j];
         }
         for (int64_t j = 0; j < s; ++j)
-          p[j] = storeFloat(sum > 0 ? p[j] / sum : 0.0f, value.dtype);
+          p[j] = store.rounded(sum > 0 ? p[j] / sum : 0.0f, value.dtype);
         for (int64_t c = 0; c < dv; ++c) {
           float acc = 0;
           for (int64_t j = 0; j < s; ++j)
             acc += p[j] * value.f[offV[bt] + j * dv + c];
-          setFloat(r, (int64_t(bt) * m + i) * dv + c, acc);
+          store.setFloat(r, (int64_t(bt) * m + i) * dv + c, acc);
         }
       }
     return Status::success();
@@ -667,8 +673,7 @@ HostValue hostValueFromBytes(isa::DType dtype, std::vector<int64_t> shape,
 Status evaluateReference(const spy::KernelReferenceDesc &ref,
                          std::vector<HostValue> inputs, bool dl16,
                          std::vector<HostValue> &results, size_t &failedOp) {
-  dl16Storage = dl16;
-  Evaluator e(std::move(inputs));
+  Evaluator e(std::move(inputs), dl16);
   for (size_t i = 0; i < ref.ops.size(); ++i) {
     failedOp = i;
     SPYRE_RETURN_IF_ERROR(e.run(ref.ops[i]));

@@ -60,18 +60,30 @@ rt::HostTensor basicInput() {
   return {isa::DType::F32, {4, 32}, toBytes(randomFloats(128, 7))};
 }
 
-/// Runs `bytes` checked on basicInput().
-rt::CheckReport
-runChecked(const std::vector<uint8_t> &bytes,
-           const std::map<std::string, rt::NodeReference> &nodes = {}) {
-  rt::SimulatorDevice device(arch());
-  std::shared_ptr<const rt::Model> model;
-  EXPECT_TRUE(load(bytes, model).ok());
+/// `bytes` loaded in a session on a simulator of its own.
+struct Loaded {
+  rt::SimulatorDevice device{arch()};
   std::unique_ptr<rt::Session> session;
-  EXPECT_TRUE(rt::Session::create(device, model, session).ok());
-  std::vector<rt::HostTensor> outputs;
+
+  explicit Loaded(const std::vector<uint8_t> &bytes) {
+    std::shared_ptr<const rt::Model> model;
+    EXPECT_TRUE(load(bytes, model).ok());
+    EXPECT_TRUE(rt::Session::create(device, model, session).ok());
+  }
+
+  rt::Status runChecked(const std::map<std::string, rt::NodeReference> &nodes,
+                        rt::CheckReport &report) {
+    std::vector<rt::HostTensor> outputs;
+    return session->runChecked({basicInput()}, outputs, nodes, report);
+  }
+};
+
+/// Runs `bytes` checked on basicInput().
+rt::CheckReport runChecked(
+    const std::vector<uint8_t> &bytes,
+    const std::map<std::string, rt::NodeReference> &nodes = {}) {
   rt::CheckReport report;
-  rt::Status s = session->runChecked({basicInput()}, outputs, nodes, report);
+  rt::Status s = Loaded(bytes).runChecked(nodes, report);
   EXPECT_TRUE(s.ok()) << s.message();
   return report;
 }
@@ -107,13 +119,9 @@ TEST(Check, NamesTheKernelOfABrokenLowering) {
 TEST(Check, ComparesNodesWithPyTorchValues) {
   // The device's own result as the node's value: it matches; shifted: the
   // node is reported.
-  rt::SimulatorDevice device(arch());
-  std::shared_ptr<const rt::Model> model;
-  ASSERT_TRUE(load(checkedModel(), model).ok());
-  std::unique_ptr<rt::Session> session;
-  ASSERT_TRUE(rt::Session::create(device, model, session).ok());
+  Loaded plain(checkedModel());
   std::vector<rt::HostTensor> outputs;
-  ASSERT_TRUE(session->run({basicInput()}, outputs).ok());
+  ASSERT_TRUE(plain.session->run({basicInput()}, outputs).ok());
   rt::NodeReference node;
   node.shape = {4, 32};
   for (float v : fromBytes<float>(outputs[0].data))
@@ -153,14 +161,8 @@ TEST(Check, EvaluationErrorNamesKernelAndOp) {
   std::vector<uint8_t> bytes = editModel(checkedModel(), [](spy::ModelT &m) {
     m.programs[0]->reference->ops[0]->shape = {4, 31};
   });
-  rt::SimulatorDevice device(arch());
-  std::shared_ptr<const rt::Model> model;
-  ASSERT_TRUE(load(bytes, model).ok());
-  std::unique_ptr<rt::Session> session;
-  ASSERT_TRUE(rt::Session::create(device, model, session).ok());
-  std::vector<rt::HostTensor> outputs;
   rt::CheckReport report;
-  rt::Status s = session->runChecked({basicInput()}, outputs, {}, report);
+  rt::Status s = Loaded(bytes).runChecked({}, report);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("kernel 'mm', op 0: reference: matmul operand "
                              "shapes do not fit its result"),
