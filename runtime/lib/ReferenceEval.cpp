@@ -265,7 +265,8 @@ private:
     bool intDomain = a.isInt() && b.isInt() && isa::hasIntegerForm(fn);
     for (size_t k = 0; k < ix[0].size(); ++k) {
       if (intDomain)
-        store.setInt(r, int64_t(k), isa::binaryI(fn, a.i[ix[0][k]], b.i[ix[1][k]]));
+        store.setInt(r, int64_t(k),
+                     isa::binaryI(fn, a.i[ix[0][k]], b.i[ix[1][k]]));
       else
         store.setFloat(
             r, int64_t(k),
@@ -411,7 +412,7 @@ private:
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t j = 0; j < x.shape[dim] * inner; ++j)
           store.copy(x, o * x.shape[dim] * inner + j, r,
-                      (o * op.shape[dim] + at) * inner + j);
+                     (o * op.shape[dim] + at) * inner + j);
       at += x.shape[dim];
     }
     if (at != op.shape[dim])
@@ -462,7 +463,7 @@ private:
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t j = 0; j < inner; ++j)
           store.copy(source, (o * source.shape[dim] + s) * inner + j, r,
-                      (o * dest.shape[dim] + at) * inner + j);
+                     (o * dest.shape[dim] + at) * inner + j);
     }
     return Status::success();
   }

@@ -79,9 +79,9 @@ struct Loaded {
 };
 
 /// Runs `bytes` checked on basicInput().
-rt::CheckReport runChecked(
-    const std::vector<uint8_t> &bytes,
-    const std::map<std::string, rt::NodeReference> &nodes = {}) {
+rt::CheckReport
+runChecked(const std::vector<uint8_t> &bytes,
+           const std::map<std::string, rt::NodeReference> &nodes = {}) {
   rt::CheckReport report;
   rt::Status s = Loaded(bytes).runChecked(nodes, report);
   EXPECT_TRUE(s.ok()) << s.message();
