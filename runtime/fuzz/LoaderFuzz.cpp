@@ -1,6 +1,8 @@
 //===- LoaderFuzz.cpp - Fuzzing the .spy loader ---------------------------===//
 
 #include "LoaderFuzz.h"
+#include "ReferenceEval.h"
+#include "ReferenceReader.h"
 
 #include "spyre/Arch/Arch.h"
 #include "spyre/Runtime/Model.h"
@@ -118,6 +120,20 @@ std::vector<uint8_t> matmulSeed() {
   Inst wst = dma(Opcode::DmaStore, 16384, 4, 256, 256);
   code.push_back(wst);
   code.push_back(isa::makeInst(Opcode::EndLoop));
+  // What it computes (spyre-run --check): y and t are x @ w.
+  spy::KernelReferenceDesc ref;
+  ref.inputs = {{x, {8, 64}}, {wt, {64, 64}}};
+  ref.results = {{y, {8, 64}}, {t, {8, 64}}};
+  spy::RefOpDesc mmRef;
+  mmRef.kind = spy::RefKind::Matmul;
+  mmRef.operands = {0, 1};
+  mmRef.dtype = DType::F32;
+  mmRef.shape = {8, 64};
+  mmRef.ints = {0, 0};
+  mmRef.location = "seed.py:1 (mm)";
+  ref.ops.push_back(mmRef);
+  ref.yields = {2, 2};
+  p.reference = std::move(ref);
   uint32_t prog = w.addProgram(p);
   // Core 1 handles rows 4..7: its byte offsets differ per tensor, so the
   // parameter table holds the x offset; y uses the same slot scaled.
@@ -215,6 +231,42 @@ std::vector<uint8_t> sfpRingSeed() {
 
 } // namespace
 
+/// Evaluates each program's reference on zero inputs where every value is
+/// small: the evaluator refuses, with a message, whatever the loader let
+/// through and it cannot compute; it never crashes or reads out of bounds.
+void evaluateReferences(const rt::Model &m) {
+  constexpr int64_t kMaxElements = 4096; // bounds matmul work at 16M MACs
+  for (const rt::ProgramInfo &p : m.programs()) {
+    if (!p.reference)
+      continue;
+    const spy::KernelReferenceDesc &ref = *p.reference;
+    bool small = true;
+    for (const spy::RefValueDesc &v : ref.inputs)
+      small &= rt::referenceElements(v.shape) <= kMaxElements;
+    for (const spy::RefOpDesc &op : ref.ops)
+      small &= rt::referenceElements(op.shape) <= kMaxElements;
+    if (!small)
+      continue;
+    std::vector<rt::HostValue> inputs;
+    for (const spy::RefValueDesc &v : ref.inputs) {
+      rt::HostValue h;
+      h.dtype = m.tensors()[v.tensor].dtype;
+      h.shape = v.shape;
+      if (h.isInt())
+        h.i.assign(size_t(h.numElements()), 0);
+      else
+        h.f.assign(size_t(h.numElements()), 0.0f);
+      inputs.push_back(std::move(h));
+    }
+    std::vector<rt::HostValue> results;
+    size_t failedOp = 0;
+    rt::Status s =
+        rt::evaluateReference(ref, std::move(inputs), true, results, failedOp);
+    check(s.ok() || !s.message().empty(),
+          "a reference evaluation failure without a message");
+  }
+}
+
 FuzzOutcome runLoaderOnce(const uint8_t *data, size_t size) {
   const Arch &arch = Arch::builtinDefault();
   std::unique_ptr<rt::Model> model;
@@ -224,6 +276,7 @@ FuzzOutcome runLoaderOnce(const uint8_t *data, size_t size) {
     check(!s.message().empty(), "a rejection without a message");
     return FuzzOutcome::Rejected;
   }
+  evaluateReferences(*model);
   rt::SimOptions options;
   options.timingOnly = true;
   options.maxInstructionsPerStep = 200000;
