@@ -106,6 +106,13 @@ std::optional<Tensor> load(Attribute attr) {
   return t;
 }
 
+/// Whether every operand is readable: checked before any is loaded, so that
+/// an op with one constant operand (a norm weight times an activation) does
+/// not convert the constant's elements to find out it cannot fold.
+bool allReadable(ArrayRef<Attribute> attrs) {
+  return llvm::all_of(attrs, [](Attribute a) { return bool(readable(a)); });
+}
+
 /// `t`'s values in fp32, as the simulator loads integers into the float
 /// domain.
 std::vector<float> asFloat(const Tensor &t) {
@@ -328,6 +335,8 @@ isa::BinaryOp sfpOpOf(ComparePredicate predicate) {
 
 Attribute foldElementwiseBinary(isa::BinaryOp op, Attribute lhs, Attribute rhs,
                                 Type resultType) {
+  if (!allReadable({lhs, rhs}))
+    return nullptr;
   std::optional<Tensor> a = load(lhs), b = load(rhs);
   if (!a || !b)
     return nullptr;
@@ -532,6 +541,8 @@ std::vector<float> multiplyBatches(const MatmulOperands &ops, int64_t batches,
 /// when one does not load, has another rank or another domain.
 std::optional<SmallVector<Tensor>> loadConcatParts(ArrayRef<Attribute> inputs,
                                                    int64_t rank) {
+  if (!allReadable(inputs))
+    return std::nullopt;
   SmallVector<Tensor> parts;
   for (Attribute a : inputs) {
     std::optional<Tensor> t = load(a);
@@ -601,6 +612,8 @@ Attribute foldCompare(ComparePredicate predicate, Attribute lhs, Attribute rhs,
 
 Attribute foldSelect(Attribute condition, Attribute onTrue, Attribute onFalse,
                      Type resultType) {
+  if (!allReadable({condition, onTrue, onFalse}))
+    return nullptr;
   std::optional<Tensor> c = load(condition), t = load(onTrue),
                         f = load(onFalse);
   if (!c || !t || !f || t->isInt != f->isInt)
@@ -635,6 +648,8 @@ Attribute foldReduce(ReduceKind kind, Attribute input, int64_t dim,
 
 Attribute foldMatmul(Attribute lhs, Attribute rhs, bool transposeLhs,
                      bool transposeRhs, Type resultType) {
+  if (!allReadable({lhs, rhs}))
+    return nullptr;
   std::optional<Tensor> a = load(lhs), b = load(rhs);
   auto rt = dyn_cast<RankedTensorType>(resultType);
   if (!a || !b || !rt || !rt.hasStaticShape())
