@@ -103,8 +103,7 @@ class FixtureTest(lit.formats.TestFormat):
         # --check: every kernel also matches the host reference of its
         # compute ops (spyre-run exits 1 and names the kernel otherwise).
         if run([self.tool("spyre-run"), spy] + inputs +
-               ["--output-dir", out, "--check",
-                "--stats", os.path.join(tmp, "stats.json")]):
+               ["--output-dir", out, "--check"]):
             return lit.Test.FAIL, "\n".join(log)
         kind = tolerance_class(fixture)
         # Results computed from fp16/bf16 data carry that data's rounding

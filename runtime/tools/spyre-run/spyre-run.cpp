@@ -159,6 +159,12 @@ std::string checkArgs(const tools::CommandLine &cl, Options &opts) {
   }
   if (opts.check && opts.timingOnly)
     return "--check needs data: it cannot run with --timing-only";
+  // A checked run launches kernel by kernel and reads every kernel's
+  // tensors back: its timing is not the model's.
+  if (opts.check && (!opts.stats.empty() || !opts.trace.empty() ||
+                     opts.profile || !opts.runsText.empty()))
+    return "--check runs the model once, kernel by kernel; its timing is not "
+           "the model's: use --stats, --trace, --profile and --runs without it";
   if (!opts.referenceDir.empty() && !opts.check)
     return "--reference is used with --check";
   if (opts.outputDir.empty() && !opts.timingOnly && !opts.check)
