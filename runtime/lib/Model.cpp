@@ -760,7 +760,10 @@ Status Model::Validator::readPrograms() {
     SPYRE_RETURN_IF_ERROR(readProgramParams(label, *p, info));
     std::string error;
     if (!verifyProgram(model_.segmentData(info.codeSegment), info.numInsts,
-                       info.numCores, info.numParams, model_.arch_, error))
+                       info.numCores, info.numParams, model_.arch_, error) ||
+        !verifyRingMatching(model_.segmentData(info.codeSegment),
+                            info.numInsts, info.numCores, info.numParams,
+                            info.params, error))
       return invalidFile(label + ": " + error);
     if (const spy::KernelReference *ref = p->reference()) {
       info.reference.emplace();

@@ -510,14 +510,58 @@ TEST(Loader, BadInstructions) {
                  "ring peer core 5 out of range");
 }
 
-/// A model with one program of the given code and nothing else.
-std::vector<uint8_t> codeOnlyModel(const std::vector<isa::Inst> &code) {
+/// A model with one program of the given code and nothing else, on
+/// `cores` cores with `params` (numParams per core).
+std::vector<uint8_t> codeOnlyModel(const std::vector<isa::Inst> &code,
+                                   int32_t cores = 1, int32_t numParams = 0,
+                                   std::vector<int64_t> params = {}) {
   spy::SpyWriter w(arch());
   spy::ProgramDesc p;
   p.name = "code";
   p.insts = code;
+  p.numCores = cores;
+  p.numParams = numParams;
+  p.params = std::move(params);
   w.addStep(w.addProgram(p));
   return writeSpy(w);
+}
+
+TEST(Loader, RingSendsAndReceivesMustPairUp) {
+  // Core 0 sends P(0) messages to core 1, which receives P(1) of them.
+  isa::Inst send = isa::makeInst(isa::Opcode::RingSend);
+  send.arg[0] = 1;
+  send.arg[1] = 3;
+  send.arg[2] = 16;
+  isa::Inst recv = isa::makeInst(isa::Opcode::RingRecv);
+  recv.arg[0] = 0;
+  recv.arg[1] = 3;
+  recv.arg[2] = 16;
+  std::vector<isa::Inst> code = {loop(0, 0), send,      endLoop(),
+                                 loop(0, 1), recv,      endLoop()};
+  EXPECT_TRUE(load(codeOnlyModel(code, 2, 2, {2, 0, 0, 2})).ok());
+  expectRejected(codeOnlyModel(code, 2, 2, {2, 0, 0, 1}),
+                 "program 0 'code': ring messages with tag 3 from core 0 to "
+                 "core 1 do not pair up: sent 2 message(s) of 32 bytes in all, "
+                 "received 1 message(s) of 16 bytes in all; the program would "
+                 "deadlock or leave messages behind");
+  // Same count, other sizes.
+  std::vector<isa::Inst> sizes = code;
+  sizes[4].arg[2] = 32;
+  expectRejected(codeOnlyModel(sizes, 2, 2, {1, 0, 0, 1}),
+                 "sent 1 message(s) of 16 bytes in all, received 1 "
+                 "message(s) of 32 bytes in all");
+  // A peer from the parameters outside the program's cores.
+  std::vector<isa::Inst> far = code;
+  far[1].memParam = 1;
+  expectRejected(codeOnlyModel(far, 2, 2, {1, 5, 0, 1}),
+                 "instruction 1 (ring_send) on core 0: ring peer 6 out of "
+                 "range (the program runs on 2 cores)");
+  // A triangular loop: counts left to the run.
+  std::vector<isa::Inst> triangle = {loop(2), loop(1), send,      endLoop(),
+                                     endLoop()};
+  triangle[1].arg[1] = 1;
+  triangle[1].arg[2] = 0;
+  EXPECT_TRUE(load(codeOnlyModel(triangle, 2)).ok());
 }
 
 TEST(Loader, UnbalancedLoops) {
