@@ -761,9 +761,8 @@ Status Model::Validator::readPrograms() {
     std::string error;
     if (!verifyProgram(model_.segmentData(info.codeSegment), info.numInsts,
                        info.numCores, info.numParams, model_.arch_, error) ||
-        !verifyRingMatching(model_.segmentData(info.codeSegment),
-                            info.numInsts, info.numCores, info.numParams,
-                            info.params, error))
+        !verifyRingMatching(model_.segmentData(info.codeSegment), info.numInsts,
+                            info.numCores, info.numParams, info.params, error))
       return invalidFile(label + ": " + error);
     if (const spy::KernelReference *ref = p->reference()) {
       info.reference.emplace();

@@ -536,8 +536,8 @@ TEST(Loader, RingSendsAndReceivesMustPairUp) {
   recv.arg[0] = 0;
   recv.arg[1] = 3;
   recv.arg[2] = 16;
-  std::vector<isa::Inst> code = {loop(0, 0), send,      endLoop(),
-                                 loop(0, 1), recv,      endLoop()};
+  std::vector<isa::Inst> code = {loop(0, 0), send, endLoop(),
+                                 loop(0, 1), recv, endLoop()};
   EXPECT_TRUE(load(codeOnlyModel(code, 2, 2, {2, 0, 0, 2})).ok());
   expectRejected(codeOnlyModel(code, 2, 2, {2, 0, 0, 1}),
                  "program 0 'code': ring messages with tag 3 from core 0 to "
@@ -557,7 +557,7 @@ TEST(Loader, RingSendsAndReceivesMustPairUp) {
                  "instruction 1 (ring_send) on core 0: ring peer 6 out of "
                  "range (the program runs on 2 cores)");
   // A triangular loop: counts left to the run.
-  std::vector<isa::Inst> triangle = {loop(2), loop(1), send,      endLoop(),
+  std::vector<isa::Inst> triangle = {loop(2), loop(1), send, endLoop(),
                                      endLoop()};
   triangle[1].arg[1] = 1;
   triangle[1].arg[2] = 0;

@@ -47,8 +47,7 @@ bool verifyProgram(const uint8_t *image, size_t numInsts, uint32_t numCores,
 /// returns false and sets `error` (RingMatching.cpp).
 bool verifyRingMatching(const uint8_t *image, size_t numInsts,
                         uint32_t numCores, uint32_t numParams,
-                        const std::vector<int64_t> &params,
-                        std::string &error);
+                        const std::vector<int64_t> &params, std::string &error);
 
 } // namespace spyre::rt
 
