@@ -53,7 +53,11 @@ bool replayFile(const std::string &path, Corpus &corpus) {
   }
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
+  // As the libFuzzer entry: as is, then with its checksum repaired.
   runLoaderOnce(bytes.data(), bytes.size());
+  std::vector<uint8_t> fixed = bytes;
+  fixChecksum(fixed);
+  runLoaderOnce(fixed.data(), fixed.size());
   corpus.push_back(std::move(bytes));
   return true;
 }

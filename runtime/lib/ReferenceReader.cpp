@@ -8,10 +8,18 @@ namespace spyre::rt {
 
 namespace {
 
-template <typename Vector, typename T>
-void copyVector(const Vector *v, std::vector<T> &dst) {
-  if (v)
-    dst.assign(v->begin(), v->end());
+/// Copies `v` (absent: nothing); false when its elements are misaligned:
+/// the FlatBuffers verifier checks the alignment of a vector's length only,
+/// and reading misaligned 8-byte elements is undefined behaviour (a mutated
+/// file found it).
+template <typename T>
+bool copyVector(const flatbuffers::Vector<T> *v, std::vector<T> &dst) {
+  if (!v)
+    return true;
+  if (v->size() && reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) != 0)
+    return false;
+  dst.assign(v->begin(), v->end());
+  return true;
 }
 
 std::string str(const flatbuffers::String *s) {
@@ -23,8 +31,7 @@ bool readShape(const flatbuffers::Vector<int64_t> *v,
                std::vector<int64_t> &shape) {
   if (v && v->size() > spy::kMaxRank)
     return false;
-  copyVector(v, shape);
-  return referenceElements(shape) >= 0;
+  return copyVector(v, shape) && referenceElements(shape) >= 0;
 }
 
 bool readValues(
@@ -41,7 +48,7 @@ bool readValues(
       return false;
     }
     if (!readShape(v->shape(), d.shape)) {
-      error = label + ": shape out of range";
+      error = label + ": shape out of range or misaligned";
       return false;
     }
     out.push_back(std::move(d));
@@ -59,7 +66,12 @@ bool readOp(const spy::RefOp &op, size_t index, size_t numValues,
   d.kind = op.kind();
   d.code = op.code();
   d.dtype = isa::DType(op.dtype());
-  copyVector(op.operands(), d.operands);
+  if (!copyVector(op.operands(), d.operands) ||
+      !copyVector(op.float_values(), d.floatValues) ||
+      !copyVector(op.int_values(), d.intValues)) {
+    error = label + ": misaligned vector";
+    return false;
+  }
   for (uint32_t operand : d.operands)
     if (operand >= numValues) {
       error = label + ": operand " + std::to_string(operand) +
@@ -67,17 +79,18 @@ bool readOp(const spy::RefOp &op, size_t index, size_t numValues,
       return false;
     }
   if (!readShape(op.shape(), d.shape)) {
-    error = label + ": shape out of range";
+    error = label + ": shape out of range or misaligned";
     return false;
   }
   if (op.ints() && op.ints()->size() > 2 * spy::kMaxRank) {
     error = label + ": too many integer attributes";
     return false;
   }
-  copyVector(op.ints(), d.ints);
+  if (!copyVector(op.ints(), d.ints)) {
+    error = label + ": misaligned vector";
+    return false;
+  }
   d.scale = op.scale();
-  copyVector(op.float_values(), d.floatValues);
-  copyVector(op.int_values(), d.intValues);
   d.location = str(op.location());
   d.node = str(op.node());
   return true;
@@ -109,7 +122,10 @@ bool readKernelReference(const spy::KernelReference &fb, size_t numTensors,
     out.ops.push_back(std::move(d));
     ++numValues;
   }
-  copyVector(fb.yields(), out.yields);
+  if (!copyVector(fb.yields(), out.yields)) {
+    error = "misaligned yields";
+    return false;
+  }
   if (out.yields.size() != out.results.size()) {
     error = std::to_string(out.yields.size()) + " yields for " +
             std::to_string(out.results.size()) + " results";

@@ -11,6 +11,8 @@
 #include "spyre/Runtime/Model.h"
 #include "spyre/Spy/SpyFormat.h"
 
+#include <fstream>
+
 using namespace spyre;
 using namespace spyre::test;
 using rt::Model;
@@ -562,6 +564,20 @@ TEST(Loader, RingSendsAndReceivesMustPairUp) {
   triangle[1].arg[1] = 1;
   triangle[1].arg[2] = 0;
   EXPECT_TRUE(load(codeOnlyModel(triangle, 2)).ok());
+}
+
+TEST(Loader, MisalignedReferenceVectorsAreRefused) {
+  // Found by libFuzzer (UBSan): a kernel reference whose shape vector is
+  // not 8-byte aligned was read element by element.
+  std::ifstream in(
+      std::string(SPYRE_SOURCE_DIR) +
+          "/runtime/fuzz/regressions/misaligned-reference-shape.spy",
+      std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  ASSERT_FALSE(bytes.empty());
+  fuzz::fixChecksum(bytes);
+  expectRejected(bytes, "misaligned");
 }
 
 TEST(Loader, UnbalancedLoops) {
