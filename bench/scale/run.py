@@ -150,6 +150,7 @@ def main(argv=None):
     ap.add_argument("--bin-dir", default=os.path.join(ROOT, "build", "bin"))
     ap.add_argument("--keep", action="store_true", help="keep the archives and .spy files")
     ap.add_argument("--no-results", action="store_true", help="do not append to RESULTS.md")
+    ap.add_argument("--note", default="", help="what else ran on the machine, for RESULTS.md")
     a = ap.parse_args(argv)
     KEEP = a.keep
     names = [n for n in a.cases.split(",") if n]
@@ -174,8 +175,9 @@ def main(argv=None):
         except (OSError, StopIteration):
             pass
         with open(os.path.join(HERE, "RESULTS.md"), "a") as f:
+            note = f" {a.note}" if a.note else ""
             f.write(f"\n## {now}\n\n{cpu}, {os.cpu_count()} cores, "
-                    f"{platform.release()}; commit {git_commit()}\n\n{text}\n")
+                    f"{platform.release()}; commit {git_commit()}.{note}\n\n{text}\n")
     if not a.work and not a.keep:
         shutil.rmtree(work, ignore_errors=True)
 
