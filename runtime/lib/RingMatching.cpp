@@ -97,7 +97,10 @@ bool verifyRingMatching(const uint8_t *image, size_t numInsts,
         times = saturatingMul(times, t);
       if (!times)
         continue;
-      int64_t peer = int64_t(inst.arg[0]) + param(core, inst.memParam);
+      int64_t peer;
+      if (__builtin_add_overflow(int64_t(inst.arg[0]),
+                                 param(core, inst.memParam), &peer))
+        peer = -1; // out of range either way
       if (peer < 0 || peer >= int64_t(numCores)) {
         error = "instruction " + std::to_string(i) + " (" +
                 isa::opcodeName(inst.opcode) + ") on core " +
