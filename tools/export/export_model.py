@@ -174,7 +174,9 @@ def reference_outputs(module, inputs, mode, out_dtypes):
     reference is the correctly rounded value of an fp32 computation).
     mode "native": the module runs as is (casts, integer ops)."""
     m = copy.deepcopy(module)
-    with torch.no_grad():
+    # Without oneDNN: torch 1.13's oneDNN conv2d gets a permuted input with a
+    # transposed weight wrong (tools/fuzz/program.py reference()).
+    with torch.no_grad(), torch.backends.mkldnn.flags(enabled=False):
         if mode == "fp32":
             m = m.float()
             xs = [x.float().clone() if x.is_floating_point() else x.clone() for x in inputs]
