@@ -560,6 +560,33 @@ private:
     return Status::success();
   }
 
+  /// Scores `p` (their max `rowMax`) to probabilities in place, fp32,
+  /// rounded to `dtype`; a row of -inf gives 0 (PyTorch's _safe_softmax).
+  void softmax(std::vector<float> &p, float rowMax, isa::DType dtype) const {
+    float sum = 0;
+    for (float &x : p) {
+      x = std::isinf(rowMax) && rowMax < 0 ? 0.0f : std::exp(x - rowMax);
+      sum += x;
+    }
+    for (float &x : p)
+      x = store.rounded(sum > 0 ? x / sum : 0.0f, dtype);
+  }
+
+  /// The shapes of q [.., M, D], key [.., S, D] and value [.., S, Dv] fit
+  /// each other and the result [.., M, Dv].
+  static bool attentionShapesFit(const HostValue &q, const HostValue &key,
+                                 const HostValue &value, const HostValue &r) {
+    size_t rank = q.shape.size();
+    if (q.isInt() || key.isInt() || value.isInt() || r.isInt() || rank < 2 ||
+        key.shape.size() != rank || value.shape.size() != rank ||
+        r.shape.size() != rank)
+      return false;
+    return key.shape[rank - 1] == q.shape[rank - 1] &&
+           value.shape[rank - 2] == key.shape[rank - 2] &&
+           r.shape[rank - 2] == q.shape[rank - 2] &&
+           r.shape[rank - 1] == value.shape[rank - 1];
+  }
+
   Status attention(const RefOpDesc &op, HostValue &r) {
     bool causal = op.ints.size() == 2 && op.ints[0] != 0;
     bool hasMask = op.ints.size() == 2 && op.ints[1] != 0;
@@ -568,17 +595,11 @@ private:
     SPYRE_RETURN_IF_ERROR(arity(op, hasMask ? 4 : 3));
     const HostValue &q = operand(op, 0), &key = operand(op, 1),
                     &value = operand(op, 2);
-    if (q.isInt() || key.isInt() || value.isInt() || r.isInt() ||
-        q.shape.size() < 2 || key.shape.size() != q.shape.size() ||
-        value.shape.size() != q.shape.size() ||
-        op.shape.size() != q.shape.size())
-      return opError("attention operands do not fit it");
+    if (!attentionShapesFit(q, key, value, r))
+      return opError("attention operand shapes do not fit its result");
     size_t rank = q.shape.size();
     int64_t m = q.shape[rank - 2], d = q.shape[rank - 1];
     int64_t s = key.shape[rank - 2], dv = value.shape[rank - 1];
-    if (key.shape[rank - 1] != d || value.shape[rank - 2] != s ||
-        op.shape[rank - 2] != m || op.shape[rank - 1] != dv)
-      return opError("attention operand shapes do not fit its result");
     std::vector<int64_t> batch(op.shape.begin(), op.shape.end() - 2);
     std::vector<int64_t> offQ, offK, offV, maskIx;
     if (!batchOffsets(q, batch, offQ) || !batchOffsets(key, batch, offK) ||
@@ -607,13 +628,7 @@ private:
           p[j] = score;
           rowMax = std::max(rowMax, score);
         }
-        float sum = 0;
-        for (int64_t j = 0; j < s; ++j) {
-          p[j] = rowMax == -inf ? 0.0f : std::exp(p[j] - rowMax);
-          sum += p[j];
-        }
-        for (int64_t j = 0; j < s; ++j)
-          p[j] = store.rounded(sum > 0 ? p[j] / sum : 0.0f, value.dtype);
+        softmax(p, rowMax, value.dtype);
         for (int64_t c = 0; c < dv; ++c) {
           float acc = 0;
           for (int64_t j = 0; j < s; ++j)

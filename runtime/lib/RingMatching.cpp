@@ -51,6 +51,30 @@ std::string describe(const Traffic &t) {
          std::to_string(t.bytes) + " bytes in all";
 }
 
+/// Every flow has as many receives as sends, of as many bytes.
+bool pairUp(const Flows &flows, std::string &error) {
+  for (const auto &[key, flow] : flows) {
+    if (flow.first == flow.second)
+      continue;
+    auto [sender, receiver, tag] = key;
+    error = "ring messages with tag " + std::to_string(tag) + " from core " +
+            std::to_string(sender) + " to core " + std::to_string(receiver) +
+            " do not pair up: sent " + describe(flow.first) + ", received " +
+            describe(flow.second) + "; the program would deadlock or leave " +
+            "messages behind";
+    return false;
+  }
+  return true;
+}
+
+/// How often an instruction runs: the product of its loops' trip counts.
+uint64_t timesRun(const std::vector<uint64_t> &trips) {
+  uint64_t times = 1;
+  for (uint64_t t : trips)
+    times = saturatingMul(times, t);
+  return times;
+}
+
 } // namespace
 
 bool verifyRingMatching(const uint8_t *image, size_t numInsts,
@@ -92,9 +116,7 @@ bool verifyRingMatching(const uint8_t *image, size_t numInsts,
       anyRing = true;
       if (triangular)
         return true; // left to the run
-      uint64_t times = 1;
-      for (uint64_t t : trips)
-        times = saturatingMul(times, t);
+      uint64_t times = timesRun(trips);
       if (!times)
         continue;
       int64_t peer;
@@ -115,20 +137,7 @@ bool verifyRingMatching(const uint8_t *image, size_t numInsts,
       (send ? flow.first : flow.second).add(times, inst.arg[2]);
     }
   }
-  if (!anyRing)
-    return true;
-  for (const auto &[key, flow] : flows) {
-    if (flow.first == flow.second)
-      continue;
-    auto [sender, receiver, tag] = key;
-    error = "ring messages with tag " + std::to_string(tag) + " from core " +
-            std::to_string(sender) + " to core " + std::to_string(receiver) +
-            " do not pair up: sent " + describe(flow.first) + ", received " +
-            describe(flow.second) + "; the program would deadlock or leave " +
-            "messages behind";
-    return false;
-  }
-  return true;
+  return !anyRing || pairUp(flows, error);
 }
 
 } // namespace spyre::rt
