@@ -8,9 +8,11 @@ models, 1 / 4 / 40 layers, prefill and decode, through the whole toolchain
 
 Per case: the archive (make_model.py, filler weights), then
   * graph compile: `spyre-compile --emit-mlir` (no weights touched), wall;
-  * first compile: `spyre-compile` to a .spy with an empty --cache-dir, wall
-    and peak RSS;
-  * recompile: the same with the cache warm, wall and peak RSS;
+  * first compile: `spyre-compile` to a .spy with an empty --cache-dir and no
+    weights file yet, wall and peak RSS (the weights go to the .spyw beside
+    the .spy from 1 GiB on, --weights=auto);
+  * recompile: the same with the cache warm and the weights file there
+    (reused), wall and peak RSS;
   * load + timing-only run: `spyre-run --timing-only`, wall and peak RSS
     (the load maps the file and hashes every segment), and again with
     --no-verify;
@@ -65,6 +67,7 @@ def run_case(name, work, bin_dir):
     shape, layers, mode, tokens = CASES[name]
     pt2 = os.path.join(work, name + ".pt2")
     spy = os.path.join(work, name + ".spy")
+    spyw = os.path.join(work, name + ".spyw")
     cache = os.path.join(work, name + ".cache")
     shutil.rmtree(cache, ignore_errors=True)
     gen_wall, _, out = timed([sys.executable, os.path.join(HERE, "make_model.py"), pt2,
@@ -75,6 +78,8 @@ def run_case(name, work, bin_dir):
     graph_wall, graph_rss, _ = timed(compile_cmd + ["-o", spy + ".mlir", "--emit-mlir"])
     os.remove(spy + ".mlir")
     shutil.rmtree(cache, ignore_errors=True)
+    if os.path.exists(spyw):
+        os.remove(spyw)
     report = spy + ".report.json"
     first_wall, first_rss, _ = timed(compile_cmd + ["-o", spy, "--report", report])
     with open(report) as f:
@@ -91,6 +96,7 @@ def run_case(name, work, bin_dir):
         "graph_nodes": info["graph_nodes"], "weights_gib": info["weight_bytes"] / (1 << 30),
         "archive_gib": os.path.getsize(pt2) / (1 << 30),
         "spy_gib": os.path.getsize(spy) / (1 << 30),
+        "spyw_gib": os.path.getsize(spyw) / (1 << 30) if os.path.exists(spyw) else 0.0,
         "generate_s": gen_wall, "graph_s": graph_wall, "graph_rss": graph_rss,
         "first_s": first_wall, "first_rss": first_rss, "recompile_s": re_wall,
         "recompile_rss": re_rss, "run_s": run_wall, "run_rss": run_rss,
@@ -101,16 +107,26 @@ def run_case(name, work, bin_dir):
         "model_gib": rep["model_min_bytes"] / (1 << 30),
         "read_gib": s["bytes_read"] / (1 << 30), "written_gib": s["bytes_written"] / (1 << 30),
     }
-    for p in (pt2, spy, stats, report):
+    for p in (pt2, spy, spyw, stats, report):
         if os.path.exists(p) and not KEEP:
             os.remove(p)
     shutil.rmtree(cache, ignore_errors=True)
     return row
 
 
+def rate(r):
+    """Weights written per second of the first compile's extra time over
+    the recompile (which reuses them): conversion and writing, in GB/s."""
+    extra = r["first_s"] - r["recompile_s"]
+    if r["spyw_gib"] == 0 or extra <= 0:
+        return "-"
+    return f"{r['spyw_gib'] * (1 << 30) / 1e9 / extra:.2f}"
+
+
 def table(rows):
-    head = ("| case | graph nodes | kernels | weights GiB | .spy GiB | graph compile s "
-            "| per layer ms | first compile s | peak RSS MB | recompile s | load + "
+    head = ("| case | graph nodes | kernels | weights GiB | .spy GiB | .spyw GiB "
+            "| graph compile s | per layer ms | first compile s | weights GB/s "
+            "| peak RSS MB | recompile s | load + "
             "timing-only run s (--no-verify) | run peak RSS MB | simulated ms | model "
             "roofline ms | sim / roofline | device bytes / model bytes |")
     lines = [head, "|---|" + "---:|" * (head.count("|") - 2)]
@@ -118,8 +134,9 @@ def table(rows):
         moved = r["read_gib"] + r["written_gib"]
         lines.append(
             f"| `{r['case']}` | {r['graph_nodes']} | {r['kernels']} | {r['weights_gib']:.2f} | "
-            f"{r['spy_gib']:.2f} | {r['graph_s']:.2f} | {1000 * r['graph_s'] / r['layers']:.0f} | "
-            f"{r['first_s']:.1f} | {max(r['first_rss'], r['recompile_rss']):.0f} | "
+            f"{r['spy_gib']:.2f} | {r['spyw_gib']:.2f} | {r['graph_s']:.2f} | "
+            f"{1000 * r['graph_s'] / r['layers']:.0f} | {r['first_s']:.1f} | {rate(r)} | "
+            f"{max(r['first_rss'], r['recompile_rss']):.0f} | "
             f"{r['recompile_s']:.1f} | {r['run_s']:.2f} ({r['run_noverify_s']:.2f}) | "
             f"{r['run_rss']:.0f} | {r['sim_ms']:.2f} | {r['roofline_ms']:.2f} | "
             f"{r['sim_ms'] / r['roofline_ms']:.2f} | {moved / r['model_gib']:.2f} |")

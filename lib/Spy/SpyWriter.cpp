@@ -4,6 +4,7 @@
 
 #include "spyre/Arch/Arch.h"
 #include "spyre/Spy/SpyFormat.h"
+#include "spyre/Spy/WeightsFile.h"
 #include "spyre/Support/MathExtras.h"
 
 #include <algorithm>
@@ -78,6 +79,7 @@ struct SpyWriter::TensorData {
   std::vector<uint8_t> bytes;
   uint64_t streamSize = 0;
   DataSource source;
+  std::optional<ExternalSegment> external;
   uint64_t size() const { return source ? streamSize : bytes.size(); }
 };
 
@@ -131,6 +133,21 @@ void SpyWriter::setTensorData(uint32_t tensor, uint64_t size,
   d.present = true;
   d.streamSize = size;
   d.source = std::move(source);
+}
+
+void SpyWriter::setExternalTensorData(uint32_t tensor,
+                                      ExternalSegment segment) {
+  TensorData &d = tensorData_.at(tensor);
+  d = TensorData();
+  d.present = true;
+  d.external = segment;
+}
+
+void SpyWriter::setWeightsFile(std::string path, uint64_t key,
+                               uint64_t dataSize) {
+  weightsPath_ = std::move(path);
+  weightsKey_ = key;
+  weightsDataSize_ = dataSize;
 }
 
 uint32_t SpyWriter::addProgram(ProgramDesc desc) {
@@ -232,12 +249,14 @@ private:
 };
 
 /// One segment of the data area: a program's code, a tensor's data, or
-/// (last) the digests of all segments.
+/// (last) the digests of all segments; or a tensor's data in the weights
+/// file (`external`), which is not emitted.
 struct SpyWriter::SegmentPlan {
   uint64_t offset, size, alignment;
   // At most one of these is set; neither: the digest segment.
   const ProgramDesc *program = nullptr;
   const TensorData *data = nullptr;
+  bool external() const { return data && data->external; }
 };
 
 /// The data area: code segments, then tensor data.
@@ -274,11 +293,18 @@ bool SpyWriter::layOutData(DataLayout &layout, std::string &error) const {
               std::to_string(alignment) + " is not a power of two";
       return false;
     }
+    if (d.external) {
+      layout.segments.push_back(SegmentPlan{d.external->offset,
+                                            d.external->size, kWeightsAlignment,
+                                            nullptr, &d});
+      layout.dataSegment[t] = int32_t(layout.segments.size() - 1);
+      continue;
+    }
     layout.dataSegment[t] =
         layout.place(d.size(), std::max(alignment, kFileAlignment));
     layout.segments.back().data = &d;
   }
-  if (formatMinor_ >= kFirstMinorWithDigests)
+  if (formatHasDigests(formatMajor_, formatMinor_))
     layout.digestSegment = layout.place(
         (layout.segments.size() + 1) * sizeof(uint64_t), kCodeAlignment);
   return true;
@@ -316,14 +342,19 @@ void SpyWriter::buildTables(flatbuffers::FlatBufferBuilder &fbb,
     steps.push_back(CreateStep(fbb, StepKind::Run, p));
   std::vector<flatbuffers::Offset<Segment>> segmentOffsets;
   for (const SegmentPlan &s : layout.segments)
-    segmentOffsets.push_back(CreateSegment(fbb, s.offset, s.size, s.alignment));
+    segmentOffsets.push_back(
+        CreateSegment(fbb, s.offset, s.size, s.alignment, s.external()));
+  flatbuffers::Offset<WeightsFile> weightsFile;
+  if (!weightsPath_.empty())
+    weightsFile = CreateWeightsFileDirect(fbb, weightsPath_.c_str(),
+                                          weightsKey_, weightsDataSize_);
   auto metadata =
       CreateMetadataDirect(fbb, sourceModel_.c_str(), compilerVersion_.c_str(),
                            pipeline_.c_str(), archName_.c_str());
   auto model = CreateModelDirect(
       fbb, formatMajor_, formatMinor_, archHash_, archJson_.c_str(),
       &tensorOffsets, &programOffsets, &relocations, &steps, &segmentOffsets,
-      metadata, workspaceSize_, layout.digestSegment);
+      metadata, workspaceSize_, layout.digestSegment, weightsFile);
   FinishModelBuffer(fbb, model);
 }
 
@@ -376,6 +407,11 @@ bool SpyWriter::emitDataArea(const DataLayout &layout, uint64_t dataOffset,
   std::vector<uint8_t> digests(layout.segments.size() * sizeof(uint64_t), 0);
   for (size_t i = 0; i < layout.segments.size(); ++i) {
     const SegmentPlan &s = layout.segments[i];
+    if (s.external()) {
+      storeLittleEndian64(digests.data() + i * sizeof(uint64_t),
+                          s.data->external->digest);
+      continue;
+    }
     if (!out.padTo(dataOffset + s.offset))
       return false;
     if (int32_t(i) == layout.digestSegment) {

@@ -41,6 +41,13 @@ llvm::cl::opt<std::string>
              llvm::cl::desc("Values of symbolic dims, e.g. s0=128,s1=4 "
                             "(--import-pt2)"),
              llvm::cl::value_desc("sym=value,..."), llvm::cl::cat(category));
+llvm::cl::opt<std::string> weightsFileOption(
+    "weights-file",
+    llvm::cl::desc("--spyre-to-spy: write the archive's weights to this "
+                   "weights file, which the .spy names by absolute path "
+                   "(default: into the .spy); --spy-to-text: the weights "
+                   "file of the .spy, when not where it says"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(category));
 
 void registerDialects(DialectRegistry &registry) {
   registry.insert<SpyreDialect, func::FuncDialect>();
@@ -92,10 +99,17 @@ LogicalResult dumpBuffer(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
       sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
   StringRef bytes = buffer->getBuffer();
   std::string error;
-  if (dumpSpy(std::vector<uint8_t>(bytes.begin(), bytes.end()), os, error))
+  // From the file when there is one: a weights file named by a bare name
+  // is beside it.
+  std::string path = inputPath(*sourceMgr);
+  if (path.empty() ? dumpSpy(std::vector<uint8_t>(bytes.begin(), bytes.end()),
+                             os, error, weightsFileOption)
+                   : dumpSpy(path, os, error, weightsFileOption))
     return success();
-  llvm::errs() << "spyre-translate: error: " << buffer->getBufferIdentifier()
-               << ": " << error << "\n";
+  // The loader's messages name the file it opened.
+  llvm::errs() << "spyre-translate: error: "
+               << (path.empty() ? buffer->getBufferIdentifier() + ": " : "")
+               << error << "\n";
   return failure();
 }
 
@@ -114,7 +128,8 @@ std::string optionValue(const std::vector<std::string> &args, StringRef name) {
 
 /// The first positional argument (not an option or an option's value).
 std::string positional(const std::vector<std::string> &args) {
-  static const char *const withValue[] = {"o", "arch", "bind-dims"};
+  static const char *const withValue[] = {"o", "arch", "bind-dims",
+                                          "weights-file"};
   for (size_t i = 0; i < args.size(); ++i) {
     StringRef a = args[i];
     if (!a.starts_with("-") || a == "-")
@@ -144,7 +159,12 @@ void registerTranslations() {
   TranslateFromMLIRRegistration emitRegistration(
       "spyre-to-spy", "Serialize program-level MLIR into a .spy binary",
       [](ModuleOp module, raw_ostream &os) {
-        return emitSpy(module, os, SpyEmitOptions());
+        SpyEmitOptions options;
+        if (!weightsFileOption.empty()) {
+          options.weights = SpyEmitOptions::WeightsPlacement::File;
+          options.weightsFile = weightsFileOption;
+        }
+        return emitSpy(module, os, options);
       },
       registerDialects);
   TranslateRegistration dumpRegistration(

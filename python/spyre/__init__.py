@@ -128,10 +128,12 @@ def _native_array(value) -> np.ndarray:
 class Model:
     """A compiled model loaded on a device (spyre.load)."""
 
-    def __init__(self, path, device: Device, verify: bool = True):
+    def __init__(self, path, device: Device, verify: bool = True,
+                 weights: Optional[str] = None):
         self.path = str(path)
         self.device = device
-        self._native = _native.LoadedModel(self.path, device._native, verify)
+        self._native = _native.LoadedModel(self.path, device._native, verify,
+                                           "" if weights is None else str(weights))
         #: The inputs, in order.
         self.inputs: List[TensorSpec] = [_spec(d) for d in self._native.inputs()]
         #: The outputs, in order (those of mutations included).
@@ -265,16 +267,18 @@ class Model:
 
 def load(path, arch: Optional[str] = None, timing_only: bool = False,
          trace: bool = False, verify: bool = True,
-         device: Optional[Device] = None) -> Model:
+         device: Optional[Device] = None,
+         weights: Optional[str] = None) -> Model:
     """Loads and validates a .spy model, on `device` or on a new simulator
     made with arch, timing_only and trace (see Device).
 
     The model must have been compiled for the device's machine description.
     verify=False skips the per-segment content hashes (spyre-run
-    --no-verify)."""
+    --no-verify). weights names the model's weights file when it is not
+    where the .spy says (spyre-run --weights)."""
     if device is None:
         device = Device(arch, timing_only, trace)
     elif arch is not None or timing_only or trace:
         raise Error("arch, timing_only and trace describe a new device; "
                     "with device= they are the device's")
-    return Model(path, device, verify)
+    return Model(path, device, verify, weights)

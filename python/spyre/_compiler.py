@@ -57,6 +57,8 @@ def compile(
     fusion: Optional[bool] = None,
     on_chip: Optional[bool] = None,
     report: Optional[str] = None,
+    weights: Optional[str] = None,
+    weights_file: Optional[str] = None,
     extra_args: Sequence[str] = (),
 ) -> str:
     """Compiles a torch.export archive (.pt2, or its program JSON) to a .spy
@@ -65,7 +67,9 @@ def compile(
     output: default is the model's path with the suffix .spy. The keyword
     options are spyre-compile's (spyre-compile --help): arch (machine
     description JSON), bind_dims ({"s0": 128} or "s0=128"), max_cores,
-    depth, cache_dir, fusion, on_chip, report (JSON file); extra_args go to
+    depth, cache_dir, fusion, on_chip, report (JSON file), weights ("auto",
+    "inline" or "file": where the archive's weights go) and weights_file
+    (the weights file; default beside the .spy, .spyw); extra_args go to
     the command line as they are. Raises CompileError with the compiler's
     diagnostics when it refuses the model."""
     model = Path(model)
@@ -89,6 +93,10 @@ def compile(
         cmd += [f"--on-chip={_flag(on_chip)}"]
     if report is not None:
         cmd += ["--report", str(report)]
+    if weights is not None:
+        cmd += [f"--weights={weights}"]
+    if weights_file is not None:
+        cmd += ["--weights-file", str(weights_file)]
     cmd += list(extra_args)
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:

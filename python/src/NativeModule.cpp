@@ -261,12 +261,14 @@ private:
 /// Session).
 class LoadedPyModel {
 public:
-  LoadedPyModel(const std::string &path, const PyDevice &device, bool verify)
+  LoadedPyModel(const std::string &path, const PyDevice &device, bool verify,
+                const std::string &weights)
       : state_(device.state()) {
     std::lock_guard<std::mutex> lock(state_->lock);
     std::unique_ptr<Model> model;
     LoadOptions load;
     load.verifyData = verify;
+    load.weightsPath = weights;
     check(Model::open(path, &state_->arch, model, load));
     model_ = std::move(model);
     for (const ProgramInfo &p : model_->programs())
@@ -480,8 +482,10 @@ PYBIND11_MODULE(_native, m) {
       .def("download", &PyDeviceTensor::download);
 
   py::class_<LoadedPyModel>(m, "LoadedModel")
-      .def(py::init<const std::string &, const PyDevice &, bool>(),
-           py::arg("path"), py::arg("device"), py::arg("verify"))
+      .def(py::init<const std::string &, const PyDevice &, bool,
+                    const std::string &>(),
+           py::arg("path"), py::arg("device"), py::arg("verify"),
+           py::arg("weights"))
       .def("inputs", &LoadedPyModel::inputs)
       .def("outputs", &LoadedPyModel::outputs)
       .def("buffers", &LoadedPyModel::buffers)

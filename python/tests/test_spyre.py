@@ -183,6 +183,19 @@ def test_load_errors_carry_the_runtime_message(tmp_path):
         spyre.load(bad)
 
 
+def test_weights_file_beside_the_model_or_named(tmp_path):
+    meta, ins, outs = fixture("model_llama_tiny")
+    spy = Path(spyre.compile(MODELS / "model_llama_tiny" / "model.pt2",
+                             tmp_path / "m.spy", weights="file"))
+    assert (tmp_path / "m.spyw").exists()
+    assert_matches(meta, spyre.load(spy).run(*ins), outs)
+    moved = tmp_path / "moved.spyw"
+    (tmp_path / "m.spyw").rename(moved)
+    with pytest.raises(spyre.Error, match="m.spyw.*the weights file the .spy names"):
+        spyre.load(spy)
+    assert_matches(meta, spyre.load(spy, weights=moved).run(*ins), outs)
+
+
 def test_arch_mismatch_is_refused(compiled):
     with pytest.raises(spyre.Error, match="machine description|arch"):
         spyre.load(compiled("add_fp16"), arch=INPUTS / "small-lx-arch.json")

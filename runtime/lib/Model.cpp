@@ -9,11 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "spyre/Runtime/Model.h"
+#include "FileMapping.h"
 #include "ReferenceReader.h"
 
 #include "spyre/Runtime/ProgramVerifier.h"
 #include "spyre/Spy/SpyFormat.h"
 #include "spyre/Spy/SpyWriter.h"
+#include "spyre/Spy/WeightsFile.h"
 #include "spyre/Support/MathExtras.h"
 
 #include <fcntl.h>
@@ -36,69 +38,6 @@ namespace spyre::rt {
 
 using spy::Phase;
 using spy::Role;
-
-/// The bytes of a file: mapped, or owned.
-class Model::Mapping {
-public:
-  ~Mapping() {
-    if (mapped_)
-      ::munmap(mapped_, size_);
-  }
-  static Status map(const std::string &path, std::unique_ptr<Mapping> &out) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      return Status::error(StatusCode::IoError, "cannot open '" + path + "': " +
-                                                    std::strerror(errno));
-    struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      return Status::error(StatusCode::IoError,
-                           "'" + path + "' is not a regular file");
-    }
-    auto m = std::unique_ptr<Mapping>(new Mapping());
-    m->size_ = uint64_t(st.st_size);
-    if (m->size_ > 0) {
-      void *p = ::mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        ::close(fd);
-        return Status::error(StatusCode::IoError,
-                             "cannot map '" + path +
-                                 "': " + std::strerror(errno));
-      }
-      m->mapped_ = p;
-      m->data_ = static_cast<const uint8_t *>(p);
-    }
-    ::close(fd);
-    out = std::move(m);
-    return Status::success();
-  }
-  static std::unique_ptr<Mapping> own(std::vector<uint8_t> bytes) {
-    auto m = std::unique_ptr<Mapping>(new Mapping());
-    m->owned_ = std::move(bytes);
-    m->data_ = m->owned_.data();
-    m->size_ = m->owned_.size();
-    return m;
-  }
-  const uint8_t *data() const { return data_; }
-  uint64_t size() const { return size_; }
-  /// Gives back the pages of [offset, offset + size) of a mapped file (read
-  /// once, to check them): they stay in the page cache but leave this
-  /// process's resident set. Nothing for bytes held in memory.
-  void release(uint64_t offset, uint64_t size) const {
-    uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
-    uint64_t lo = alignTo(offset, page);
-    uint64_t hi = (offset + size) / page * page;
-    if (mapped_ && lo < hi)
-      ::madvise(static_cast<uint8_t *>(mapped_) + lo, hi - lo, MADV_DONTNEED);
-  }
-
-private:
-  Mapping() = default;
-  void *mapped_ = nullptr;
-  std::vector<uint8_t> owned_;
-  const uint8_t *data_ = nullptr;
-  uint64_t size_ = 0;
-};
 
 namespace {
 
@@ -184,19 +123,20 @@ Model::~Model() = default;
 uint64_t Model::fileSize() const { return mapping_->size(); }
 
 const uint8_t *Model::segmentData(uint32_t segment) const {
-  return dataArea_ + segments_[segment].offset;
+  const SegmentInfo &s = segments_[segment];
+  return (s.external ? weightsData_ : dataArea_) + s.offset;
 }
 
 Status Model::open(const std::string &path, const Arch *deviceArch,
                    std::unique_ptr<Model> &out, const LoadOptions &options) {
-  std::unique_ptr<Mapping> mapping;
-  Status s = Mapping::map(path, mapping);
+  std::unique_ptr<FileMapping> mapping;
+  Status s = FileMapping::map(path, mapping);
   if (!s.ok())
     return s;
   auto model = std::unique_ptr<Model>(new Model());
   model->mapping_ = std::move(mapping);
   try {
-    s = model->validate(deviceArch, options);
+    s = model->validate(path, deviceArch, options);
   } catch (const std::bad_alloc &) {
     s = Status::error(StatusCode::OutOfMemory, "out of host memory");
   }
@@ -210,10 +150,10 @@ Status Model::fromBuffer(std::vector<uint8_t> bytes, const Arch *deviceArch,
                          std::unique_ptr<Model> &out,
                          const LoadOptions &options) {
   auto model = std::unique_ptr<Model>(new Model());
-  model->mapping_ = Mapping::own(std::move(bytes));
+  model->mapping_ = FileMapping::own(std::move(bytes));
   Status s;
   try {
-    s = model->validate(deviceArch, options);
+    s = model->validate(std::string(), deviceArch, options);
   } catch (const std::bad_alloc &) {
     s = Status::error(StatusCode::OutOfMemory, "out of host memory");
   }
@@ -227,8 +167,9 @@ Status Model::fromBuffer(std::vector<uint8_t> bytes, const Arch *deviceArch,
 /// order of the comment at the top; each fills in its part of the model.
 class Model::Validator {
 public:
-  Validator(Model &model, const Arch *deviceArch, const LoadOptions &options)
-      : model_(model), deviceArch_(deviceArch), options_(options),
+  Validator(Model &model, const std::string &path, const Arch *deviceArch,
+            const LoadOptions &options)
+      : model_(model), path_(path), deviceArch_(deviceArch), options_(options),
         file_(model.mapping_->data()), fileSize_(model.mapping_->size()) {}
 
   Status run();
@@ -249,6 +190,14 @@ private:
   Status resolveArch();
   Status checkDeviceArch();
   Status parseEmbeddedArch();
+
+  // Weights file.
+  /// Maps the weights file the tables name (if any) and checks that it is
+  /// the one the .spy was compiled with (same key and data size).
+  Status openWeightsFile();
+  /// Where the weights file is: LoadOptions::weightsPath, else the name
+  /// recorded, a bare one beside the .spy.
+  std::string weightsFilePath(const std::string &recorded) const;
 
   // Segments.
   Status readSegments();
@@ -313,6 +262,7 @@ private:
   std::string segmentUsers(uint32_t i) const;
 
   Model &model_;
+  const std::string &path_;
   const Arch *deviceArch_;
   const LoadOptions &options_;
   const uint8_t *file_;
@@ -326,6 +276,7 @@ Status Model::Validator::run() {
   SPYRE_RETURN_IF_ERROR(checkHeader());
   SPYRE_RETURN_IF_ERROR(checkTables());
   SPYRE_RETURN_IF_ERROR(resolveArch());
+  SPYRE_RETURN_IF_ERROR(openWeightsFile());
   SPYRE_RETURN_IF_ERROR(readSegments());
   SPYRE_RETURN_IF_ERROR(readTensors());
   SPYRE_RETURN_IF_ERROR(checkIoIndices());
@@ -370,13 +321,16 @@ Status Model::Validator::checkVersion() {
   std::string ours = std::to_string(spy::kFormatMajor) + "." +
                      std::to_string(spy::kFormatMinor);
   std::string theirs = theirVersion();
-  if (header_.formatMajor != spy::kFormatMajor)
+  if (header_.formatMajor < spy::kOldestFormatMajor ||
+      header_.formatMajor > spy::kFormatMajor)
     return Status::error(
         StatusCode::VersionMismatch,
         "unsupported .spy format version " + theirs +
-            ": this runtime reads format " + ours + " (major version " +
+            ": this runtime reads format " + ours + " (major versions " +
+            std::to_string(spy::kOldestFormatMajor) + " to " +
             std::to_string(spy::kFormatMajor) + "); recompile the model");
-  if (header_.formatMinor > spy::kFormatMinor)
+  if (header_.formatMajor == spy::kFormatMajor &&
+      header_.formatMinor > spy::kFormatMinor)
     model_.warnings_.push_back(".spy format version " + theirs +
                                " is newer than this runtime's " + ours +
                                "; additions since " + ours + " are ignored");
@@ -501,6 +455,64 @@ Status Model::Validator::parseEmbeddedArch() {
 }
 
 //===----------------------------------------------------------------------===//
+// Weights file
+//===----------------------------------------------------------------------===//
+
+std::string
+Model::Validator::weightsFilePath(const std::string &recorded) const {
+  if (!options_.weightsPath.empty())
+    return options_.weightsPath;
+  if (recorded.find('/') != std::string::npos || path_.empty())
+    return recorded;
+  size_t slash = path_.rfind('/');
+  return slash == std::string::npos ? recorded
+                                    : path_.substr(0, slash + 1) + recorded;
+}
+
+Status Model::Validator::openWeightsFile() {
+  const spy::WeightsFile *wf = m_->weights_file();
+  if (!wf) {
+    if (!options_.weightsPath.empty())
+      model_.warnings_.push_back("weights file '" + options_.weightsPath +
+                                 "' is not used: the model has its weights "
+                                 "inside its .spy");
+    return Status::success();
+  }
+  std::string recorded = str(wf->path());
+  if (header_.formatMajor < 3 || recorded.empty())
+    return invalidFile("the weights file record needs format 3.0 and a path");
+  if (path_.empty() && options_.weightsPath.empty() &&
+      recorded.find('/') == std::string::npos)
+    return Status::error(StatusCode::InvalidArgument,
+                         "the model names weights file '" + recorded +
+                             "' beside its .spy, but was read from memory: "
+                             "give its path (LoadOptions::weightsPath)");
+  std::string path = weightsFilePath(recorded);
+  std::string spyName =
+      path_.empty() ? std::string("the model") : "'" + path_ + "'";
+  Status s = FileMapping::map(path, model_.weights_);
+  if (!s.ok())
+    return Status::error(s.code(),
+                         s.message() + " (the weights file the .spy names)");
+  spy::WeightsIndex index;
+  std::string error;
+  if (!spy::parseWeightsIndex(model_.weights_->data(), model_.weights_->size(),
+                              model_.weights_->size(), index, error))
+    return invalidFile("weights file '" + path + "': " + error);
+  if (index.key != wf->key() || index.dataSize != wf->data_size())
+    return Status::error(
+        StatusCode::InvalidFile,
+        "weights file '" + path + "' (key " + hex64(index.key) + ", " +
+            std::to_string(index.dataSize) + " bytes) is not the one " +
+            spyName + " was compiled with (key " + hex64(wf->key()) + ", " +
+            std::to_string(wf->data_size()) +
+            " bytes): recompile, or pass the matching weights file");
+  model_.weightsData_ = model_.weights_->data() + index.dataOffset;
+  model_.weightsPath_ = path;
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
 // Segments
 //===----------------------------------------------------------------------===//
 
@@ -508,7 +520,7 @@ Status Model::Validator::readSegments() {
   const auto *segs = m_->segments();
   for (uint32_t i = 0; segs && i < segs->size(); ++i) {
     const spy::Segment *s = segs->Get(i);
-    SegmentInfo info{s->offset(), s->size(), s->alignment()};
+    SegmentInfo info{s->offset(), s->size(), s->alignment(), s->external()};
     SPYRE_RETURN_IF_ERROR(checkSegment("segment " + std::to_string(i), info));
     model_.segments_.push_back(info);
   }
@@ -517,7 +529,11 @@ Status Model::Validator::readSegments() {
 
 Status Model::Validator::checkSegment(const std::string &label,
                                       const SegmentInfo &info) const {
-  uint64_t dataSize = header_.dataSize;
+  if (info.external && !model_.weights_)
+    return invalidFile(label + " is external, but the file names no weights "
+                               "file");
+  uint64_t dataSize =
+      info.external ? m_->weights_file()->data_size() : header_.dataSize;
   if (!isPowerOfTwo(info.alignment) || info.alignment < isa::kInstBytes ||
       info.alignment > kMaxAlignment)
     return invalidFile(label + ": alignment " + std::to_string(info.alignment) +
@@ -529,7 +545,8 @@ Status Model::Validator::checkSegment(const std::string &label,
   if (info.offset > dataSize || info.size > dataSize - info.offset)
     return invalidFile(label + " [" + std::to_string(info.offset) + ", +" +
                        std::to_string(info.size) + ") lies outside the " +
-                       std::to_string(dataSize) + "-byte data area");
+                       std::to_string(dataSize) + "-byte data area" +
+                       (info.external ? " of the weights file" : ""));
   return Status::success();
 }
 
@@ -943,7 +960,7 @@ Status Model::Validator::readPlan() {
 //===----------------------------------------------------------------------===//
 
 Status Model::Validator::checkDigests() {
-  if (header_.formatMinor < spy::kFirstMinorWithDigests) {
+  if (!spy::formatHasDigests(header_.formatMajor, header_.formatMinor)) {
     model_.warnings_.push_back(".spy format " + theirVersion() +
                                " has no segment digests: its data is not "
                                "verified; recompile to get them");
@@ -965,6 +982,15 @@ Status Model::Validator::checkDigests() {
       continue;
     uint64_t stored = storedDigest(digests, i);
     uint64_t actual = hashSegment(i);
+    if (actual != stored && segments[i].external)
+      return invalidFile(
+          "segment " + std::to_string(i) + " (" + segmentUsers(i) +
+          ") in weights file '" + model_.weightsPath_ +
+          "' is not the data this .spy was compiled with: its content hash "
+          "is " +
+          hex64(actual) + ", the .spy records " + hex64(stored) +
+          "; the weights file was changed after compilation: remove it and "
+          "recompile");
     if (actual != stored)
       return invalidFile("segment " + std::to_string(i) + " (" +
                          segmentUsers(i) +
@@ -985,13 +1011,15 @@ uint64_t Model::Validator::hashSegment(uint32_t i) {
   // In pieces, each released once hashed: checking a 16 GB file does not
   // leave 16 GB resident.
   constexpr uint64_t kPiece = uint64_t(64) << 20;
-  const std::vector<SegmentInfo> &segments = model_.segments_;
+  const SegmentInfo &segment = model_.segments_[i];
+  const FileMapping &file =
+      segment.external ? *model_.weights_ : *model_.mapping_;
   spy::SegmentDigest digest;
   const uint8_t *data = model_.segmentData(i);
-  for (uint64_t at = 0; at < segments[i].size; at += kPiece) {
-    uint64_t n = std::min(kPiece, segments[i].size - at);
+  for (uint64_t at = 0; at < segment.size; at += kPiece) {
+    uint64_t n = std::min(kPiece, segment.size - at);
     digest.update(data + at, size_t(n));
-    model_.mapping_->release(uint64_t(data + at - file_), n);
+    file.release(uint64_t(data + at - file.data()), n);
   }
   return digest.digest();
 }
@@ -1010,8 +1038,9 @@ std::string Model::Validator::segmentUsers(uint32_t i) const {
   return users.empty() ? "unused" : users;
 }
 
-Status Model::validate(const Arch *deviceArch, const LoadOptions &options) {
-  return Validator(*this, deviceArch, options).run();
+Status Model::validate(const std::string &path, const Arch *deviceArch,
+                       const LoadOptions &options) {
+  return Validator(*this, path, deviceArch, options).run();
 }
 
 } // namespace spyre::rt

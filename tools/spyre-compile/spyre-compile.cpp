@@ -1,6 +1,7 @@
 //===- spyre-compile.cpp - The one-step compiler --------------------------===//
 //
 //   spyre-compile MODEL.pt2|MODEL.json -o OUT.spy [--arch FILE]
+//                 [--weights=auto|inline|file] [--weights-file OUT.spyw]
 //
 // `-` is standard input (the model) or standard output (-o).
 // Import + --spyre-pipeline + emission, as IREE's iree-compile or CIRCT's
@@ -89,10 +90,33 @@ cl::opt<std::string> reportFile(
     cl::value_desc("file"), cl::cat(category));
 cl::opt<uint64_t> weightBuffer(
     "weight-buffer",
-    cl::desc("Bytes of weight data held at once while the .spy is written "
-             "(default 16 MiB); peak memory depends on this, not on the size "
-             "of the weights"),
+    cl::desc("Bytes of weight data held at once per weight being converted "
+             "(default 16 MiB into the .spy; into a weights file 128 MiB "
+             "shared by the converting threads); peak memory depends on "
+             "this, not on the size of the weights"),
     cl::value_desc("bytes"), cl::init(0), cl::cat(category));
+using WeightsPlacement = spyre::SpyEmitOptions::WeightsPlacement;
+cl::opt<WeightsPlacement> weightsPlacement(
+    "weights",
+    cl::desc("Where the device images of the archive's weights go (default "
+             "auto: a weights file when they total 1 GiB or more)"),
+    cl::values(clEnumValN(WeightsPlacement::Auto, "auto",
+                          "a weights file from 1 GiB on, else the .spy"),
+               clEnumValN(WeightsPlacement::Inline, "inline", "the .spy"),
+               clEnumValN(WeightsPlacement::File, "file",
+                          "a weights file beside the .spy (--weights-file)")),
+    cl::init(WeightsPlacement::Auto), cl::cat(category));
+cl::opt<std::string> weightsFile(
+    "weights-file",
+    cl::desc("The weights file (default: -o with .spyw for .spy); a file "
+             "that already holds the same weights in the same layouts is "
+             "reused, not rewritten. Implies --weights=file"),
+    cl::value_desc("file"), cl::init(""), cl::cat(category));
+cl::opt<unsigned> weightThreads(
+    "weight-threads",
+    cl::desc("Host threads converting weights into the weights file "
+             "(0: all cores, at most 8)"),
+    cl::init(0), cl::cat(category));
 cl::opt<bool> emitMlir("emit-mlir",
                        cl::desc("Write the program-level MLIR instead of the "
                                 ".spy"),
@@ -197,8 +221,19 @@ bool checkOptions() {
     fail("--depth must be 1 to " + Twine(kMaxDepth) + ", got " + Twine(depth));
     return false;
   }
+  if (!weightsFile.empty() && weightsPlacement == WeightsPlacement::Inline) {
+    fail("--weights-file names a weights file, but --weights=inline puts "
+         "the weights into the .spy");
+    return false;
+  }
+  if (weightsPlacement == WeightsPlacement::File && weightsFile.empty() &&
+      outputFile == "-") {
+    fail("--weights=file with -o - (standard output) needs --weights-file");
+    return false;
+  }
   for (auto [path, option] : {std::pair<StringRef, StringRef>(outputFile, "-o"),
-                              {reportFile, "--report"}})
+                              {reportFile, "--report"},
+                              {weightsFile, "--weights-file"}})
     if (!path.empty())
       if (std::string why = unwritableReason(path); !why.empty()) {
         fail("cannot write " + option + " file '" + path + "': " + why);
@@ -335,6 +370,10 @@ int writeSpy(ModuleOp module, TimingScope &timing) {
   TimingScope emitTiming = timing.nest("Emit .spy");
   spyre::SpyEmitOptions emitOptions;
   emitOptions.weightBufferBytes = weightBuffer;
+  emitOptions.weights = weightsFile.empty() ? weightsPlacement.getValue()
+                                            : WeightsPlacement::File;
+  emitOptions.weightsFile = weightsFile;
+  emitOptions.weightThreads = weightThreads;
   if (outputFile == "-")
     return failed(spyre::emitSpy(module, outs(), emitOptions)) ? 1 : 0;
   if (failed(spyre::emitSpyFile(module, outputFile, emitOptions)))

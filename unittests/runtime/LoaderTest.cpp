@@ -180,9 +180,7 @@ TEST(Loader, CorruptDataNamesTheSegmentAndItsTensor) {
 
 TEST(Loader, FormatWithoutDigestsLoadsWithAWarning) {
   std::unique_ptr<Model> m;
-  Status s = load(
-      basicModel(arch(), spy::kFormatMajor, spy::kFirstMinorWithDigests - 1),
-      &m);
+  Status s = load(basicModel(arch(), 2, spy::kFirstMinorWithDigests - 1), &m);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(m->warnings().size(), 1u);
   EXPECT_NE(m->warnings()[0].find("no segment digests"), std::string::npos);

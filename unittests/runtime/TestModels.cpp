@@ -3,6 +3,9 @@
 #include "TestModels.h"
 
 #include "spyre/Spy/SpyFormat.h"
+#include "spyre/Spy/WeightsFile.h"
+
+#include <cstring>
 
 namespace spyre::test {
 
@@ -10,10 +13,11 @@ using spy::Role;
 
 std::vector<float> basicWeight() { return randomFloats(32 * 32, 42); }
 
-std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
-                                uint32_t formatMinor) {
-  spy::SpyWriter w(a);
-  w.setFormatVersion(formatMajor, formatMinor);
+namespace {
+
+/// basicModel's tables in `w`; `setWeight` gives the weight its data.
+void buildBasicModel(spy::SpyWriter &w,
+                     const std::function<void(uint32_t)> &setWeight) {
   uint32_t x =
       w.addTensor(makeTensor("x", Role::Input, 0, DType::F32, {4, 32}));
   uint32_t wt =
@@ -27,7 +31,7 @@ std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
   out.sourceName = "logits";
   uint32_t y = w.addTensor(out);
   w.setWorkspaceSize(1024);
-  w.setTensorData(wt, toBytes(basicWeight()));
+  setWeight(wt);
   spy::ProgramDesc p;
   p.name = "mm";
   p.location = "basic.py:3";
@@ -47,6 +51,38 @@ std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
   w.addRelocation(prog, 5, y);
   w.addStep(prog);
   w.setMetadata("basic.pt2", "test", "none");
+}
+
+} // namespace
+
+std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
+                                uint32_t formatMinor) {
+  spy::SpyWriter w(a);
+  w.setFormatVersion(formatMajor, formatMinor);
+  buildBasicModel(
+      w, [&](uint32_t wt) { w.setTensorData(wt, toBytes(basicWeight())); });
+  return writeSpy(w);
+}
+
+std::vector<uint8_t> basicModelWithWeightsFile(const std::string &weightsPath,
+                                               const std::string &recorded) {
+  std::vector<uint8_t> bytes = toBytes(basicWeight());
+  std::vector<spy::WeightsImage> images = {
+      {/*sourceKey=*/7, bytes.size(),
+       [bytes](uint64_t offset, void *out, uint64_t size, std::string &) {
+         std::memcpy(out, bytes.data() + offset, size);
+         return true;
+       }}};
+  spy::WeightsIndex index;
+  std::string error;
+  EXPECT_TRUE(spy::writeWeightsFile(weightsPath, images, 1, index, error))
+      << error;
+  spy::SpyWriter w(arch());
+  buildBasicModel(w, [&](uint32_t wt) {
+    const spy::WeightsEntry &e = index.entries.at(0);
+    w.setExternalTensorData(wt, {e.offset, e.size, e.digest});
+  });
+  w.setWeightsFile(recorded, index.key, index.dataSize);
   return writeSpy(w);
 }
 

@@ -18,6 +18,10 @@ namespace spyre::test {
 std::vector<uint8_t> basicModel(const Arch &a = arch(),
                                 uint32_t formatMajor = spy::kFormatMajor,
                                 uint32_t formatMinor = spy::kFormatMinor);
+/// basicModel with its weight in a weights file written to `weightsPath`
+/// (format 3.0), which the .spy names as `recorded`.
+std::vector<uint8_t> basicModelWithWeightsFile(const std::string &weightsPath,
+                                               const std::string &recorded);
 /// The weight of basicModel and the input used with it.
 std::vector<float> basicWeight();
 

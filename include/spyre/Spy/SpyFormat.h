@@ -20,11 +20,20 @@ namespace spyre::spy {
 
 /// First 8 bytes of every .spy file.
 constexpr char kMagic[8] = {'S', 'P', 'Y', 'R', 'E', 'B', 'I', 'N'};
-/// Format version written by this build and the only major it reads.
-constexpr uint32_t kFormatMajor = 2;
-constexpr uint32_t kFormatMinor = 3;
-/// The first minor whose files carry a digest of every segment.
+/// Format version written by this build. It reads majors
+/// kOldestFormatMajor to kFormatMajor.
+constexpr uint32_t kFormatMajor = 3;
+constexpr uint32_t kFormatMinor = 0;
+/// 2.x files have no weights file; 3.0 added it.
+constexpr uint32_t kOldestFormatMajor = 2;
+/// The first 2.x minor whose files carry a digest of every segment (every
+/// 3.x file does).
 constexpr uint32_t kFirstMinorWithDigests = 2;
+
+/// Whether a file of this format version carries segment digests.
+inline bool formatHasDigests(uint32_t major, uint32_t minor) {
+  return major > 2 || minor >= kFirstMinorWithDigests;
+}
 /// Alignment of the FlatBuffer and of the data area within the file.
 constexpr uint64_t kFileAlignment = 4096;
 

@@ -50,6 +50,15 @@ namespace spyre::spy {
 using DataSource = std::function<bool(uint64_t offset, void *buffer,
                                       uint64_t size, std::string &error)>;
 
+/// A tensor's data kept in the weights file (format 3.0, WeightsFile.h):
+/// where its image is in that file's data area, and the SegmentDigest of
+/// its bytes.
+struct ExternalSegment {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint64_t digest = 0;
+};
+
 /// Everything about one tensor except its data.
 struct TensorDesc {
   std::string name;
@@ -114,6 +123,12 @@ public:
   void setTensorData(uint32_t tensor, const void *data, uint64_t size);
   /// Same, streamed: `source` is called at write time for `size` bytes.
   void setTensorData(uint32_t tensor, uint64_t size, DataSource source);
+  /// Same, the data being in the weights file (setWeightsFile).
+  void setExternalTensorData(uint32_t tensor, ExternalSegment segment);
+  /// Names the weights file that holds the external data: `path` as the
+  /// runtime should find it (a bare name: beside the .spy), its key and the
+  /// size of its data area.
+  void setWeightsFile(std::string path, uint64_t key, uint64_t dataSize);
 
   /// Adds a program and returns its index. Its instruction image becomes a
   /// code segment of the file.
@@ -200,6 +215,8 @@ private:
   std::vector<Relocation> relocations_;
   std::vector<uint32_t> plan_;
   std::string sourceModel_, compilerVersion_, pipeline_;
+  std::string weightsPath_;
+  uint64_t weightsKey_ = 0, weightsDataSize_ = 0;
   uint64_t workspaceSize_ = 0;
 };
 

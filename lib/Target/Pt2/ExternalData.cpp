@@ -6,6 +6,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <zip.h>
 
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,13 +76,20 @@ public:
   /// before the first read).
   void need(uint64_t end) { needed_ = std::max(needed_, end); }
 
-  void retain() { ++users_; }
+  // Readers of one entry may run on different threads (the weights file
+  // is converted in parallel): spilling, reading and releasing are locked.
+  void retain() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++users_;
+  }
   void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (--users_ == 0)
       drop();
   }
 
   bool read(uint64_t offset, void *out, uint64_t size, std::string &error) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (fd_ < 0 && !spill(error))
       return false;
     if (offset > needed_ || size > needed_ - offset) {
@@ -169,6 +178,7 @@ private:
   uint64_t size_, needed_ = 0;
   int fd_ = -1;
   uint64_t users_ = 0, decompressions_ = 0;
+  std::mutex mutex_;
 };
 
 namespace {
@@ -386,6 +396,44 @@ uint64_t ExternalData::decompressions() const {
   for (const auto &[key, entry] : spilled)
     n += entry->decompressions();
   return n;
+}
+
+FailureOr<uint64_t> ExternalData::imageKey(Operation *op, ExternalDataAttr ext,
+                                           const spy::LayoutMap &map) {
+  // Bump when the conversion from host bytes to a device image changes.
+  constexpr uint64_t kImageVersion = 1;
+  std::string name = "weight '" + weightName(op) + "'";
+  std::string file = ext.getFile().str();
+  std::string identity;
+  llvm::raw_string_ostream os(identity);
+  if (ext.getEntry().empty()) {
+    struct stat st;
+    if (::stat(file.c_str(), &st) != 0)
+      return op->emitError(name)
+             << ": cannot open '" << file << "': " << std::strerror(errno);
+    os << "file:" << file << ':' << uint64_t(st.st_size) << ':'
+       << int64_t(st.st_mtim.tv_sec) << '.' << int64_t(st.st_mtim.tv_nsec);
+  } else {
+    std::string why;
+    FailureOr<Pt2Archive *> archive = openArchiveOnce(archives, op, file, why);
+    if (failed(archive))
+      return failure();
+    std::optional<uint64_t> entry =
+        (*archive)->entryDigest(ext.getEntry().str());
+    if (!entry)
+      return op->emitError(name) << ": archive '" << file << "' has no entry '"
+                                 << ext.getEntry() << "'";
+    os << "entry:" << *entry;
+  }
+  const spy::TensorLayout &l = map.layout();
+  os << "|v" << kImageVersion << "|off" << ext.getOffset() << "|strides"
+     << listText(ext.getStrides()) << "|dtype" << int(map.dtype()) << "|shape"
+     << listText(map.shape()) << "|stick" << l.stickDim << "|order"
+     << listText(
+            llvm::SmallVector<int64_t>(l.dimOrder.begin(), l.dimOrder.end()))
+     << "|padded" << listText(l.paddedShape) << "|device"
+     << listText(l.deviceShape) << "|eps" << l.elemsPerStick;
+  return llvm::xxh3_64bits(llvm::StringRef(os.str()));
 }
 
 FailureOr<std::unique_ptr<spy::StreamedImage>>

@@ -146,6 +146,16 @@ Pt2Archive::entrySize(const std::string &relative) const {
   return e ? std::optional<uint64_t>(e->size) : std::nullopt;
 }
 
+std::optional<uint64_t>
+Pt2Archive::entryDigest(const std::string &relative) const {
+  const ZipIndex::Entry *e = zip_->find(root_ + relative);
+  if (!e)
+    return std::nullopt;
+  std::string identity =
+      e->name + '\0' + std::to_string(e->size) + '\0' + std::to_string(e->crc);
+  return llvm::xxh3_64bits(llvm::StringRef(identity));
+}
+
 std::optional<std::vector<uint8_t>>
 Pt2Archive::readRange(const std::string &relative, uint64_t offset,
                       uint64_t size, std::string &error) const {

@@ -32,10 +32,12 @@ namespace {
 void printModel(const rt::Model &m, llvm::raw_ostream &os);
 } // namespace
 
-bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
-             std::string &error) {
+bool dumpSpy(const std::string &path, llvm::raw_ostream &os, std::string &error,
+             const std::string &weightsFile) {
   std::unique_ptr<rt::Model> model;
-  rt::Status status = rt::Model::open(path, nullptr, model);
+  rt::LoadOptions options;
+  options.weightsPath = weightsFile;
+  rt::Status status = rt::Model::open(path, nullptr, model, options);
   if (!status.ok()) {
     error = status.message();
     return false;
@@ -45,9 +47,12 @@ bool dumpSpy(const std::string &path, llvm::raw_ostream &os,
 }
 
 bool dumpSpy(std::vector<uint8_t> bytes, llvm::raw_ostream &os,
-             std::string &error) {
+             std::string &error, const std::string &weightsFile) {
   std::unique_ptr<rt::Model> model;
-  rt::Status status = rt::Model::fromBuffer(std::move(bytes), nullptr, model);
+  rt::LoadOptions options;
+  options.weightsPath = weightsFile;
+  rt::Status status =
+      rt::Model::fromBuffer(std::move(bytes), nullptr, model, options);
   if (!status.ok()) {
     error = status.message();
     return false;
@@ -66,6 +71,8 @@ void printHeader(const rt::Model &m, llvm::raw_ostream &os) {
      << m.metadata().compilerVersion << "\", pipeline \""
      << m.metadata().pipeline << "\"\n";
   os << "workspace: " << m.workspaceSize() << " bytes\n";
+  if (!m.weightsPath().empty())
+    os << "weights file: " << m.weightsPath() << "\n";
 }
 
 /// The optional fields of a tensor's line, each only where it is set.
@@ -208,7 +215,8 @@ void printModel(const rt::Model &m, llvm::raw_ostream &os) {
     printTensor(m, i, t, os);
   for (auto [i, s] : llvm::enumerate(m.segments()))
     os << "segment " << i << ": offset " << s.offset << " bytes " << s.size
-       << " align " << s.alignment << "\n";
+       << " align " << s.alignment << (s.external ? " in the weights file" : "")
+       << "\n";
   for (auto [p, prog] : llvm::enumerate(m.programs()))
     printProgram(m, p, prog, os);
   os << "plan:";

@@ -13,12 +13,15 @@
 #include "spyre/Dialect/Spyre/InstEncoder.h"
 #include "spyre/Dialect/Spyre/SpyreOps.h"
 #include "spyre/Spy/SpyWriter.h"
+#include "spyre/Spy/WeightsFile.h"
 #include "spyre/Target/Pt2/ExternalData.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -31,10 +34,12 @@ public:
   Emitter(ModuleOp module, const Arch &arch)
       : module(module), arch(arch), writer(arch) {}
 
-  LogicalResult run(const SpyEmitOptions &options) {
+  /// `spyPath`: where the .spy goes (empty: a stream).
+  LogicalResult run(const SpyEmitOptions &options, StringRef spyPath) {
     if (options.weightBufferBytes)
       streamBufferBytes = options.weightBufferBytes;
-    if (failed(checkProgramLevel()) || failed(addTensors()))
+    if (failed(checkProgramLevel()) || failed(addTensors()) ||
+        failed(placeExternalWeights(options, spyPath)))
       return failure();
     linkUpdatedTensors();
     if (failed(addPrograms()))
@@ -57,6 +62,14 @@ private:
   std::vector<std::unique_ptr<std::vector<uint8_t>>> hostImages;
   ExternalData externals;
   uint64_t streamBufferBytes = spy::StreamedImage::kDefaultBudgetBytes;
+  /// A `#spyre.external` weight, placed once all are known.
+  struct ExternalWeight {
+    TensorOp op;
+    uint32_t index;
+    ExternalDataAttr ext;
+    spy::LayoutMap map;
+  };
+  std::vector<ExternalWeight> externalWeights;
 
   /// The emitter reads only program-level modules: spyre.tensor,
   /// spyre.program and spyre.plan ops, no functions.
@@ -151,7 +164,7 @@ private:
     if (auto value = t.getValue())
       return setData(t, index, *dtype, desc, *value);
     if (auto ext = t.getExternal())
-      return setExternalData(t, index, *dtype, desc, *ext);
+      return addExternalWeight(t, index, *dtype, desc, *ext);
     return success();
   }
 
@@ -214,32 +227,123 @@ private:
     return success();
   }
 
-  LogicalResult setExternalData(TensorOp t, uint32_t index, isa::DType dtype,
-                                const spy::TensorDesc &desc,
-                                ExternalDataAttr ext) {
-    spy::LayoutMap map;
+  LogicalResult addExternalWeight(TensorOp t, uint32_t index, isa::DType dtype,
+                                  const spy::TensorDesc &desc,
+                                  ExternalDataAttr ext) {
+    ExternalWeight w{t, index, ext, spy::LayoutMap()};
     std::string error;
-    if (!spy::LayoutMap::create(dtype, desc.shape, desc.layout, arch, map,
+    if (!spy::LayoutMap::create(dtype, desc.shape, desc.layout, arch, w.map,
                                 error))
       return t.emitError("invalid layout: ") << error;
+    externalWeights.push_back(std::move(w));
+    return success();
+  }
+
+  /// The device image of `w`, read from its archive when the source is
+  /// called, in chunks, through a buffer of bounded size: the weight is
+  /// never in memory as a whole.
+  FailureOr<spy::DataSource> imageSource(const ExternalWeight &w) {
     FailureOr<std::unique_ptr<spy::StreamedImage>> image =
-        externals.open(t, ext, map, streamBufferBytes);
+        externals.open(w.op, w.ext, w.map, streamBufferBytes);
     if (failed(image))
       return failure();
-    // Read at write time, in the writer's chunks, through a buffer of
-    // bounded size: the weight is never in memory as a whole.
     std::shared_ptr<spy::StreamedImage> source = std::move(*image);
     // The model's name of the weight, as ExternalData's messages give it.
-    std::string name = t.getSourceName() ? t.getSourceName()->str() : desc.name;
-    writer.setTensorData(index, map.deviceBytes(),
-                         [source, name](uint64_t offset, void *buffer,
-                                        uint64_t size, std::string &error) {
-                           if (source->read(offset, buffer, size, error))
-                             return true;
-                           error = "weight '" + name + "': " + error;
-                           return false;
-                         });
+    TensorOp op = w.op;
+    std::string name =
+        op.getSourceName() ? op.getSourceName()->str() : op.getSymName().str();
+    return spy::DataSource([source, name](uint64_t offset, void *buffer,
+                                          uint64_t size, std::string &error) {
+      if (source->read(offset, buffer, size, error))
+        return true;
+      error = "weight '" + name + "': " + error;
+      return false;
+    });
+  }
+
+  /// The weights file the options ask for, "" for none.
+  FailureOr<std::string> weightsFilePath(const SpyEmitOptions &options,
+                                         StringRef spyPath) {
+    using Placement = SpyEmitOptions::WeightsPlacement;
+    uint64_t total = 0;
+    for (const ExternalWeight &w : externalWeights)
+      total += w.map.deviceBytes();
+    if (options.weights == Placement::Inline || externalWeights.empty() ||
+        (options.weights == Placement::Auto &&
+         (spyPath.empty() || total < kAutoWeightsFileBytes)))
+      return std::string();
+    if (!options.weightsFile.empty())
+      return options.weightsFile;
+    if (spyPath.empty())
+      return module.emitError("the weights go to a weights file, but the .spy "
+                              "is written to a stream: name the weights file");
+    return defaultWeightsFile(spyPath);
+  }
+
+  /// Streams the external weights into the .spy, or into a weights file
+  /// (reused when it already holds the same images) that the .spy names.
+  LogicalResult placeExternalWeights(const SpyEmitOptions &options,
+                                     StringRef spyPath) {
+    FailureOr<std::string> path = weightsFilePath(options, spyPath);
+    if (failed(path))
+      return failure();
+    if (path->empty()) {
+      for (const ExternalWeight &w : externalWeights) {
+        FailureOr<spy::DataSource> source = imageSource(w);
+        if (failed(source))
+          return failure();
+        writer.setTensorData(w.index, w.map.deviceBytes(), std::move(*source));
+      }
+      return success();
+    }
+    std::vector<spy::WeightsImage> images;
+    for (const ExternalWeight &w : externalWeights) {
+      FailureOr<uint64_t> key = externals.imageKey(w.op, w.ext, w.map);
+      if (failed(key))
+        return failure();
+      images.push_back({*key, w.map.deviceBytes(), nullptr});
+    }
+    spy::WeightsIndex index;
+    if (!spy::weightsFileMatches(*path, images, index)) {
+      if (!options.weightBufferBytes)
+        streamBufferBytes = spy::weightsImageBudget(
+            spy::weightsWriterThreads(options.weightThreads, images.size()));
+      for (size_t i = 0; i < images.size(); ++i) {
+        FailureOr<spy::DataSource> source = imageSource(externalWeights[i]);
+        if (failed(source))
+          return failure();
+        images[i].source = std::move(*source);
+      }
+      std::string error;
+      if (!spy::writeWeightsFile(*path, images, options.weightThreads, index,
+                                 error))
+        return module.emitError("cannot write the weights file: ") << error;
+    }
+    for (size_t i = 0; i < images.size(); ++i) {
+      const spy::WeightsEntry &e = index.entries[i];
+      writer.setExternalTensorData(externalWeights[i].index,
+                                   {e.offset, e.size, e.digest});
+    }
+    writer.setWeightsFile(recordedWeightsPath(*path, spyPath), index.key,
+                          index.dataSize);
     return success();
+  }
+
+  /// How the .spy names its weights file: a bare name when the two are in
+  /// the same directory (the pair can move together), else an absolute
+  /// path.
+  static std::string recordedWeightsPath(StringRef weights, StringRef spyPath) {
+    SmallString<256> absWeights(weights), absSpy(spyPath);
+    llvm::sys::fs::make_absolute(absWeights);
+    llvm::sys::path::remove_dots(absWeights, /*remove_dot_dot=*/true);
+    if (!spyPath.empty()) {
+      llvm::sys::fs::make_absolute(absSpy);
+      llvm::sys::path::remove_dots(absSpy, /*remove_dot_dot=*/true);
+      if (llvm::sys::path::parent_path(absWeights) ==
+          llvm::sys::path::parent_path(absSpy))
+        return llvm::sys::path::filename(absWeights).str();
+    }
+    return absWeights.str().str();
   }
 
   //===--- Programs -------------------------------------------------------===//
@@ -278,11 +382,20 @@ private:
 
 } // namespace
 
+std::string defaultWeightsFile(StringRef spyPath) {
+  SmallString<256> path(spyPath);
+  if (llvm::sys::path::extension(path) == ".spy")
+    llvm::sys::path::replace_extension(path, ".spyw");
+  else
+    path += ".spyw";
+  return path.str().str();
+}
+
 LogicalResult emitSpy(ModuleOp module, raw_ostream &os,
                       const SpyEmitOptions &options) {
   Arch arch = getArch(module);
   Emitter emitter(module, arch);
-  if (failed(emitter.run(options)))
+  if (failed(emitter.run(options, StringRef())))
     return failure();
   std::string error;
   bool ok = emitter.getWriter().writeTo(
@@ -300,7 +413,7 @@ LogicalResult emitSpyFile(ModuleOp module, StringRef path,
                           const SpyEmitOptions &options) {
   Arch arch = getArch(module);
   Emitter emitter(module, arch);
-  if (failed(emitter.run(options)))
+  if (failed(emitter.run(options, path)))
     return failure();
   std::string error;
   if (!emitter.getWriter().write(path.str(), error))

@@ -47,7 +47,8 @@ const char *const kUsage =
     "usage: spyre-run MODEL.spy --input [NAME=]IN0.npy [--input ...]\n"
     "                 --output-dir DIR [--stats STATS.json] [--arch FILE]\n"
     "                 [--trace TRACE.json] [--timing-only] [--runs N]\n"
-    "                 [--profile] [--check [--reference DIR]]\n";
+    "                 [--profile] [--no-verify] [--weights FILE]\n"
+    "                 [--check [--reference DIR]]\n";
 
 constexpr int64_t kMaxRuns = 1000000;
 
@@ -65,6 +66,7 @@ struct Options {
   std::string trace;
   bool timingOnly = false;
   bool noVerify = false;
+  std::string weights;
   bool profile = false;
   bool check = false;
   std::string referenceDir;
@@ -111,6 +113,10 @@ void addOptions(CLI::App &app, Options &opts) {
                "simulate timing only: no data is computed and no outputs are "
                "written; inputs are optional (checked when given), so models "
                "too large to run need no data");
+  app.add_option("--weights", opts.weights,
+                 "the model's weights file (default: the one its .spy names, "
+                 "a bare name beside the .spy)")
+      ->type_name("FILE");
   app.add_flag("--no-verify", opts.noVerify,
                "skip recomputing the content hash of every segment at load "
                "(a corrupt file then runs and may give wrong answers)");
@@ -481,6 +487,7 @@ Status loadModel(const Options &opts, const Arch &arch,
   std::unique_ptr<Model> model;
   LoadOptions load;
   load.verifyData = !opts.noVerify;
+  load.weightsPath = opts.weights;
   SPYRE_RETURN_IF_ERROR(Model::open(opts.model, &arch, model, load));
   for (const std::string &w : model->warnings())
     std::fprintf(stderr, "spyre-run: warning: %s: %s\n", opts.model.c_str(),

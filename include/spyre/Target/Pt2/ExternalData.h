@@ -43,6 +43,15 @@ public:
   open(mlir::Operation *op, ExternalDataAttr ext, const spy::LayoutMap &map,
        uint64_t budgetBytes = spy::StreamedImage::kDefaultBudgetBytes);
 
+  /// A key of the device image `open` would give, read from metadata only:
+  /// the bytes' identity (an archive entry's name, size and CRC-32 from the
+  /// zip directory; a plain file's size and modification time), the offset
+  /// and strides of the view, and the dtype, shape and layout of `map`.
+  /// Equal keys give equal images (the weights file of spy/WeightsFile.h is
+  /// reused on it). Errors are emitted at `op`.
+  mlir::FailureOr<uint64_t> imageKey(mlir::Operation *op, ExternalDataAttr ext,
+                                     const spy::LayoutMap &map);
+
   /// Compressed entries decompressed so far, for tests.
   uint64_t decompressions() const;
 

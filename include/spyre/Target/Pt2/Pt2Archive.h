@@ -87,6 +87,9 @@ public:
   /// every entry's name, size and CRC-32 from the central directory. Equal
   /// archives give equal digests wherever they lie.
   uint64_t contentDigest() const { return digest_; }
+  /// The same for one entry (its name, size and CRC-32), or nullopt when
+  /// absent.
+  std::optional<uint64_t> entryDigest(const std::string &relative) const;
 
 private:
   Pt2Archive() = default;

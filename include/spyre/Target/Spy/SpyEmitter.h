@@ -19,7 +19,32 @@ struct SpyEmitOptions {
   /// is written (0: spy::StreamedImage::kDefaultBudgetBytes). Peak memory
   /// does not depend on the size of the weights, only on this.
   uint64_t weightBufferBytes = 0;
+
+  /// Where the device images of `#spyre.external` weights go
+  /// (docs/spy-format.md, "Weights file").
+  enum class WeightsPlacement {
+    /// A weights file when they total kAutoWeightsFileBytes or more and the
+    /// .spy is written to a file; else into the .spy.
+    Auto,
+    /// Into the .spy.
+    Inline,
+    /// Into the weights file.
+    File,
+  };
+  WeightsPlacement weights = WeightsPlacement::Auto;
+  /// The weights file; empty: beside the .spy, its name with `.spyw` for
+  /// `.spy` (model.spy -> model.spyw). A file already there that holds the
+  /// same images (same key) is reused, not rewritten.
+  std::string weightsFile;
+  /// Host threads converting weights into the weights file (0: all cores).
+  unsigned weightThreads = 0;
 };
+
+/// The size from which WeightsPlacement::Auto writes a weights file.
+constexpr uint64_t kAutoWeightsFileBytes = uint64_t(1) << 30;
+
+/// The default weights file of a .spy written to `spyPath`.
+std::string defaultWeightsFile(llvm::StringRef spyPath);
 
 /// Serializes a program-level module (`spyre.tensor`, `spyre.program`,
 /// `spyre.plan`; the output of spyre-lower-to-program) to `path` as a .spy

@@ -80,6 +80,8 @@ struct SegmentInfo {
   uint64_t offset = 0;
   uint64_t size = 0;
   uint64_t alignment = 1;
+  /// In the weights file (format 3.0), at `offset` of its data area.
+  bool external = false;
 };
 
 /// A relocation: write tensorAddress + addend (u64) at byte `offset` of the
@@ -105,7 +107,13 @@ struct LoadOptions {
   /// Recompute the digest of every segment (format >= 2.2) and refuse a
   /// mismatch. Off (`spyre-run --no-verify`), the data is trusted as is.
   bool verifyData = true;
+  /// The weights file of a model whose large weights are outside its .spy
+  /// (format 3.0; `spyre-run --weights`). Empty: the file the .spy names,
+  /// a bare name looked up beside the .spy.
+  std::string weightsPath;
 };
+
+class FileMapping;
 
 /// A validated, immutable .spy model.
 class Model {
@@ -160,14 +168,22 @@ public:
   }
   /// Total bytes of the file.
   uint64_t fileSize() const;
+  /// The weights file the external segments were read from (empty: none).
+  const std::string &weightsPath() const { return weightsPath_; }
 
 private:
-  class Mapping;
   class Validator;
   Model();
-  Status validate(const Arch *deviceArch, const LoadOptions &options);
+  /// `path`: where the .spy is (empty when read from a buffer), for the
+  /// weights file it names.
+  Status validate(const std::string &path, const Arch *deviceArch,
+                  const LoadOptions &options);
 
-  std::unique_ptr<Mapping> mapping_;
+  std::unique_ptr<FileMapping> mapping_;
+  /// The weights file, when the model has one.
+  std::unique_ptr<FileMapping> weights_;
+  const uint8_t *weightsData_ = nullptr;
+  std::string weightsPath_;
   const uint8_t *dataArea_ = nullptr;
   uint32_t formatMajor_ = 0, formatMinor_ = 0;
   uint64_t archHash_ = 0;
