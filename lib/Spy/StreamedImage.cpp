@@ -277,6 +277,9 @@ struct StreamedImage::Slab {
   uint64_t start = 0, end = 0;
   /// The layout of the slab's box (its device image is the slab).
   LayoutMap map;
+  /// The box was transposed into `transposed_` (map is the transposed
+  /// box's).
+  bool transposed = false;
 };
 
 namespace {
@@ -300,6 +303,65 @@ std::vector<uint64_t> fixedIndices(const TensorLayout &l, uint64_t unit,
     unit /= uint64_t(l.deviceShape[k]);
   }
   return fixed;
+}
+
+/// Whether the sticks of `map` run down the columns of a row-major matrix
+/// (rank 2, dim_order [1, 0], the stick on dim 0: a linear weight stored
+/// transposed). Converting such a box reads one element per host row for
+/// every stick; the transposed box converts with contiguous sticks.
+bool hasColumnSticks(const LayoutMap &map) {
+  const TensorLayout &l = map.layout();
+  return map.shape().size() == 2 && l.stickDim == 0 &&
+         l.dimOrder == std::vector<int32_t>{1, 0};
+}
+
+/// The layout of the transposed box of a hasColumnSticks `map`: shape and
+/// padded shape swapped, the identity order, the stick on dim 1. Element
+/// (r, c) of the box and (c, r) of its transpose have the same device
+/// index [c, r / E, r % E], so the device image is the same.
+bool transposedBoxMap(const LayoutMap &map, LayoutMap &out,
+                      std::string &error) {
+  const TensorLayout &l = map.layout();
+  TensorLayout t = l;
+  t.stickDim = 1;
+  t.dimOrder = {0, 1};
+  t.paddedShape = {l.paddedShape[1], l.paddedShape[0]};
+  std::vector<int64_t> shape = {map.shape()[1], map.shape()[0]};
+  return LayoutMap::create(map.dtype(), shape, t,
+                           int64_t(l.elemsPerStick) * map.elementBytes(),
+                           isDL16(map.storage()), out, error);
+}
+
+/// Writes the transpose of the row-major `rows` x `cols` matrix `in` to
+/// `out`, in square blocks that stay in cache.
+template <typename T>
+void transposeBlocked(const T *in, T *out, uint64_t rows, uint64_t cols) {
+  constexpr uint64_t kBlock = 32;
+  for (uint64_t r0 = 0; r0 < rows; r0 += kBlock)
+    for (uint64_t c0 = 0; c0 < cols; c0 += kBlock) {
+      uint64_t r1 = std::min(rows, r0 + kBlock);
+      uint64_t c1 = std::min(cols, c0 + kBlock);
+      for (uint64_t c = c0; c < c1; ++c)
+        for (uint64_t r = r0; r < r1; ++r)
+          out[c * rows + r] = in[r * cols + c];
+    }
+}
+
+void transposeMatrix(const uint8_t *in, uint8_t *out, uint64_t rows,
+                     uint64_t cols, uint32_t elementBytes) {
+  switch (elementBytes) {
+  case 1:
+    return transposeBlocked(in, out, rows, cols);
+  case 2:
+    return transposeBlocked(reinterpret_cast<const uint16_t *>(in),
+                            reinterpret_cast<uint16_t *>(out), rows, cols);
+  case 4:
+    return transposeBlocked(reinterpret_cast<const uint32_t *>(in),
+                            reinterpret_cast<uint32_t *>(out), rows, cols);
+  default:
+    return transposeBlocked(reinterpret_cast<const uint64_t *>(in),
+                            reinterpret_cast<uint64_t *>(out), rows, cols);
+  }
 }
 
 /// Sets a box layout's device shape from its padded shape.
@@ -331,6 +393,12 @@ StreamedImage::StreamedImage(const LayoutMap &map,
   assert(addressesTensor(shape, hostStrides_, eb) &&
          "host strides that do not address the tensor");
   uint64_t stickBytes = uint64_t(map_.layout().elemsPerStick) * eb;
+  // A box that is transposed before conversion needs a second buffer of its
+  // size: each gets half the budget (none below two sticks: a budget that
+  // small is kept exactly, untransposed).
+  transposeSlabs_ = hasColumnSticks(map_) && budgetBytes / 2 >= stickBytes;
+  if (transposeSlabs_)
+    budgetBytes /= 2;
   budget_ = std::max(budgetBytes, stickBytes);
   if (rank == 0 || map_.deviceBytes() <= budget_)
     return; // One slab: the whole tensor.
@@ -437,6 +505,8 @@ bool StreamedImage::loadSlab(uint64_t offset, std::string &error) {
   if (!gather(lo, ext, error))
     return false;
   reader_->releasePages();
+  if (transposeSlabs_ && !transposeBox(*slab, ext, error))
+    return false;
   slab_ = std::move(slab);
   ++slabsLoaded_;
   return true;
@@ -592,9 +662,35 @@ bool StreamedImage::gather(const std::vector<int64_t> &lo,
   return ok;
 }
 
+bool StreamedImage::transposeBox(Slab &slab, const std::vector<int64_t> &ext,
+                                 std::string &error) {
+  if (!transposed_)
+    transposed_ = std::make_unique<Box>();
+  if (!transposed_->reserve(boxBytes_)) {
+    error = "cannot allocate " + std::to_string(boxBytes_) +
+            " bytes for a weight slab";
+    return false;
+  }
+  peakBufferBytes_ = std::max(peakBufferBytes_,
+                              2 * boxBytes_ + bounce_.capacity());
+  std::string why;
+  LayoutMap map;
+  if (!transposedBoxMap(slab.map, map, why)) {
+    error = "internal error: transposed slab layout: " + why;
+    return false;
+  }
+  transposeMatrix(box_->data(), transposed_->data(), uint64_t(ext[0]),
+                  uint64_t(ext[1]), map_.elementBytes());
+  slab.map = std::move(map);
+  slab.transposed = true;
+  return true;
+}
+
 void StreamedImage::finish() {
   slab_.reset();
   box_->release();
+  if (transposed_)
+    transposed_->release();
   std::vector<uint8_t>().swap(bounce_);
   reader_->close();
 }
@@ -615,7 +711,8 @@ bool StreamedImage::read(uint64_t offset, void *out, uint64_t size,
         return false;
       }
     uint64_t n = std::min(size, slab_->end - offset);
-    slab_->map.hostToDeviceRange(box_->data(), offset - slab_->start, n, p);
+    const Box &box = slab_->transposed ? *transposed_ : *box_;
+    slab_->map.hostToDeviceRange(box.data(), offset - slab_->start, n, p);
     offset += n;
     p += n;
     size -= n;

@@ -14,7 +14,10 @@
 // the box) and converted by a LayoutMap of the box. For a linear weight
 // stored transposed on the device (dim_order [1, 0]) a slab is a band of
 // columns of every row: it costs one read per row, and never more memory
-// than the budget, however large the matrix.
+// than the budget, however large the matrix. Its sticks run down the box's
+// columns, so the box is transposed (in cache-sized blocks) before it is
+// converted, and each stick comes from contiguous memory; the box and its
+// transpose share the budget.
 //
 // Plain C++ (POSIX I/O), no LLVM.
 //
@@ -122,6 +125,10 @@ private:
   bool defineBoxSlab(uint64_t offset, Slab &slab, std::vector<int64_t> &lo,
                      std::vector<int64_t> &ext, std::string &error);
   bool loadSlab(uint64_t offset, std::string &error);
+  /// Transposes the box of a slab whose sticks run down its columns into
+  /// transposed_ and gives the slab the transposed box's layout.
+  bool transposeBox(Slab &slab, const std::vector<int64_t> &ext,
+                    std::string &error);
   bool gather(const std::vector<int64_t> &lo, const std::vector<int64_t> &ext,
               std::string &error);
   void finish();
@@ -139,6 +146,9 @@ private:
   std::unique_ptr<Slab> slab_;
   /// The slab's host elements, row-major over its box.
   std::unique_ptr<Box> box_;
+  /// The box transposed, for layouts with column sticks.
+  std::unique_ptr<Box> transposed_;
+  bool transposeSlabs_ = false;
   std::vector<uint8_t> bounce_;
   uint64_t boxBytes_ = 0;
   uint64_t peakBufferBytes_ = 0, slabsLoaded_ = 0;
