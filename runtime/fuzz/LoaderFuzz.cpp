@@ -10,6 +10,7 @@
 #include "spyre/Runtime/SimulatorDevice.h"
 #include "spyre/Spy/SpyFormat.h"
 #include "spyre/Spy/SpyWriter.h"
+#include "spyre/Spy/WeightsFile.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -62,7 +63,42 @@ Inst dma(Opcode op, uint32_t lx, uint32_t rows, uint32_t rowBytes,
 
 /// A matmul kernel on two cores splitting the rows, in a loop, with a clamp,
 /// parameters, a workspace round trip and every relocation phase.
-std::vector<uint8_t> matmulSeed() {
+/// The weight of matmulSeed.
+std::vector<uint8_t> matmulWeight() {
+  std::vector<uint8_t> weights(64 * 128);
+  for (size_t i = 0; i < weights.size(); ++i)
+    weights[i] = uint8_t(i * 7);
+  return weights;
+}
+
+/// Where the weights file of the external-weight seed is (an absolute path,
+/// so that models read from memory find it), written by
+/// writeSeedWeightsFile.
+std::string seedWeightsPath() {
+  const char *tmp = std::getenv("TMPDIR");
+  return std::string(tmp && tmp[0] == '/' ? tmp : "/tmp") +
+         "/spyre-fuzz-loader-seed.spyw";
+}
+
+/// Writes the weights file of the external-weight seed; its index.
+spy::WeightsIndex writeSeedWeightsFile() {
+  std::vector<uint8_t> bytes = matmulWeight();
+  std::vector<spy::WeightsImage> images = {
+      {/*sourceKey=*/1, bytes.size(),
+       [bytes](uint64_t offset, void *out, uint64_t size, std::string &) {
+         std::memcpy(out, bytes.data() + offset, size);
+         return true;
+       }}};
+  spy::WeightsIndex index;
+  std::string error;
+  check(spy::writeWeightsFile(seedWeightsPath(), images, 1, index, error),
+        "cannot write the seed weights file");
+  return index;
+}
+
+/// A matmul over two cores; with `external`, its weight is in the weights
+/// file (format 3.0).
+std::vector<uint8_t> matmulSeed(bool external) {
   const Arch &arch = Arch::builtinDefault();
   spy::SpyWriter w(arch);
   uint32_t x =
@@ -76,10 +112,14 @@ std::vector<uint8_t> matmulSeed() {
   tmp.workspaceOffset = 0;
   uint32_t t = w.addTensor(tmp);
   w.setWorkspaceSize(4096);
-  std::vector<uint8_t> weights(64 * 128);
-  for (size_t i = 0; i < weights.size(); ++i)
-    weights[i] = uint8_t(i * 7);
-  w.setTensorData(wt, weights);
+  if (external) {
+    spy::WeightsIndex index = writeSeedWeightsFile();
+    const spy::WeightsEntry &e = index.entries.at(0);
+    w.setExternalTensorData(wt, {e.offset, e.size, e.digest});
+    w.setWeightsFile(seedWeightsPath(), index.key, index.dataSize);
+  } else {
+    w.setTensorData(wt, matmulWeight());
+  }
 
   spy::ProgramDesc p;
   p.name = "matmul";
@@ -268,6 +308,9 @@ void evaluateReferences(const rt::Model &m) {
 }
 
 FuzzOutcome runLoaderOnce(const uint8_t *data, size_t size) {
+  // The weights file that the external-weight seed (and its mutants) name.
+  static const bool seedWeights = (writeSeedWeightsFile(), true);
+  (void)seedWeights;
   const Arch &arch = Arch::builtinDefault();
   std::unique_ptr<rt::Model> model;
   rt::Status s = rt::Model::fromBuffer(std::vector<uint8_t>(data, data + size),
@@ -311,7 +354,7 @@ FuzzOutcome runLoaderOnce(const uint8_t *data, size_t size) {
 }
 
 std::vector<std::vector<uint8_t>> loaderSeeds() {
-  return {matmulSeed(), sfpRingSeed()};
+  return {matmulSeed(false), sfpRingSeed(), matmulSeed(true)};
 }
 
 void fixChecksum(std::vector<uint8_t> &bytes) {
