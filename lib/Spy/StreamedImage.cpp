@@ -671,8 +671,8 @@ bool StreamedImage::transposeBox(Slab &slab, const std::vector<int64_t> &ext,
             " bytes for a weight slab";
     return false;
   }
-  peakBufferBytes_ = std::max(peakBufferBytes_,
-                              2 * boxBytes_ + bounce_.capacity());
+  peakBufferBytes_ =
+      std::max(peakBufferBytes_, 2 * boxBytes_ + bounce_.capacity());
   std::string why;
   LayoutMap map;
   if (!transposedBoxMap(slab.map, map, why)) {

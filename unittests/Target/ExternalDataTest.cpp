@@ -103,4 +103,54 @@ TEST(ExternalData, DeflatedEntryIsDecompressedOnce) {
     EXPECT_TRUE(stored[i] == deflated[i]) << "view " << i;
 }
 
+/// The keys the weights file is reused on (spy/WeightsFile.h): equal for
+/// the same view and layout of the same entry wherever its bytes lie (a
+/// stored or a deflated archive), different for another view or layout.
+TEST(ExternalData, ImageKeysNameTheSourceTheViewAndTheLayout) {
+  const std::string inputs = SPYRE_IMPORT_INPUTS;
+  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  ctx.loadDialect<SpyreDialect>();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    diagnostics += d.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  ExternalData data;
+  auto key = [&](const std::string &archive, const std::string &entry,
+                 const View &v, const spy::LayoutMap &map) {
+    auto ext = ExternalDataAttr::get(&ctx, inputs + "/" + archive, entry,
+                                     v.offset, v.strides);
+    FailureOr<uint64_t> k = data.imageKey(*module, ext, map);
+    return succeeded(k) ? *k : uint64_t(0);
+  };
+  const std::string stored = "legacy_pickled_weights_2_8.pt2";
+  const std::string deflated = "legacy_pickled_weights_deflated.pt2";
+  const std::string entry = "data/weights/model.pt";
+  uint64_t fc1 = key(stored, entry, kViews[0], f16Map(kViews[0].shape));
+  EXPECT_NE(fc1, 0u) << diagnostics;
+  EXPECT_EQ(fc1, key(stored, entry, kViews[0], f16Map(kViews[0].shape)));
+  EXPECT_EQ(fc1, key(deflated, entry, kViews[0], f16Map(kViews[0].shape)));
+  // Another view of the same storage, another layout of the same view.
+  EXPECT_NE(fc1, key(stored, entry, kViews[3], f16Map(kViews[3].shape)));
+  spy::TensorLayout transposed;
+  spy::LayoutMap transposedMap;
+  std::string error;
+  ASSERT_TRUE(spy::TensorLayout::make(isa::DType::F16, kViews[0].shape, 0, 128,
+                                      transposed, error, {1, 0}))
+      << error;
+  ASSERT_TRUE(spy::LayoutMap::create(isa::DType::F16, kViews[0].shape,
+                                     transposed, 128, true, transposedMap,
+                                     error))
+      << error;
+  EXPECT_NE(fc1, key(stored, entry, kViews[0], transposedMap));
+  // No such entry: an error naming it.
+  EXPECT_EQ(
+      key(stored, "data/weights/none.pt", kViews[0], f16Map(kViews[0].shape)),
+      0u);
+  EXPECT_NE(diagnostics.find("has no entry 'data/weights/none.pt'"),
+            std::string::npos)
+      << diagnostics;
+}
+
 } // namespace
