@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${SPYRE_BUILD_DIR:-build}"
+# Paths relative to the checkout in ccache's keys: a fresh clone elsewhere
+# (CI) reuses the objects of this one.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=true
 jobs="${SPYRE_JOBS:-2}"
 if [[ ! -f "$build/build.ninja" ]]; then
   # shellcheck disable=SC2086

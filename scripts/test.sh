@@ -39,10 +39,10 @@ if [[ "${SPYRE_SKIP_FUZZ:-0}" != 1 ]]; then
   fi
 fi
 
-# The bad-input tests again on an AddressSanitizer + UBSan build: the
-# importer, the emitter and the loader read untrusted files, and a wrong read
-# that happens not to crash is still a bug. Only the tools those tests run are
-# built (a second build directory; ccache makes reruns cheap).
+# The whole suite again on an AddressSanitizer + UBSan build: the importer,
+# the emitter and the loader read untrusted files, and a wrong read that
+# happens not to crash is still a bug. Only the tools and tests the suites
+# run are built (a second build directory; ccache makes reruns cheap).
 # SPYRE_SKIP_ASAN=1 skips this stage.
 if [[ "${SPYRE_SKIP_ASAN:-0}" != 1 ]]; then
   echo "== lit Target, Tools (importer, binary, CLI) under ASan + UBSan"
@@ -51,19 +51,37 @@ if [[ "${SPYRE_SKIP_ASAN:-0}" != 1 ]]; then
     SPYRE_CMAKE_ARGS="-DSPYRE_ENABLE_SANITIZERS=ON" \
     scripts/build.sh spyre-opt spyre-translate spyre-compile spyre-run spyre-npy-compare \
     spyre-fuzz-loader spyre-fuzz-pt2 spyre-fuzz-pickle spyre-fuzz-npy spyre-dispatch-bench \
-    SpyreTargetTests SpyreTorchSaveTests
+    SpyreTargetTests SpyreTorchSaveTests SpyreRuntimeTests
   # allow_user_poisoning=0: LLVM's inline allocators poison memory only in
   # our instrumented code, not in the uninstrumented libMLIR that shares
   # them, which would read as use-after-poison.
   export ASAN_OPTIONS="detect_leaks=1:allow_user_poisoning=0:halt_on_error=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  for t in SpyreTargetTests SpyreTorchSaveTests; do
-    "$asan_build/unittests/Target/$t" --gtest_brief=1 | tee -a "$ctest_log" \
+  for t in Target/SpyreTargetTests Target/SpyreTorchSaveTests \
+           runtime/SpyreRuntimeTests; do
+    "$asan_build/unittests/$t" --gtest_brief=1 | tee -a "$ctest_log" \
       || status=1
   done
-  /usr/lib/llvm-22/bin/lit "$asan_build/test/Target" "$asan_build/test/Tools" \
-    -sv -j "${SPYRE_JOBS:-2}" \
+  # Every lit suite, the end-to-end fixtures included (each compiled, run
+  # on the simulator and checked kernel by kernel).
+  /usr/lib/llvm-22/bin/lit "$asan_build/test" -sv -j "${SPYRE_JOBS:-2}" \
     | tee -a "$lit_log" || status=1
+fi
+
+# The runtime's threads under ThreadSanitizer: the C API and streams with
+# several threads on one device and one loaded model, and the weights-file
+# writer's worker threads. Only the runtime's tests are built (a third
+# build directory). SPYRE_SKIP_TSAN=1 skips this stage.
+if [[ "${SPYRE_SKIP_TSAN:-0}" != 1 ]]; then
+  echo "== runtime threads under ThreadSanitizer"
+  tsan_build="${SPYRE_TSAN_BUILD_DIR:-build-tsan}"
+  SPYRE_BUILD_DIR="$tsan_build" \
+    SPYRE_CMAKE_ARGS="-DSPYRE_ENABLE_TSAN=ON -DSPYRE_ENABLE_PYTHON=OFF" \
+    scripts/build.sh SpyreRuntimeTests
+  TSAN_OPTIONS="halt_on_error=1" "$tsan_build/unittests/runtime/SpyreRuntimeTests" \
+    --gtest_brief=1 \
+    --gtest_filter='Streams.*:CApi.*:Executable.*:WeightsFile.*:LoaderWeightsFile.*' \
+    | tee -a "$ctest_log" || status=1
 fi
 
 # Summary: ctest prints "N% tests passed, F tests failed out of T", gtest
