@@ -287,15 +287,24 @@ private:
     FailureOr<std::string> path = weightsFilePath(options, spyPath);
     if (failed(path))
       return failure();
-    if (path->empty()) {
-      for (const ExternalWeight &w : externalWeights) {
-        FailureOr<spy::DataSource> source = imageSource(w);
-        if (failed(source))
-          return failure();
-        writer.setTensorData(w.index, w.map.deviceBytes(), std::move(*source));
-      }
-      return success();
+    return path->empty() ? streamIntoSpy()
+                         : placeInWeightsFile(*path, spyPath, options);
+  }
+
+  LogicalResult streamIntoSpy() {
+    for (const ExternalWeight &w : externalWeights) {
+      FailureOr<spy::DataSource> source = imageSource(w);
+      if (failed(source))
+        return failure();
+      writer.setTensorData(w.index, w.map.deviceBytes(), std::move(*source));
     }
+    return success();
+  }
+
+  LogicalResult placeInWeightsFile(const std::string &path, StringRef spyPath,
+                                   const SpyEmitOptions &options) {
+    // Keys first: they read no weight data, and decide whether the file
+    // there can stay.
     std::vector<spy::WeightsImage> images;
     for (const ExternalWeight &w : externalWeights) {
       FailureOr<uint64_t> key = externals.imageKey(w.op, w.ext, w.map);
@@ -304,28 +313,37 @@ private:
       images.push_back({*key, w.map.deviceBytes(), nullptr});
     }
     spy::WeightsIndex index;
-    if (!spy::weightsFileMatches(*path, images, index)) {
-      if (!options.weightBufferBytes)
-        streamBufferBytes = spy::weightsImageBudget(
-            spy::weightsWriterThreads(options.weightThreads, images.size()));
-      for (size_t i = 0; i < images.size(); ++i) {
-        FailureOr<spy::DataSource> source = imageSource(externalWeights[i]);
-        if (failed(source))
-          return failure();
-        images[i].source = std::move(*source);
-      }
-      std::string error;
-      if (!spy::writeWeightsFile(*path, images, options.weightThreads, index,
-                                 error))
-        return module.emitError("cannot write the weights file: ") << error;
-    }
+    if (!spy::weightsFileMatches(path, images, index) &&
+        failed(writeWeightsFile(path, options, images, index)))
+      return failure();
     for (size_t i = 0; i < images.size(); ++i) {
       const spy::WeightsEntry &e = index.entries[i];
       writer.setExternalTensorData(externalWeights[i].index,
                                    {e.offset, e.size, e.digest});
     }
-    writer.setWeightsFile(recordedWeightsPath(*path, spyPath), index.key,
+    writer.setWeightsFile(recordedWeightsPath(path, spyPath), index.key,
                           index.dataSize);
+    return success();
+  }
+
+  /// Converts every external weight into a new weights file at `path`.
+  LogicalResult writeWeightsFile(const std::string &path,
+                                 const SpyEmitOptions &options,
+                                 std::vector<spy::WeightsImage> &images,
+                                 spy::WeightsIndex &index) {
+    if (!options.weightBufferBytes)
+      streamBufferBytes = spy::weightsImageBudget(
+          spy::weightsWriterThreads(options.weightThreads, images.size()));
+    for (size_t i = 0; i < images.size(); ++i) {
+      FailureOr<spy::DataSource> source = imageSource(externalWeights[i]);
+      if (failed(source))
+        return failure();
+      images[i].source = std::move(*source);
+    }
+    std::string error;
+    if (!spy::writeWeightsFile(path, images, options.weightThreads, index,
+                               error))
+      return module.emitError("cannot write the weights file: ") << error;
     return success();
   }
 
