@@ -2,8 +2,9 @@
 //
 // Order of the checks: header (size, magic, version, region bounds,
 // checksum), FlatBuffers verifier, model fields against the header, machine
-// description, then every table (segments, tensors, programs and their
-// instructions, relocations, plan). Each check runs before anything depends
+// description, the weights file (format 3.0: mapped, its header and key),
+// then every table (segments, tensors, programs and their instructions,
+// relocations, plan), then the segments' digests. Each check runs before anything depends
 // on what it checks; all arithmetic on file values is overflow-checked.
 //
 //===----------------------------------------------------------------------===//
