@@ -45,7 +45,7 @@ fi
 # run are built (a second build directory; ccache makes reruns cheap).
 # SPYRE_SKIP_ASAN=1 skips this stage.
 if [[ "${SPYRE_SKIP_ASAN:-0}" != 1 ]]; then
-  echo "== lit Target, Tools (importer, binary, CLI) under ASan + UBSan"
+  echo "== gtest and every lit suite under ASan + UBSan"
   asan_build="${SPYRE_ASAN_BUILD_DIR:-build-asan}"
   SPYRE_BUILD_DIR="$asan_build" \
     SPYRE_CMAKE_ARGS="-DSPYRE_ENABLE_SANITIZERS=ON" \
