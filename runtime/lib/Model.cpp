@@ -4,8 +4,9 @@
 // checksum), FlatBuffers verifier, model fields against the header, machine
 // description, the weights file (format 3.0: mapped, its header and key),
 // then every table (segments, tensors, programs and their instructions,
-// relocations, plan), then the segments' digests. Each check runs before anything depends
-// on what it checks; all arithmetic on file values is overflow-checked.
+// relocations, plan), then the segments' digests. Each check runs before
+// anything depends on what it checks; all arithmetic on file values is
+// overflow-checked.
 //
 //===----------------------------------------------------------------------===//
 
