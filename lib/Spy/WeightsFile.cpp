@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
@@ -161,6 +162,16 @@ bool writeIndex(int fd, const WeightsIndex &index) {
 }
 
 } // namespace
+
+WeightsImage memoryImage(uint64_t sourceKey, std::vector<uint8_t> bytes) {
+  auto held = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  uint64_t size = held->size();
+  return {sourceKey, size,
+          [held](uint64_t offset, void *out, uint64_t n, std::string &) {
+            std::memcpy(out, held->data() + offset, n);
+            return true;
+          }};
+}
 
 uint64_t weightsKey(const std::vector<WeightsImage> &images) {
   SegmentDigest digest;

@@ -82,13 +82,8 @@ std::string seedWeightsPath() {
 
 /// Writes the weights file of the external-weight seed; its index.
 spy::WeightsIndex writeSeedWeightsFile() {
-  std::vector<uint8_t> bytes = matmulWeight();
   std::vector<spy::WeightsImage> images = {
-      {/*sourceKey=*/1, bytes.size(),
-       [bytes](uint64_t offset, void *out, uint64_t size, std::string &) {
-         std::memcpy(out, bytes.data() + offset, size);
-         return true;
-       }}};
+      spy::memoryImage(/*sourceKey=*/1, matmulWeight())};
   spy::WeightsIndex index;
   std::string error;
   check(spy::writeWeightsFile(seedWeightsPath(), images, 1, index, error),

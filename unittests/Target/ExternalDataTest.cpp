@@ -48,18 +48,30 @@ const View kViews[] = {
     {640 + 2 * 256, {512, 256}, {}}, // rows 1 to 512 of fc1.weight
 };
 
+/// A context with the spyre dialect, an empty module for diagnostics to
+/// be emitted at, and the text of every diagnostic.
+struct Scope {
+  MLIRContext ctx{MLIRContext::Threading::DISABLED};
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler{&ctx, [this](Diagnostic &d) {
+                                    diagnostics += d.str();
+                                    return success();
+                                  }};
+  OwningOpRef<ModuleOp> module;
+  Scope() {
+    ctx.loadDialect<SpyreDialect>();
+    module = ModuleOp::create(UnknownLoc::get(&ctx));
+  }
+};
+
 /// The device images of kViews read from `archive`, and the number of
 /// entries decompressed to make them.
 std::vector<std::vector<uint8_t>> images(const std::string &archive,
                                          uint64_t &decompressions) {
-  MLIRContext ctx(MLIRContext::Threading::DISABLED);
-  ctx.loadDialect<SpyreDialect>();
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
-    diagnostics += d.str();
-    return success();
-  });
-  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  Scope scope;
+  MLIRContext &ctx = scope.ctx;
+  std::string &diagnostics = scope.diagnostics;
+  ModuleOp module = *scope.module;
   ExternalData data;
   // Every image opened first, then read, as the emitter does.
   std::vector<std::unique_ptr<spy::StreamedImage>> opened;
@@ -67,7 +79,7 @@ std::vector<std::vector<uint8_t>> images(const std::string &archive,
     auto ext = ExternalDataAttr::get(&ctx, archive, "data/weights/model.pt",
                                      v.offset, v.strides);
     FailureOr<std::unique_ptr<spy::StreamedImage>> image =
-        data.open(*module, ext, f16Map(v.shape), /*budgetBytes=*/65536);
+        data.open(module, ext, f16Map(v.shape), /*budgetBytes=*/65536);
     EXPECT_TRUE(succeeded(image)) << diagnostics;
     if (succeeded(image))
       opened.push_back(std::move(*image));
@@ -108,20 +120,16 @@ TEST(ExternalData, DeflatedEntryIsDecompressedOnce) {
 /// stored or a deflated archive), different for another view or layout.
 TEST(ExternalData, ImageKeysNameTheSourceTheViewAndTheLayout) {
   const std::string inputs = SPYRE_IMPORT_INPUTS;
-  MLIRContext ctx(MLIRContext::Threading::DISABLED);
-  ctx.loadDialect<SpyreDialect>();
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
-    diagnostics += d.str();
-    return success();
-  });
-  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  Scope scope;
+  MLIRContext &ctx = scope.ctx;
+  std::string &diagnostics = scope.diagnostics;
+  ModuleOp module = *scope.module;
   ExternalData data;
   auto key = [&](const std::string &archive, const std::string &entry,
                  const View &v, const spy::LayoutMap &map) {
     auto ext = ExternalDataAttr::get(&ctx, inputs + "/" + archive, entry,
                                      v.offset, v.strides);
-    FailureOr<uint64_t> k = data.imageKey(*module, ext, map);
+    FailureOr<uint64_t> k = data.imageKey(module, ext, map);
     return succeeded(k) ? *k : uint64_t(0);
   };
   const std::string stored = "legacy_pickled_weights_2_8.pt2";

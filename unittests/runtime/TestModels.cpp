@@ -66,13 +66,8 @@ std::vector<uint8_t> basicModel(const Arch &a, uint32_t formatMajor,
 
 std::vector<uint8_t> basicModelWithWeightsFile(const std::string &weightsPath,
                                                const std::string &recorded) {
-  std::vector<uint8_t> bytes = toBytes(basicWeight());
   std::vector<spy::WeightsImage> images = {
-      {/*sourceKey=*/7, bytes.size(),
-       [bytes](uint64_t offset, void *out, uint64_t size, std::string &) {
-         std::memcpy(out, bytes.data() + offset, size);
-         return true;
-       }}};
+      spy::memoryImage(/*sourceKey=*/7, toBytes(basicWeight()))};
   spy::WeightsIndex index;
   std::string error;
   EXPECT_TRUE(spy::writeWeightsFile(weightsPath, images, 1, index, error))

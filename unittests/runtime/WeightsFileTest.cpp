@@ -33,15 +33,6 @@ std::vector<uint8_t> pattern(uint64_t size, uint8_t seed) {
   return out;
 }
 
-spy::WeightsImage imageOf(uint64_t key, std::vector<uint8_t> bytes) {
-  auto held = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
-  return {key, held->size(),
-          [held](uint64_t offset, void *out, uint64_t size, std::string &) {
-            std::memcpy(out, held->data() + offset, size);
-            return true;
-          }};
-}
-
 std::vector<uint8_t> readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
@@ -62,8 +53,9 @@ bool exists(const std::string &path) {
 /// would be too slow; sizes that are not multiples of the alignment test
 /// the padding).
 std::vector<spy::WeightsImage> threeImages() {
-  return {imageOf(11, pattern(5000, 1)), imageOf(22, pattern(1, 2)),
-          imageOf(33, pattern(70000, 3))};
+  return {spy::memoryImage(11, pattern(5000, 1)),
+          spy::memoryImage(22, pattern(1, 2)),
+          spy::memoryImage(33, pattern(70000, 3))};
 }
 
 TEST(WeightsFile, WritesOnSeveralThreadsAndReadsBack) {

@@ -79,6 +79,9 @@ struct WeightsImage {
   DataSource source;
 };
 
+/// An image whose bytes are held in memory (tests, tools).
+WeightsImage memoryImage(uint64_t sourceKey, std::vector<uint8_t> bytes);
+
 /// The key of a file holding images with these source keys and sizes, in
 /// this order.
 uint64_t weightsKey(const std::vector<WeightsImage> &images);
