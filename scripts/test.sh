@@ -31,6 +31,8 @@ scripts/check-format.sh || { status=1; format_failed=1; }
 # registry op against PyTorch (tools/fuzz/README.md); any wrong answer or
 # internal error fails the suite. SPYRE_SKIP_FUZZ=1 skips it.
 fuzz_failed=0
+# Sanitized test binaries that exited non-zero (counted once each).
+sanitizer_failed=0
 if [[ "${SPYRE_SKIP_FUZZ:-0}" != 1 ]]; then
   echo "== op fuzzer (tools/fuzz/ci.sh)"
   if ! SPYRE_BUILD_DIR="$build" tools/fuzz/ci.sh; then
@@ -59,8 +61,9 @@ if [[ "${SPYRE_SKIP_ASAN:-0}" != 1 ]]; then
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   for t in Target/SpyreTargetTests Target/SpyreTorchSaveTests \
            runtime/SpyreRuntimeTests; do
+    # A leak or a sanitizer report fails the binary after its tests pass.
     "$asan_build/unittests/$t" --gtest_brief=1 | tee -a "$ctest_log" \
-      || status=1
+      || { status=1; sanitizer_failed=$((sanitizer_failed + 1)); }
   done
   # Every lit suite but Docs (the generated TableGen references, which
   # this build does not make), the end-to-end fixtures included (each
@@ -84,7 +87,7 @@ if [[ "${SPYRE_SKIP_TSAN:-0}" != 1 ]]; then
   TSAN_OPTIONS="halt_on_error=1" "$tsan_build/unittests/runtime/SpyreRuntimeTests" \
     --gtest_brief=1 \
     --gtest_filter='Streams.*:CApi.*:Executable.*:WeightsFile.*:LoaderWeightsFile.*' \
-    | tee -a "$ctest_log" || status=1
+    | tee -a "$ctest_log" || { status=1; sanitizer_failed=$((sanitizer_failed + 1)); }
 fi
 
 # Summary: ctest prints "N% tests passed, F tests failed out of T", gtest
@@ -99,7 +102,7 @@ gt_failed=$(sum 's/^\[  FAILED  \] ([0-9]+) tests?,.*/\1/p' "$ctest_log")
 lit_passed=$(sum 's/^ *Passed *: *([0-9]+).*/\1/p' "$lit_log")
 lit_failed=$(sum 's/^ *(Failed|Unresolved|Timed Out) *: *([0-9]+).*/\2/p' "$lit_log")
 passed=$(( ${ct_total:-0} - ${ct_failed:-0} + gt_passed + lit_passed ))
-failed=$(( ${ct_failed:-0} + gt_failed + lit_failed + fuzz_failed + format_failed ))
+failed=$(( ${ct_failed:-0} + gt_failed + lit_failed + fuzz_failed + format_failed + sanitizer_failed ))
 [[ $failed -ne 0 ]] && status=1
 echo "tests: $passed passed, $failed failed"
 exit $status

@@ -153,8 +153,10 @@ TEST(CApi, DeviceTensorsAndASharedWeight) {
             std::string::npos);
   EXPECT_EQ(spyre_executable_bind_weight(b, "w", x),
             SPYRE_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(spyre_tensor_create_input(device, model, 3, &x),
+  spyre_tensor_t *none = nullptr;
+  EXPECT_EQ(spyre_tensor_create_input(device, model, 3, &none),
             SPYRE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(none, nullptr);
   EXPECT_EQ(spyre_tensor_upload(nullptr, xs.data(), 512),
             SPYRE_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(spyre_tensor_address(nullptr), 0u);
