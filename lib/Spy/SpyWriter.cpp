@@ -89,6 +89,7 @@ Phase phaseForRole(Role role) {
   case Role::Constant:
     return Phase::Load;
   case Role::Workspace:
+  case Role::OnChip: // never relocated: no device memory
     return Phase::Bind;
   case Role::Input:
   case Role::Output:

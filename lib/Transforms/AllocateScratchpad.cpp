@@ -1,15 +1,20 @@
 //===- AllocateScratchpad.cpp - spyre-allocate-scratchpad -----------------===//
 //
 // Two allocations:
-//  * per core, the LX offsets of a kernel's buffers (KernelPlan): buffers
-//    live for the whole kernel except the body's temporaries, which share
-//    space once dead; the total must fit the usable LX;
+//  * per core, the LX offsets of every kernel's buffers (KernelPlan), over
+//    the whole launch plan: buffers live for the whole kernel except the
+//    body's temporaries, which share space once dead; a result handed to
+//    its consumer in LX (Residency.h) holds its region from its producer
+//    to its consumer, and every kernel in between places its buffers
+//    around it; the total must fit the usable LX at every kernel;
 //  * device memory for tensors passed between kernels: first-fit offsets in
-//    one workspace, reusing a dead tensor's bytes.
+//    one workspace, reusing a dead tensor's bytes (a result kept in LX has
+//    none).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Preconditions.h"
+#include "Residency.h"
 #include "spyre/Support/MathExtras.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
@@ -29,20 +34,30 @@ using namespace spyre;
 namespace {
 
 /// First-fit placement of [start, end) lifetimes with sizes; returns offsets
-/// and the peak. Lifetimes are positions in program order.
+/// and the peak. Lifetimes are positions in program order; an item with a
+/// fixed offset keeps it, and the others are placed around it.
 struct Interval {
   int64_t start, end, bytes;
+  int64_t fixed = -1;
 };
 
 SmallVector<int64_t> firstFit(ArrayRef<Interval> items, int64_t alignment,
                               int64_t &peak) {
   SmallVector<int64_t> offsets(items.size(), -1);
   peak = 0;
+  for (auto [i, item] : llvm::enumerate(items))
+    if (item.fixed >= 0) {
+      offsets[i] = item.fixed;
+      peak = std::max(peak, item.fixed + item.bytes);
+    }
   for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].fixed >= 0)
+      continue;
     // Ranges taken by items alive at the same time, sorted by offset.
     SmallVector<std::pair<int64_t, int64_t>> taken;
-    for (size_t j = 0; j < i; ++j)
-      if (items[j].start < items[i].end && items[i].start < items[j].end)
+    for (size_t j = 0; j < items.size(); ++j)
+      if (j != i && offsets[j] >= 0 && items[j].start < items[i].end &&
+          items[i].start < items[j].end)
         taken.push_back({offsets[j], offsets[j] + items[j].bytes});
     llvm::sort(taken);
     int64_t offset = 0;
@@ -151,47 +166,137 @@ LogicalResult reportLxOverflow(KernelOp kernel, const KernelPlan &plan,
   return diag;
 }
 
+/// LX over one function's launch plan: each kernel's buffers, placed in
+/// plan order around the regions of the handoffs held while it runs. A
+/// kernel that does not fit beside them drops the largest held handoff
+/// and tries again; without any it fits as it would alone, or the error
+/// is its own.
+class LxPlanner {
+public:
+  LxPlanner(MutableArrayRef<KernelPlan> plans, SmallVector<Handoff> handoffs,
+            const Arch &arch)
+      : plans(plans), handoffs(std::move(handoffs)), arch(arch) {}
+
+  LogicalResult run() {
+    for (size_t k = 0; k < plans.size(); ++k)
+      if (failed(placeKernel(k)))
+        return failure();
+    return success();
+  }
+
+  ArrayRef<Handoff> result() const { return handoffs; }
+
+private:
+  MutableArrayRef<KernelPlan> plans;
+  SmallVector<Handoff> handoffs;
+  const Arch &arch;
+
+  LogicalResult placeKernel(size_t k) {
+    KernelPlan &plan = plans[k];
+    while (true) {
+      int64_t whole = 0;
+      SmallVector<Interval> items = bufferLifetimes(plan, whole);
+      for (const Handoff &h : handoffs) {
+        if (!h.heldAt(k))
+          continue;
+        if (h.consumer == k)
+          items[h.consumerBuffer].fixed = h.offset; // read where it is
+        else
+          items.push_back({0, whole, h.bytes, h.offset}); // kept free
+      }
+      int64_t peak = 0;
+      SmallVector<int64_t> offsets = firstFit(items, arch.lxAlignment, peak);
+      if (peak <= arch.usableLxBytes()) {
+        commit(k, offsets, items, whole);
+        return success();
+      }
+      Handoff *largest = nullptr;
+      for (Handoff &h : handoffs)
+        if (h.heldAt(k) && (!largest || h.bytes > largest->bytes))
+          largest = &h;
+      if (!largest)
+        return reportLxOverflow(plan.kernel, plan, arch, peak);
+      largest->kept = false;
+    }
+  }
+
+  void commit(size_t k, ArrayRef<int64_t> offsets, ArrayRef<Interval> items,
+              int64_t whole) {
+    KernelPlan &plan = plans[k];
+    for (auto [b, offset, item] : llvm::zip(plan.buffers, offsets, items)) {
+      b.offset = offset;
+      if (item.start != 0 || item.end != whole)
+        b.live = {item.start, item.end - 1};
+    }
+    for (Handoff &h : handoffs)
+      if (h.kept && h.producer == k)
+        h.offset = plan.buffers[h.producerBuffer].offset;
+  }
+};
+
+/// `sources` and `destinations` of each kernel with a kept handoff.
+void recordHandoffs(ArrayRef<KernelPlan> plans, ArrayRef<Handoff> handoffs) {
+  auto paths = [](size_t n) { return SmallVector<StringRef>(n, "dma"); };
+  DenseMap<size_t, SmallVector<StringRef>> sources, destinations;
+  for (const Handoff &h : handoffs) {
+    if (!h.kept)
+      continue;
+    KernelOp producer = plans[h.producer].kernel;
+    KernelOp consumer = plans[h.consumer].kernel;
+    destinations.try_emplace(h.producer, paths(producer.getNumResults()))
+        .first->second[h.result] = "lx";
+    sources.try_emplace(h.consumer, paths(consumer.getInputs().size()))
+        .first->second[h.input] = "lx";
+  }
+  for (auto [k, plan] : llvm::enumerate(plans)) {
+    Builder b(plan.kernel.getContext());
+    if (auto it = sources.find(k); it != sources.end())
+      plan.kernel.setSourcesAttr(b.getStrArrayAttr(it->second));
+    if (auto it = destinations.find(k); it != destinations.end())
+      plan.kernel.setDestinationsAttr(b.getStrArrayAttr(it->second));
+  }
+}
+
 struct AllocateScratchpadPass
     : public spyre::impl::SpyreAllocateScratchpadBase<AllocateScratchpadPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(requireKernels(module, getArgument())))
       return signalPassFailure();
     Arch arch = getArch(module);
-    WalkResult r = module.walk([&](KernelOp kernel) {
-      if (failed(allocateLx(kernel, arch)))
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (failed(allocateLx(func, arch)))
+        return signalPassFailure();
+      planWorkspace(func, arch);
+    }
+  }
+
+  LogicalResult allocateLx(func::FuncOp func, const Arch &arch) {
+    std::vector<KernelPlan> plans;
+    WalkResult r = func.walk([&](KernelOp kernel) {
+      ScheduleAttr schedule = kernel.getScheduleAttr();
+      if (!schedule) {
+        kernel.emitError("kernel has no schedule; run "
+                         "spyre-schedule-cores first");
         return WalkResult::interrupt();
+      }
+      FailureOr<KernelPlan> plan = KernelPlan::build(kernel, schedule, arch);
+      if (failed(plan))
+        return WalkResult::interrupt();
+      plans.push_back(std::move(*plan));
       return WalkResult::advance();
     });
     if (r.wasInterrupted())
-      return signalPassFailure();
-    for (auto func : module.getOps<func::FuncOp>())
-      planWorkspace(func, arch);
-  }
-
-  LogicalResult allocateLx(KernelOp kernel, const Arch &arch) {
-    ScheduleAttr schedule = kernel.getScheduleAttr();
-    if (!schedule)
-      return kernel.emitError("kernel has no schedule; run "
-                              "spyre-schedule-cores first");
-    FailureOr<KernelPlan> plan = KernelPlan::build(kernel, schedule, arch);
-    if (failed(plan))
       return failure();
-
-    // Body temporaries (one copy, not stored) live from their op to their
-    // last user in the body; everything else for the whole kernel.
-    int64_t whole = 0;
-    SmallVector<Interval> items = bufferLifetimes(*plan, whole);
-    int64_t peak = 0;
-    SmallVector<int64_t> offsets = firstFit(items, arch.lxAlignment, peak);
-    if (peak > arch.usableLxBytes())
-      return reportLxOverflow(kernel, *plan, arch, peak);
-    for (auto [b, offset, item] : llvm::zip(plan->buffers, offsets, items)) {
-      b.offset = offset;
-      if (item.start != 0 || item.end != whole)
-        b.live = {item.start, item.end - 1};
-    }
-    kernel.setBuffersAttr(plan->getBufferAttrs(kernel.getContext()));
+    LxPlanner planner(
+        plans, resident ? findHandoffs(plans) : SmallVector<Handoff>(), arch);
+    if (failed(planner.run()))
+      return failure();
+    for (KernelPlan &plan : plans)
+      plan.kernel.setBuffersAttr(plan.getBufferAttrs(func.getContext()));
+    recordHandoffs(plans, planner.result());
     return success();
   }
 
@@ -203,8 +308,9 @@ struct AllocateScratchpadPass
     SmallVector<Interval> items;
     func.walk([&](KernelOp kernel) {
       for (OpResult r : kernel.getResults()) {
-        if (reachesReturn(r))
-          continue; // the caller's output buffer
+        if (reachesReturn(r) ||
+            kernel.getDestinationPath(r.getResultNumber()) == DataPath::lx)
+          continue; // the caller's output buffer, or no device memory
         auto type = cast<RankedTensorType>(r.getType());
         int64_t bytes = getLayout(type).getDeviceElements(type.getShape()) *
                         getElementBytes(type.getElementType());

@@ -119,6 +119,8 @@ struct KernelTransfers {
 KernelTransfers transfersOf(const KernelPlan &plan) {
   KernelTransfers t;
   for (const PlanTensor &tensor : plan.tensors) {
+    if (!tensor.movesBytes())
+      continue; // stays in LX between kernels
     DmaTransfer transfer = tensor.tileTransfer(plan.arch);
     if (tensor.isResult)
       t.stores.push_back(transfer);
@@ -197,18 +199,28 @@ BodyTimes bodyTimesOf(const KernelPlan &plan) {
 
 /// One tile per core: every load is hoisted, and each op starts once the
 /// loads it reads have arrived (a matmul runs while the bias of its
-/// epilogue is loaded). The stores queue behind the loads.
+/// epilogue is loaded; an input kept in LX is there from the start). The
+/// stores queue behind the loads.
 double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
                  const BodyTimes &body, double start) {
   int64_t cores = plan.numCores();
   SmallVector<double> arrival;
-  double loadStart = 0;
-  for (size_t i = 1; i <= t.once.size(); ++i) {
-    DmaTime prefix = dmaTime(plan.arch, ArrayRef(t.once).take_front(i), cores);
+  double loadStart = 0, end = 0;
+  size_t loaded = 0;
+  for (const PlanTensor &input : plan.tensors) {
+    if (input.isResult)
+      break;
+    if (!input.movesBytes()) {
+      arrival.push_back(0);
+      continue;
+    }
+    DmaTime prefix =
+        dmaTime(plan.arch, ArrayRef(t.once).take_front(++loaded), cores);
     arrival.push_back(prefix.period + prefix.start);
     loadStart = prefix.start;
+    end = arrival.back();
   }
-  double end = arrival.empty() ? 0 : arrival.back(), tail = 0;
+  double tail = 0;
   for (auto &[ns, reads] : llvm::reverse(body.ops)) {
     tail += ns;
     double ready = 0;

@@ -27,8 +27,9 @@ public:
     KernelOp kernel = plan.kernel;
     ProgramOp program = scope.begin(name, kernel.getName());
 
+    // An input kept in LX by its producer is already in its buffer.
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (plan.tensors[i].hoisted)
+      if (plan.tensors[i].hoisted && plan.tensors[i].movesBytes())
         emitTransfer(i, /*store=*/false);
 
     SmallVector<int64_t> tileLoops;
@@ -466,7 +467,9 @@ private:
                             t.rowBytes(stickBytes()), t.rows, cols, s,
                             std::nullopt);
     }
-    emitTransfer(ti, /*store=*/true);
+    // A result kept in LX for its consumer stays in its buffer.
+    if (t.movesBytes())
+      emitTransfer(ti, /*store=*/true);
   }
 };
 

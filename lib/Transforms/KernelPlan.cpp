@@ -935,14 +935,55 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
   plan.rowLoop = roleInfo->rowLoop;
   plan.stickLoop = roleInfo->stickLoop;
   plan.accLoop = roleInfo->accLoop;
-  if (plan.kind == KernelKind::Attention) {
-    if (failed(plan.buildAttention(emitErrors)))
-      return failure();
-    return plan;
-  }
-  if (failed(PlanBuilder(plan, emitErrors).build(*roleInfo)))
+  if (failed(plan.kind == KernelKind::Attention
+                 ? plan.buildAttention(emitErrors)
+                 : PlanBuilder(plan, emitErrors).build(*roleInfo)) ||
+      failed(plan.readDataPaths(emitErrors)))
     return failure();
   return plan;
+}
+
+LogicalResult KernelPlan::readDataPaths(bool emitErrors) {
+  for (PlanTensor &t : tensors) {
+    t.path = t.isResult ? kernel.getDestinationPath(t.index)
+                        : kernel.getSourcePath(t.index);
+    if (t.path == DataPath::dma)
+      continue;
+    StringRef what = t.isResult ? "result " : "input ";
+    if (t.path == DataPath::ring) {
+      if (emitErrors)
+        kernel.emitError("kernel ")
+            << what << t.index << " moves over the ring, which the program "
+            << "lowering does not implement yet";
+      return failure();
+    }
+    if (!canHandOffInLx(t)) {
+      if (emitErrors)
+        kernel.emitError("kernel ")
+            << what << t.index << " is kept in LX, but the "
+            << kernelKindName(kind)
+            << " kernel moves it more than once per core or schedules its "
+               "own transfers";
+      return failure();
+    }
+  }
+  return success();
+}
+
+bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {
+  switch (kind) {
+  case KernelKind::Matmul:
+  case KernelKind::Elementwise:
+  case KernelKind::Reduction:
+  case KernelKind::Transpose:
+    return t.hoisted;
+  case KernelKind::Copy:
+  case KernelKind::Gather:
+  case KernelKind::Scatter:
+  case KernelKind::Attention:
+    return false;
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1066,14 +1107,15 @@ static int64_t deviceBytes(const PlanTensor &t) {
 int64_t KernelPlan::totalBytes() const {
   int64_t bytes = 0;
   for (const PlanTensor &t : tensors)
-    bytes += deviceBytes(t);
+    if (t.movesBytes())
+      bytes += deviceBytes(t);
   return bytes;
 }
 
 int64_t KernelPlan::totalWrittenBytes() const {
   int64_t bytes = 0;
   for (const PlanTensor &t : tensors)
-    if (t.isResult)
+    if (t.isResult && t.movesBytes())
       bytes += deviceBytes(t);
   return bytes;
 }

@@ -211,6 +211,8 @@ private:
     for (auto [buf, attr] : llvm::zip(
              kp->buffers, kernel.getBuffersAttr().getAsRange<BufferAttr>()))
       buf.offset = attr.getOffset();
+    if (failed(checkLxHandoffs(*kp)))
+      return failure();
     FailureOr<SmallVector<FlatSymbolRefAttr>> symbols = tensorSymbols(kernel);
     if (failed(symbols))
       return failure();
@@ -219,6 +221,47 @@ private:
       return failure();
     plan.push_back(FlatSymbolRefAttr::get(b.getContext(), name));
     declareReference(kernel, name, *symbols);
+    return success();
+  }
+
+  /// The LX region of each result kept for its consumer, from its
+  /// producer's lowering to its consumer's: buffer offset and bytes.
+  llvm::MapVector<Value, std::pair<int64_t, int64_t>> heldLx;
+
+  /// Checks the allocation's promises about LX handoffs: an input read
+  /// from LX is in the buffer its producer left it in, and no buffer of a
+  /// kernel in between overlaps a region still held.
+  LogicalResult checkLxHandoffs(const KernelPlan &kp) {
+    KernelOp kernel = kp.kernel;
+    SmallVector<int64_t> consumed;
+    for (auto [i, input] : llvm::enumerate(kernel.getInputs())) {
+      if (kp.tensors[i].movesBytes())
+        continue;
+      const PlanBuffer &buf = kp.buffers[kp.tensorBuffer[i]];
+      auto held = heldLx.find(input);
+      if (held == heldLx.end() || held->second.first != buf.offset)
+        return kernel.emitError("input ")
+               << i << " is read from LX at offset " << buf.offset
+               << ", where its producer did not leave it";
+      heldLx.erase(held);
+      consumed.push_back(kp.tensorBuffer[i]);
+    }
+    for (auto [idx, buf] : llvm::enumerate(kp.buffers)) {
+      if (llvm::is_contained(consumed, int64_t(idx)))
+        continue;
+      for (auto &[v, region] : heldLx)
+        if (buf.offset < region.first + region.second &&
+            region.first < buf.offset + buf.bytes * buf.copies)
+          return kernel.emitError("LX buffer '")
+                 << buf.name << "' overlaps the tile a kernel result keeps in "
+                 << "LX at offset " << region.first << " for a later kernel";
+    }
+    for (const PlanTensor &t : kp.tensors)
+      if (t.isResult && !t.movesBytes()) {
+        const PlanBuffer &buf =
+            kp.buffers[kp.tensorBuffer[kernel.getInputs().size() + t.index]];
+        heldLx[kernel->getResult(t.index)] = {buf.offset, buf.bytes};
+      }
     return success();
   }
 
@@ -241,15 +284,17 @@ private:
     kernel.getBody().cloneInto(&ref.getBody(), mapping);
   }
 
-  /// Declares the kernel's results that live in the workspace (outputs
-  /// are declared above).
+  /// Declares the kernel's results that live in the workspace, and those
+  /// kept in LX for their consumer (no device memory; named for the
+  /// reference). Outputs are declared above.
   void declareWorkspaceResults(KernelOp kernel) {
-    for (auto [r, offset] :
-         llvm::zip(kernel.getResults(), *kernel.getResultOffsets())) {
-      if (offset < 0)
-        continue; // an output, declared above
-      declare(r, "t_" + kernel.getName().str(), TensorRole::workspace)
-          .setWorkspaceOffset(offset);
+    std::string name = "t_" + kernel.getName().str();
+    for (auto [j, r, offset] :
+         llvm::enumerate(kernel.getResults(), *kernel.getResultOffsets())) {
+      if (kernel.getDestinationPath(j) == DataPath::lx)
+        declare(r, name, TensorRole::on_chip);
+      else if (offset >= 0)
+        declare(r, name, TensorRole::workspace).setWorkspaceOffset(offset);
     }
   }
 

@@ -47,7 +47,9 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   schedule.depth = options.depth;
   schedule.cacheDir = options.cacheDir;
   pm.addPass(createSpyreScheduleCores(schedule));
-  pm.addPass(createSpyreAllocateScratchpad());
+  SpyreAllocateScratchpadOptions allocate;
+  allocate.resident = options.onChip;
+  pm.addPass(createSpyreAllocateScratchpad(allocate));
   pm.addPass(createSpyreLowerToProgram());
 }
 

@@ -103,6 +103,8 @@ const char *roleName(Role role) {
     return "constant";
   case Role::Workspace:
     return "workspace";
+  case Role::OnChip:
+    return "on-chip";
   }
   return "?";
 }
@@ -922,6 +924,10 @@ Status
 Model::Validator::checkRelocationTarget(const std::string &label,
                                         const RelocationInfo &info) const {
   const TensorInfo &t = model_.tensors_[info.tensor];
+  if (t.role == Role::OnChip)
+    return invalidFile(label + ": " + tensorLabel(info.tensor, t.name) +
+                       " is kept on chip and has no device memory to "
+                       "relocate to");
   Phase expected = spy::phaseForRole(t.role);
   if (info.phase != expected)
     return invalidFile(label + ": phase " + phaseName(info.phase) +

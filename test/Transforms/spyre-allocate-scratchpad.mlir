@@ -1,4 +1,5 @@
-// RUN: spyre-opt %s --spyre-allocate-scratchpad --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: spyre-opt %s --spyre-allocate-scratchpad="resident=false" --split-input-file --verify-diagnostics | FileCheck %s
+// Residency across kernels: spyre-allocate-scratchpad-resident.mlir.
 
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 #map = affine_map<(d0, d1) -> (d0, d1)>

@@ -14,7 +14,7 @@ namespace {
 
 std::string writeFile(const std::string &name,
                       const std::vector<uint8_t> &bytes) {
-  std::string path = ::testing::TempDir() + "/" + name;
+  std::string path = tempPath("") + name;
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char *>(bytes.data()),
              std::streamsize(bytes.size()));
@@ -74,7 +74,7 @@ TEST(CApi, RunsAModelThroughTheThreePhases) {
   EXPECT_GT(stats.total_ns, 0.0);
   EXPECT_EQ(stats.launches, 1u);
   EXPECT_EQ(stats.num_kernels, 1u);
-  std::string statsPath = ::testing::TempDir() + "/capi_stats.json";
+  std::string statsPath = tempPath("capi_stats.json");
   EXPECT_EQ(spyre_simulator_write_stats(device, statsPath.c_str()), SPYRE_OK);
   // No trace was requested.
   EXPECT_EQ(spyre_simulator_write_trace(device, "/tmp/x.json"),

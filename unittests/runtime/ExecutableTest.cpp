@@ -364,7 +364,7 @@ TEST(Executable, WeightsStayUntouchedInTimingOnlyMode) {
   uint32_t prog = w.addProgram(p);
   w.addRelocation(prog, 0, t, int64_t(size / 2));
   w.addStep(prog);
-  std::string path = ::testing::TempDir() + "/big.spy";
+  std::string path = tempPath("big.spy");
   std::string error;
   ASSERT_TRUE(w.write(path, error)) << error;
   std::unique_ptr<rt::Model> m;

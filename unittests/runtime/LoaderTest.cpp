@@ -69,7 +69,7 @@ TEST(Loader, AcceptsAValidModel) {
 }
 
 TEST(Loader, OpensFilesThroughMmap) {
-  std::string path = ::testing::TempDir() + "/loader_basic.spy";
+  std::string path = tempPath("loader_basic.spy");
   std::vector<uint8_t> bytes = basicModel();
   {
     std::FILE *f = std::fopen(path.c_str(), "wb");
@@ -324,6 +324,14 @@ TEST(Loader, BadRelocations) {
                  "phase bind is wrong for weight");
   expectRejected(withReloc(8, 2, spy::Phase::Launch),
                  "phase launch is wrong for workspace");
+  // A tensor kept on chip (format 3.1) has no device memory to point at.
+  expectRejected(editModel(base,
+                           [](spy::ModelT &m) {
+                             m.tensors[2]->role = spy::Role::OnChip;
+                             m.relocations[0] =
+                                 spy::Relocation(0, 8, 2, 0, spy::Phase::Bind);
+                           }),
+                 "is kept on chip and has no device memory to relocate to");
   expectRejected(withReloc(8, 0, spy::Phase::Launch, -8), "addend -8");
   expectRejected(withReloc(8, 0, spy::Phase::Launch, 1 << 20), "addend");
   expectRejected(withReloc(128 + 8, 0, spy::Phase::Launch), "relocated twice");

@@ -1,6 +1,7 @@
 //===- NpyTest.cpp - .npy reading and writing -----------------------------===//
 
 #include "spyre/Runtime/Npy.h"
+#include "TestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -175,7 +176,7 @@ TEST(Npy, FileIo) {
   a.dtype = NpyDType::I8;
   a.shape = {3};
   a.data.assign(24, 7);
-  std::string path = ::testing::TempDir() + "/npy_test.npy";
+  std::string path = spyre::test::tempPath("npy_test.npy");
   ASSERT_TRUE(writeNpy(path, a).ok());
   NpyArray b;
   ASSERT_TRUE(readNpy(path, b).ok());

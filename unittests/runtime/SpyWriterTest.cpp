@@ -97,7 +97,7 @@ TEST(SpyWriter, WritesFilesAndReportsSourceErrors) {
     error = "disk on fire";
     return false;
   });
-  std::string path = ::testing::TempDir() + "/writer_fail.spy", error;
+  std::string path = tempPath("writer_fail.spy"), error;
   EXPECT_FALSE(w.write(path, error));
   EXPECT_NE(error.find("disk on fire"), std::string::npos);
   std::ifstream gone(path);
@@ -106,7 +106,7 @@ TEST(SpyWriter, WritesFilesAndReportsSourceErrors) {
 
   spy::SpyWriter ok(arch());
   ok.addStep(ok.addProgram(spy::ProgramDesc{"p", "", {}, 1, 0, {}}));
-  path = ::testing::TempDir() + "/writer_ok.spy";
+  path = tempPath("writer_ok.spy");
   ASSERT_TRUE(ok.write(path, error)) << error;
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),

@@ -20,7 +20,7 @@ struct Fixture {
   spyre_executable_t *exe = nullptr;
 
   explicit Fixture(bool trace = false) {
-    std::string path = ::testing::TempDir() + "/streams.spy";
+    std::string path = tempPath("streams.spy");
     std::vector<uint8_t> bytes = basicModel();
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char *>(bytes.data()),
@@ -145,7 +145,7 @@ TEST(Streams, TransfersOverlapLaunchesOfAnotherStream) {
   EXPECT_DOUBLE_EQ(total, std::max(launches, uploads));
   EXPECT_LT(total, launches + uploads);
 
-  std::string tracePath = ::testing::TempDir() + "/streams_trace.json";
+  std::string tracePath = tempPath("streams_trace.json");
   ASSERT_EQ(spyre_simulator_write_trace(f.device, tracePath.c_str()), SPYRE_OK);
   std::stringstream trace;
   trace << std::ifstream(tracePath).rdbuf();

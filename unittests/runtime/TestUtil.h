@@ -20,6 +20,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 /// Asserts that a Status-returning expression succeeds, printing its message.
@@ -37,6 +38,19 @@ using isa::Opcode;
 
 /// The built-in machine description.
 inline const Arch &arch() { return Arch::builtinDefault(); }
+
+/// A path for file `name` in the test temp directory, private to this
+/// process and test: ctest runs the cases of a binary in parallel
+/// processes, and a case rewriting a file that another has mapped would
+/// kill that one with SIGBUS.
+inline std::string tempPath(const std::string &name) {
+  const ::testing::TestInfo *info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "/spyre-" + std::to_string(::getpid()) + "-" +
+         (info ? std::string(info->test_suite_name()) + "." + info->name()
+               : std::string("global")) +
+         "-" + name;
+}
 
 /// The built-in machine with the memory's per-transfer effects and the
 /// kernel synchronization switched off (no setup, turnaround or sync,

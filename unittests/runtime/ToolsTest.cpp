@@ -43,7 +43,7 @@ Result run(const std::string &command) {
 class Tools : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir = ::testing::TempDir() + "/tools_" +
+    dir = tempPath("tools_") +
           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::string mk = "mkdir -p '" + dir + "'";
     ASSERT_EQ(std::system(mk.c_str()), 0);

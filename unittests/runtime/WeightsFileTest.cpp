@@ -59,7 +59,7 @@ std::vector<spy::WeightsImage> threeImages() {
 }
 
 TEST(WeightsFile, WritesOnSeveralThreadsAndReadsBack) {
-  std::string path = ::testing::TempDir() + "/three.spyw";
+  std::string path = tempPath("three.spyw");
   std::vector<spy::WeightsImage> images = threeImages();
   spy::WeightsIndex index;
   std::string error;
@@ -88,7 +88,7 @@ TEST(WeightsFile, WritesOnSeveralThreadsAndReadsBack) {
 }
 
 TEST(WeightsFile, ReusedOnlyForTheSameImages) {
-  std::string path = ::testing::TempDir() + "/reuse.spyw";
+  std::string path = tempPath("reuse.spyw");
   std::vector<spy::WeightsImage> images = threeImages();
   spy::WeightsIndex index, found;
   std::string error;
@@ -117,7 +117,7 @@ TEST(WeightsFile, ReusedOnlyForTheSameImages) {
 }
 
 TEST(WeightsFile, MalformedHeadersAreRefused) {
-  std::string path = ::testing::TempDir() + "/bad.spyw";
+  std::string path = tempPath("bad.spyw");
   spy::WeightsIndex index;
   std::string error;
   ASSERT_TRUE(spy::writeWeightsFile(path, threeImages(), 2, index, error))
@@ -152,7 +152,7 @@ TEST(WeightsFile, MalformedHeadersAreRefused) {
 }
 
 TEST(WeightsFile, AFailingSourceLeavesNoFile) {
-  std::string path = ::testing::TempDir() + "/failing.spyw";
+  std::string path = tempPath("failing.spyw");
   std::vector<spy::WeightsImage> images = threeImages();
   images[1].source = [](uint64_t, void *, uint64_t, std::string &error) {
     error = "weight 'b': archive vanished";
@@ -171,7 +171,7 @@ TEST(WeightsFile, AFailingSourceLeavesNoFile) {
 struct ModelPair {
   std::string dir, spy, weights;
   explicit ModelPair(const std::string &name) {
-    dir = ::testing::TempDir() + "/" + name;
+    dir = tempPath("") + name;
     ::mkdir(dir.c_str(), 0755);
     spy = dir + "/model.spy";
     weights = dir + "/model.spyw";

@@ -119,6 +119,11 @@ struct PlanTensor {
   int64_t sharers = 1;
   /// Varies along the kernel's accumulation loop (k, or a reduced loop).
   bool variesInAccLoop = false;
+  /// Where the tile comes from or goes (the kernel's `sources` /
+  /// `destinations`): an `lx` tile stays in its buffer between kernels and
+  /// moves no bytes.
+  DataPath path = DataPath::dma;
+  bool movesBytes() const { return path == DataPath::dma; }
 
   int64_t rowBytes(int64_t stickBytes) const { return sticks * stickBytes; }
   int64_t tileBytes(int64_t stickBytes) const {
@@ -270,6 +275,11 @@ public:
   /// when the accumulation loop is a hardware loop: its loads stream
   /// ahead by themselves (no store between them).
   int64_t pipelinedLoop() const;
+  /// Whether tensor `t` can stay in LX between this kernel and another:
+  /// it moves once per core (one tile) and the kernel's transfers are
+  /// the plan's tensors (not data movement or attention, which schedule
+  /// their own).
+  bool canHandOffInLx(const PlanTensor &t) const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
   /// Estimated nanoseconds of the kernel (without launch overheads): its
@@ -295,6 +305,9 @@ public:
   mlir::LogicalResult buildDataMovement(bool emitErrors);
   /// Estimated nanoseconds of a data-movement kernel.
   double estimateDataMovementNs() const;
+  /// Reads each tensor's data path from the kernel; a diagnostic when a
+  /// path is one this kind of kernel cannot take.
+  mlir::LogicalResult readDataPaths(bool emitErrors);
   /// The tensors and buffers of an attention kernel
   /// (lib/Transforms/AttentionKernel.cpp).
   mlir::LogicalResult buildAttention(bool emitErrors);

@@ -366,10 +366,25 @@ def SpyreAllocateScratchpad
     body reuse space once dead) and proves the total fits; then plans
     device-memory workspace offsets for tensors passed between kernels by
     liveness (first fit, reusing dead tensors' space).
-    Output: every kernel has `buffers` and `result_offsets`; a kernel whose
+    With `resident` (the default), LX is planned over the whole launch
+    plan: a result whose one consumer reads, on every core, exactly the
+    tile its producer wrote there (the same cores, the same slices, one
+    tile per core in both) stays in LX between the two kernels. The
+    producer stores nothing and the consumer loads nothing; the region is
+    kept free by every kernel in between, and a handoff is dropped
+    (largest first) where a kernel would not fit beside it.
+    Output: every kernel has `buffers` and `result_offsets`; kernels with a
+    handoff state it in `sources` / `destinations` (`lx`; absent entries
+    are `dma`), and a kept result has no workspace offset; a kernel whose
     buffers cannot fit is an error at its location with the bytes needed
     and available.
   }];
+  let options = [
+    Option<"resident", "resident", "bool", /*default=*/"true",
+           "Keep a result in LX for its one consumer when both hold the "
+           "same slices on the same cores (false: every result goes "
+           "through device memory)">
+  ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 

@@ -626,6 +626,23 @@ YieldOp KernelOp::getYield() {
   return cast<YieldOp>(getBodyBlock().getTerminator());
 }
 
+/// Entry `i` of optional data paths; dma when absent or unreadable.
+static DataPath dataPathAt(std::optional<ArrayAttr> paths, unsigned i) {
+  if (!paths || i >= paths->size())
+    return DataPath::dma;
+  auto name = dyn_cast<StringAttr>((*paths)[i]);
+  return name ? symbolizeDataPath(name.getValue()).value_or(DataPath::dma)
+              : DataPath::dma;
+}
+
+DataPath KernelOp::getSourcePath(unsigned i) {
+  return dataPathAt(getSources(), i);
+}
+
+DataPath KernelOp::getDestinationPath(unsigned j) {
+  return dataPathAt(getDestinations(), j);
+}
+
 SmallVector<IteratorKind> KernelOp::getIteratorKinds() {
   SmallVector<IteratorKind> kinds;
   for (auto s : getIterators().getAsRange<StringAttr>())
@@ -827,13 +844,46 @@ LogicalResult verifyDataPaths(KernelOp op, std::optional<ArrayAttr> paths,
   return success();
 }
 
+/// Checks that the two ends of every LX handoff agree: an input read from
+/// LX is the one use of a result its producer keeps there, and a result
+/// kept in LX has one use, an input read from LX.
+LogicalResult verifyLxHandoffs(KernelOp op) {
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    if (op.getSourcePath(i) != DataPath::lx)
+      continue;
+    auto producer = input.getDefiningOp<KernelOp>();
+    if (!producer || !input.hasOneUse() ||
+        producer.getDestinationPath(cast<OpResult>(input).getResultNumber()) !=
+            DataPath::lx)
+      return op.emitOpError("input ")
+             << i
+             << " is read from LX, but it is not the one use of a kernel "
+                "result kept in LX";
+  }
+  for (auto [j, result] : llvm::enumerate(op.getResults())) {
+    if (op.getDestinationPath(j) != DataPath::lx)
+      continue;
+    auto consumer =
+        result.hasOneUse() ? dyn_cast<KernelOp>(*result.user_begin()) : nullptr;
+    if (!consumer ||
+        consumer.getSourcePath(result.use_begin()->getOperandNumber()) !=
+            DataPath::lx)
+      return op.emitOpError("result ")
+             << j
+             << " is kept in LX, but its one use is not a kernel input read "
+                "from LX";
+  }
+  return success();
+}
+
 /// Checks the sources, destinations and result offsets of the kernel's
 /// values.
 LogicalResult verifyKernelDataPlacement(KernelOp op) {
   if (failed(verifyDataPaths(op, op.getSources(), op.getInputs().size(),
                              "sources")) ||
       failed(verifyDataPaths(op, op.getDestinations(), op.getNumResults(),
-                             "destinations")))
+                             "destinations")) ||
+      failed(verifyLxHandoffs(op)))
     return failure();
   if (auto offsets = op.getResultOffsets())
     if (offsets->size() != op.getNumResults())
@@ -1098,12 +1148,24 @@ template <typename DmaOp> LogicalResult verifyDmaBox(DmaOp op) {
   return success();
 }
 
-/// Checks the memory address: a known tensor, strides for at most the
+/// Checks that `tensor` names a tensor in device memory (not one kept on
+/// chip, which has none).
+LogicalResult verifyDeviceTensor(Operation *op, FlatSymbolRefAttr tensor) {
+  auto t = SymbolTable::lookupNearestSymbolFrom<TensorOp>(op, tensor);
+  if (!t)
+    return op->emitOpError("refers to unknown tensor ") << tensor;
+  if (t.getRole() == TensorRole::on_chip)
+    return op->emitOpError("moves tensor ")
+           << tensor << ", which is kept on chip and has no device memory";
+  return success();
+}
+
+/// Checks the memory address: a device tensor, strides for at most the
 /// enclosing loops and an existing parameter slot.
 template <typename DmaOp> LogicalResult verifyDmaMemAddress(DmaOp op) {
   MemAddressAttr mem = op.getMem();
-  if (!SymbolTable::lookupNearestSymbolFrom<TensorOp>(op, mem.getTensor()))
-    return op.emitOpError("refers to unknown tensor ") << mem.getTensor();
+  if (failed(verifyDeviceTensor(op, mem.getTensor())))
+    return failure();
   if (int64_t(mem.getStrides().size()) > loopDepth(op))
     return op.emitOpError("memory address has more loop strides than "
                           "enclosing loops");
@@ -1212,11 +1274,8 @@ template <typename RowsOp> LogicalResult verifyDmaRows(RowsOp op) {
            << op.getIndexType();
   if (op.getRows() < 1 || op.getTableRows() < 1 || op.getRun() < 1)
     return op.emitOpError("rows, table_rows and run must be positive");
-  if (!SymbolTable::lookupNearestSymbolFrom<TensorOp>(op,
-                                                      op.getMem().getTensor()))
-    return op.emitOpError("refers to unknown tensor ")
-           << op.getMem().getTensor();
-  if (failed(verifyParamSlot(op, op.getMem().getParam(), "memory")) ||
+  if (failed(verifyDeviceTensor(op, op.getMem().getTensor())) ||
+      failed(verifyParamSlot(op, op.getMem().getParam(), "memory")) ||
       failed(verifyLx(op, op.getLx(), "lx")) ||
       failed(verifyLx(op, op.getIndices(), "indices")))
     return failure();

@@ -52,8 +52,9 @@ void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
   // Model level: only weights, constants, inputs and outputs must move.
   int64_t modelBytes = 0, modelWritten = 0;
   for (TensorOp t : module.getOps<TensorOp>()) {
-    if (t.getRole() == TensorRole::workspace)
-      continue;
+    if (t.getRole() == TensorRole::workspace ||
+        t.getRole() == TensorRole::on_chip)
+      continue; // between kernels
     modelBytes += t.getDeviceBytes();
     if (t.getRole() == TensorRole::output)
       modelWritten += t.getDeviceBytes();

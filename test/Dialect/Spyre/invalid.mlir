@@ -1435,6 +1435,37 @@ func.func @kernel_destinations_kind(%x: tensor<64xf16>) {
 
 // -----
 
+// An input read from LX must be the one use of a result kept in LX.
+func.func @kernel_source_lx_from_memory(%x: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.kernel' op input 0 is read from LX, but it is not the one use of a kernel result kept in LX}}
+  %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return
+}
+
+// -----
+
+// A result kept in LX must have one use, an input read from LX.
+func.func @kernel_destination_lx_read_from_memory(%x: tensor<64xf16>) -> tensor<64xf16> {
+  // expected-error @+1 {{'spyre.kernel' op result 0 is kept in LX, but its one use is not a kernel input read from LX}}
+  %0 = spyre.kernel "a"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  %1 = spyre.kernel "b"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return %1 : tensor<64xf16>
+}
+
+// -----
+
 func.func @kernel_result_offsets(%x: tensor<64xf16>) {
   // expected-error @+1 {{'spyre.kernel' op result_offsets has 2 entries for 1 results}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], result_offsets = array<i64: 0, 128>} : (tensor<64xf16>) -> tensor<64xf16> {
@@ -1786,6 +1817,15 @@ spyre.tensor @t input {io_index = 0 : i64} : tensor<64x64xf16, #spyre.layout<sti
 spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
   // expected-error @+1 {{'spyre.dma_load' op run must be positive}}
   spyre.dma_load {mem = #spyre.mem<tensor = @t, offset = 0>, lx = #spyre.lx<offset = 0>, box = array<i64: 64, 1, 1>, pitch = array<i64: 128, 0, 0>, run = 0 : i64}
+}
+
+// -----
+
+// A tensor kept on chip has no device memory for a DMA to move.
+spyre.tensor @kept on_chip : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.dma_store' op moves tensor @kept, which is kept on chip and has no device memory}}
+  spyre.dma_store {mem = #spyre.mem<tensor = @kept, offset = 0>, lx = #spyre.lx<offset = 0>, box = array<i64: 64, 1, 1>, pitch = array<i64: 128, 0, 0>, run = 128 : i64}
 }
 
 // -----

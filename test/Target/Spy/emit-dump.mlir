@@ -16,7 +16,7 @@
 // A hand-written program-level module: one input, one f16 weight of two
 // sticks (a splat), one output; one program on 2 cores with a loop, a
 // clamped load, an SFP op and a store.
-// CHECK: spy format 3.0, arch "spyre-v1-default" hash 0x{{[0-9a-f]+}}
+// CHECK: spy format 3.{{[0-9]+}}, arch "spyre-v1-default" hash 0x{{[0-9a-f]+}}
 // CHECK: workspace: 0 bytes
 // CHECK: tensor 0 "x": input #0 f16 [10, 128] stick_dim=1 dim_order=[0, 1] device_shape=[10, 2, 64] bytes=2560
 // CHECK: tensor 1 "y": output #0 f16 [10, 128] stick_dim=1 dim_order=[0, 1] device_shape=[10, 2, 64] bytes=2560

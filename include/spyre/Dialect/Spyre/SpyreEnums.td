@@ -61,7 +61,10 @@ def Spyre_WeightKind : I32EnumAttr<"WeightKind", "kind of weight", [
 def Spyre_TensorRole : I32EnumAttr<"TensorRole", "role of a device tensor", [
     I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
     I32EnumAttrCase<"weight", 2>, I32EnumAttrCase<"constant", 3>,
-    I32EnumAttrCase<"workspace", 4>]> {
+    I32EnumAttrCase<"workspace", 4>,
+    // A kernel result kept in its producer's and consumer's LX: no device
+    // memory (spyre-allocate-scratchpad's residency).
+    I32EnumAttrCase<"on_chip", 5>]> {
   let cppNamespace = "::spyre";
 }
 

@@ -30,8 +30,12 @@ def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove,
       pipeline depth and the cost model's estimate;
     * `buffers` (`spyre-allocate-scratchpad`): every LX buffer, its offset
       and size, on every core;
-    * `sources` / `destinations`: where each input comes from and each
-      result goes (`dma`, `ring`, `lx`);
+    * `sources` / `destinations` (`spyre-allocate-scratchpad`): where each
+      input comes from and each result goes: `dma` (device memory, the
+      default when absent), `lx` (kept in this core's LX between its
+      producer and its one consumer: the producer's destination and the
+      consumer's source are both `lx`), `ring` (another core's LX; no pass
+      produces it yet);
     * `result_offsets` (`spyre-allocate-scratchpad`): the device memory
       workspace offset of each result, -1 for graph outputs.
 
@@ -78,6 +82,10 @@ def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove,
     ::llvm::SmallVector<::mlir::AffineMap> getIndexingMapList();
     /// The yield terminating the body.
     YieldOp getYield();
+    /// Where input `i` comes from and result `j` goes (`sources`,
+    /// `destinations`; `dma` when absent).
+    ::spyre::DataPath getSourcePath(unsigned i);
+    ::spyre::DataPath getDestinationPath(unsigned j);
   }];
 }
 

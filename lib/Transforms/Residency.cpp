@@ -1,0 +1,103 @@
+//===- Residency.cpp - Kernel results kept in LX for their consumer -------===//
+
+#include "Residency.h"
+
+using namespace mlir;
+
+namespace spyre {
+
+namespace {
+
+/// What core `c` moves of a tensor: the device offset of its tile's first
+/// element and the rows it moves (fewer at a clamped edge).
+struct CoreTile {
+  int64_t offset = 0, rows = 0;
+  bool operator==(const CoreTile &o) const {
+    return offset == o.offset && rows == o.rows;
+  }
+};
+
+/// Every core's tile of `t`, or nullopt when `t` moves more than once on
+/// a core or some core of the kernel has no work.
+std::optional<SmallVector<CoreTile>> coreTiles(const KernelPlan &plan,
+                                               const PlanTensor &t) {
+  if (!plan.canHandOffInLx(t))
+    return std::nullopt;
+  SmallVector<CoreTile> tiles;
+  for (int64_t c = 0; c < plan.numCores(); ++c) {
+    CoreShare share = plan.share(c);
+    if (llvm::is_contained(share.tiles, 0))
+      return std::nullopt;
+    int64_t rows = 1;
+    if (t.rowLoop >= 0)
+      rows = std::min(t.rows, plan.loops[t.rowLoop].size -
+                                  share.start[t.rowLoop]);
+    tiles.push_back({t.offsetOf(share.start), rows});
+  }
+  return tiles;
+}
+
+/// Whether the two tensors' tiles sit alike in LX: the same rows of the
+/// same sticks, from the same device bytes.
+bool sameGeometry(const PlanTensor &a, const PlanTensor &b) {
+  return a.rows == b.rows && a.sticks == b.sticks &&
+         a.rowPitch == b.rowPitch && a.stickPitch == b.stickPitch &&
+         a.type == b.type;
+}
+
+/// The handoff of result `j` of `plans[p]`, when it qualifies.
+std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
+                                 const DenseMap<Operation *, size_t> &position,
+                                 size_t p, unsigned j) {
+  const KernelPlan &producer = plans[p];
+  Value r = producer.kernel->getResult(j);
+  if (!r.hasOneUse())
+    return std::nullopt;
+  OpOperand &use = *r.use_begin();
+  auto consumerOp = dyn_cast<KernelOp>(use.getOwner());
+  if (!consumerOp || !position.count(consumerOp))
+    return std::nullopt;
+  size_t c = position.lookup(consumerOp);
+  const KernelPlan &consumer = plans[c];
+  if (c <= p || producer.numCores() != consumer.numCores())
+    return std::nullopt;
+  unsigned input = use.getOperandNumber();
+  size_t resultTensor = producer.kernel.getInputs().size() + j;
+  const PlanTensor &written = producer.tensors[resultTensor];
+  const PlanTensor &read = consumer.tensors[input];
+  if (!sameGeometry(written, read))
+    return std::nullopt;
+  auto w = coreTiles(producer, written);
+  auto rd = coreTiles(consumer, read);
+  if (!w || !rd || *w != *rd)
+    return std::nullopt;
+  Handoff h;
+  h.producer = p;
+  h.consumer = c;
+  h.result = j;
+  h.input = input;
+  h.producerBuffer = producer.tensorBuffer[resultTensor];
+  h.consumerBuffer = consumer.tensorBuffer[input];
+  const PlanBuffer &pb = producer.buffers[h.producerBuffer];
+  const PlanBuffer &cb = consumer.buffers[h.consumerBuffer];
+  if (pb.bytes != cb.bytes || cb.copies != 1)
+    return std::nullopt;
+  h.bytes = pb.bytes;
+  return h;
+}
+
+} // namespace
+
+SmallVector<Handoff> findHandoffs(ArrayRef<KernelPlan> plans) {
+  DenseMap<Operation *, size_t> position;
+  for (auto [i, plan] : llvm::enumerate(plans))
+    position[plan.kernel] = i;
+  SmallVector<Handoff> handoffs;
+  for (size_t p = 0; p < plans.size(); ++p)
+    for (unsigned j = 0; j < plans[p].kernel.getNumResults(); ++j)
+      if (std::optional<Handoff> h = handoffOf(plans, position, p, j))
+        handoffs.push_back(*h);
+  return handoffs;
+}
+
+} // namespace spyre
