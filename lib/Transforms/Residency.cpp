@@ -30,8 +30,8 @@ std::optional<SmallVector<CoreTile>> coreTiles(const KernelPlan &plan,
       return std::nullopt;
     int64_t rows = 1;
     if (t.rowLoop >= 0)
-      rows = std::min(t.rows, plan.loops[t.rowLoop].size -
-                                  share.start[t.rowLoop]);
+      rows =
+          std::min(t.rows, plan.loops[t.rowLoop].size - share.start[t.rowLoop]);
     tiles.push_back({t.offsetOf(share.start), rows});
   }
   return tiles;
@@ -40,9 +40,8 @@ std::optional<SmallVector<CoreTile>> coreTiles(const KernelPlan &plan,
 /// Whether the two tensors' tiles sit alike in LX: the same rows of the
 /// same sticks, from the same device bytes.
 bool sameGeometry(const PlanTensor &a, const PlanTensor &b) {
-  return a.rows == b.rows && a.sticks == b.sticks &&
-         a.rowPitch == b.rowPitch && a.stickPitch == b.stickPitch &&
-         a.type == b.type;
+  return a.rows == b.rows && a.sticks == b.sticks && a.rowPitch == b.rowPitch &&
+         a.stickPitch == b.stickPitch && a.type == b.type;
 }
 
 /// The handoff of result `j` of `plans[p]`, when it qualifies.

@@ -1,4 +1,4 @@
-//===- Residency.h - Kernel results kept in LX for their consumer -*- C++ -*-===//
+//===- Residency.h - Results kept in LX for their consumer ------*- C++ -*-===//
 //
 // A handoff is a kernel result that never goes to device memory: on every
 // core, its one consumer reads exactly the tile its producer wrote there,
