@@ -4,9 +4,10 @@
 //  * per core, the LX offsets of every kernel's buffers (KernelPlan), over
 //    the whole launch plan: buffers live for the whole kernel except the
 //    body's temporaries, which share space once dead; a result handed to
-//    its consumer in LX (Residency.h) holds its region from its producer
-//    to its consumer, and every kernel in between places its buffers
-//    around it; the total must fit the usable LX at every kernel;
+//    its consumers in LX (Residency.h) holds its region from its producer
+//    to its last consumer, every consumer reads it there and every other
+//    kernel in between places its buffers around it; the total must fit
+//    the usable LX at every kernel;
 //  * device memory for tensors passed between kernels: first-fit offsets in
 //    one workspace, reusing a dead tensor's bytes (a result kept in LX has
 //    none).
@@ -199,8 +200,8 @@ private:
       for (const Handoff &h : handoffs) {
         if (!h.heldAt(k))
           continue;
-        if (h.consumer == k)
-          items[h.consumerBuffer].fixed = h.offset; // read where it is
+        if (const Handoff::Reader *reader = h.readerAt(k))
+          items[reader->buffer].fixed = h.offset; // read where it is
         else
           items.push_back({0, whole, h.bytes, h.offset}); // kept free
       }
@@ -242,11 +243,13 @@ void recordHandoffs(ArrayRef<KernelPlan> plans, ArrayRef<Handoff> handoffs) {
     if (!h.kept)
       continue;
     KernelOp producer = plans[h.producer].kernel;
-    KernelOp consumer = plans[h.consumer].kernel;
     destinations.try_emplace(h.producer, paths(producer.getNumResults()))
         .first->second[h.result] = "lx";
-    sources.try_emplace(h.consumer, paths(consumer.getInputs().size()))
-        .first->second[h.input] = "lx";
+    for (const Handoff::Reader &r : h.readers)
+      sources
+          .try_emplace(r.kernel,
+                       paths(plans[r.kernel].kernel.getInputs().size()))
+          .first->second[r.input] = "lx";
   }
   for (auto [k, plan] : llvm::enumerate(plans)) {
     Builder b(plan.kernel.getContext());

@@ -224,43 +224,51 @@ private:
     return success();
   }
 
-  /// The LX region of each result kept for its consumer, from its
-  /// producer's lowering to its consumer's: buffer offset and bytes.
-  llvm::MapVector<Value, std::pair<int64_t, int64_t>> heldLx;
+  /// A result kept in LX from its producer's lowering to its last
+  /// reader's: buffer offset and bytes, and the readers still to come.
+  struct HeldTile {
+    int64_t offset = 0, bytes = 0;
+    size_t readersLeft = 0;
+  };
+  llvm::MapVector<Value, HeldTile> heldLx;
 
   /// Checks the allocation's promises about LX handoffs: an input read
-  /// from LX is in the buffer its producer left it in, and no buffer of a
-  /// kernel in between overlaps a region still held.
+  /// from LX is in the buffer its producer left it in, and no other buffer
+  /// overlaps a tile still held.
   LogicalResult checkLxHandoffs(const KernelPlan &kp) {
     KernelOp kernel = kp.kernel;
-    SmallVector<int64_t> consumed;
+    SmallVector<int64_t> reading;
     for (auto [i, input] : llvm::enumerate(kernel.getInputs())) {
       if (kp.tensors[i].movesBytes())
         continue;
       const PlanBuffer &buf = kp.buffers[kp.tensorBuffer[i]];
       auto held = heldLx.find(input);
-      if (held == heldLx.end() || held->second.first != buf.offset)
+      if (held == heldLx.end() || held->second.offset != buf.offset)
         return kernel.emitError("input ")
                << i << " is read from LX at offset " << buf.offset
                << ", where its producer did not leave it";
-      heldLx.erase(held);
-      consumed.push_back(kp.tensorBuffer[i]);
+      reading.push_back(kp.tensorBuffer[i]);
     }
     for (auto [idx, buf] : llvm::enumerate(kp.buffers)) {
-      if (llvm::is_contained(consumed, int64_t(idx)))
+      if (llvm::is_contained(reading, int64_t(idx)))
         continue;
-      for (auto &[v, region] : heldLx)
-        if (buf.offset < region.first + region.second &&
-            region.first < buf.offset + buf.bytes * buf.copies)
+      for (auto &[v, tile] : heldLx)
+        if (buf.offset < tile.offset + tile.bytes &&
+            tile.offset < buf.offset + buf.bytes * buf.copies)
           return kernel.emitError("LX buffer '")
                  << buf.name << "' overlaps the tile a kernel result keeps in "
-                 << "LX at offset " << region.first << " for a later kernel";
+                 << "LX at offset " << tile.offset << " for a later kernel";
     }
+    for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
+      if (!kp.tensors[i].movesBytes() && --heldLx[input].readersLeft == 0)
+        heldLx.erase(input);
     for (const PlanTensor &t : kp.tensors)
       if (t.isResult && !t.movesBytes()) {
         const PlanBuffer &buf =
             kp.buffers[kp.tensorBuffer[kernel.getInputs().size() + t.index]];
-        heldLx[kernel->getResult(t.index)] = {buf.offset, buf.bytes};
+        Value r = kernel->getResult(t.index);
+        heldLx[r] = {buf.offset, buf.bytes,
+                     size_t(std::distance(r.use_begin(), r.use_end()))};
       }
     return success();
   }
@@ -285,8 +293,8 @@ private:
   }
 
   /// Declares the kernel's results that live in the workspace, and those
-  /// kept in LX for their consumer (no device memory; named for the
-  /// reference). Outputs are declared above.
+  /// kept in LX for their consumers (no device memory; named for the
+  /// references). Outputs are declared above.
   void declareWorkspaceResults(KernelOp kernel) {
     std::string name = "t_" + kernel.getName().str();
     for (auto [j, r, offset] :

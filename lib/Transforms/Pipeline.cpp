@@ -46,6 +46,7 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   schedule.maxCores = options.maxCores;
   schedule.depth = options.depth;
   schedule.cacheDir = options.cacheDir;
+  schedule.resident = options.onChip;
   pm.addPass(createSpyreScheduleCores(schedule));
   SpyreAllocateScratchpadOptions allocate;
   allocate.resident = options.onChip;

@@ -50,42 +50,50 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
                                  size_t p, unsigned j) {
   const KernelPlan &producer = plans[p];
   Value r = producer.kernel->getResult(j);
-  if (!r.hasOneUse())
-    return std::nullopt;
-  OpOperand &use = *r.use_begin();
-  auto consumerOp = dyn_cast<KernelOp>(use.getOwner());
-  if (!consumerOp || !position.count(consumerOp))
-    return std::nullopt;
-  size_t c = position.lookup(consumerOp);
-  const KernelPlan &consumer = plans[c];
-  if (c <= p || producer.numCores() != consumer.numCores())
-    return std::nullopt;
-  unsigned input = use.getOperandNumber();
-  size_t resultTensor = producer.kernel.getInputs().size() + j;
-  const PlanTensor &written = producer.tensors[resultTensor];
-  const PlanTensor &read = consumer.tensors[input];
-  if (!sameGeometry(written, read))
-    return std::nullopt;
-  auto w = coreTiles(producer, written);
-  auto rd = coreTiles(consumer, read);
-  if (!w || !rd || *w != *rd)
-    return std::nullopt;
   Handoff h;
   h.producer = p;
-  h.consumer = c;
   h.result = j;
-  h.input = input;
-  h.producerBuffer = producer.tensorBuffer[resultTensor];
-  h.consumerBuffer = consumer.tensorBuffer[input];
-  const PlanBuffer &pb = producer.buffers[h.producerBuffer];
-  const PlanBuffer &cb = consumer.buffers[h.consumerBuffer];
-  if (pb.bytes != cb.bytes || cb.copies != 1)
+  for (OpOperand &use : r.getUses()) {
+    auto reader = dyn_cast<KernelOp>(use.getOwner());
+    if (!reader || !position.count(reader))
+      return std::nullopt;
+    size_t c = position.lookup(reader);
+    const KernelPlan &consumer = plans[c];
+    unsigned input = use.getOperandNumber();
+    if (c <= p || h.readerAt(c) || !tilesStayPut(producer, j, consumer, input))
+      return std::nullopt;
+    h.readers.push_back({c, input, consumer.tensorBuffer[input]});
+  }
+  if (h.readers.empty())
     return std::nullopt;
-  h.bytes = pb.bytes;
+  h.producerBuffer =
+      producer.tensorBuffer[producer.kernel.getInputs().size() + j];
+  h.bytes = producer.buffers[h.producerBuffer].bytes;
+  llvm::sort(h.readers, [](const Handoff::Reader &a, const Handoff::Reader &b) {
+    return a.kernel < b.kernel;
+  });
   return h;
 }
 
 } // namespace
+
+bool tilesStayPut(const KernelPlan &producer, unsigned result,
+                  const KernelPlan &consumer, unsigned input) {
+  if (producer.numCores() != consumer.numCores())
+    return false;
+  size_t resultTensor = producer.kernel.getInputs().size() + result;
+  const PlanTensor &written = producer.tensors[resultTensor];
+  const PlanTensor &read = consumer.tensors[input];
+  if (!sameGeometry(written, read))
+    return false;
+  auto w = coreTiles(producer, written);
+  auto r = coreTiles(consumer, read);
+  if (!w || !r || *w != *r)
+    return false;
+  const PlanBuffer &pb = producer.buffers[producer.tensorBuffer[resultTensor]];
+  const PlanBuffer &cb = consumer.buffers[consumer.tensorBuffer[input]];
+  return pb.bytes == cb.bytes && cb.copies == 1;
+}
 
 SmallVector<Handoff> findHandoffs(ArrayRef<KernelPlan> plans) {
   DenseMap<Operation *, size_t> position;

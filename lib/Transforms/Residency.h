@@ -1,9 +1,9 @@
 //===- Residency.h - Results kept in LX for their consumer ------*- C++ -*-===//
 //
 // A handoff is a kernel result that never goes to device memory: on every
-// core, its one consumer reads exactly the tile its producer wrote there,
-// so the tile stays in that core's LX between the two kernels (the
-// producer stores nothing, the consumer loads nothing).
+// core, each of its consumers reads exactly the tile its producer wrote
+// there, so the tile stays in that core's LX from the producer to the last
+// consumer (the producer stores nothing, the consumers load nothing).
 // spyre-allocate-scratchpad finds the candidates here and keeps those whose
 // LX region every kernel in between can leave free.
 //
@@ -17,30 +17,52 @@
 namespace spyre {
 
 struct Handoff {
-  /// Positions of the producer and the consumer in the launch plan.
-  size_t producer = 0, consumer = 0;
-  /// The producer's result and the consumer's input.
-  unsigned result = 0, input = 0;
-  /// Their LX buffers (indices into each plan's buffers).
-  int64_t producerBuffer = -1, consumerBuffer = -1;
-  /// LX bytes held from the producer through the consumer.
+  /// One kernel reading the tile in place.
+  struct Reader {
+    size_t kernel = 0; // position in the launch plan
+    unsigned input = 0;
+    int64_t buffer = -1; // its LX buffer (index into the plan's buffers)
+  };
+  /// Position of the producer in the launch plan, its result and its LX
+  /// buffer.
+  size_t producer = 0;
+  unsigned result = 0;
+  int64_t producerBuffer = -1;
+  /// Every use of the result, in plan order.
+  llvm::SmallVector<Reader, 2> readers;
+  /// LX bytes held from the producer through the last reader.
   int64_t bytes = 0;
   /// LX offset of the tile on every core, set when the producer is placed.
   int64_t offset = -1;
   /// False once dropped: the result goes through device memory.
   bool kept = true;
 
+  size_t lastReader() const { return readers.back().kernel; }
   /// Whether the region is held while kernel `k` runs (its producer
-  /// placed it before, its consumer has not run yet or is `k`).
-  bool heldAt(size_t k) const { return kept && producer < k && k <= consumer; }
+  /// placed it before, its last reader has not run yet or is `k`).
+  bool heldAt(size_t k) const {
+    return kept && producer < k && k <= lastReader();
+  }
+  /// The reader that is kernel `k`, if any.
+  const Reader *readerAt(size_t k) const {
+    for (const Reader &r : readers)
+      if (r.kernel == k)
+        return &r;
+    return nullptr;
+  }
 };
 
+/// Whether, on every core, `consumer` reads its input `input` exactly as
+/// `producer` left its result `result` in LX: the same cores, one tile per
+/// core in both, the same element range and the same LX arrangement.
+bool tilesStayPut(const KernelPlan &producer, unsigned result,
+                  const KernelPlan &consumer, unsigned input);
+
 /// The handoffs residency can serve between `plans` (one function's
-/// kernels in launch order): a result with one use, an input of a later
-/// kernel, where both kernels run on the same cores, move the tensor once
-/// per core (one tile) with the same geometry, and every core's tile is
-/// the same element range in both. Data-movement and attention kernels
-/// keep their own transfers (not handled).
+/// kernels in launch order): a result whose every use is an input of a
+/// later kernel (each reading it once) where tilesStayPut holds.
+/// Data-movement and attention kernels keep their own transfers (not
+/// handled).
 llvm::SmallVector<Handoff> findHandoffs(llvm::ArrayRef<KernelPlan> plans);
 
 } // namespace spyre

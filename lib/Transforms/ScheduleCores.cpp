@@ -4,11 +4,15 @@
 // tiled, by evaluating candidate schedules with the cost model of
 // KernelPlan::estimateNs (numbers from the machine description) and keeping
 // the fastest that fits LX and the hardware loop depth. Kernels that differ
-// only in name and location share one search (KernelSignature).
+// only in name and location share one search (KernelSignature). Then, in
+// plan order, a consumer may take the schedule that reads an input where
+// its producer leaves it in LX (Residency.h) when that is faster for the
+// pair than its own best.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Preconditions.h"
+#include "Residency.h"
 #include "ScheduleCache.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
@@ -18,6 +22,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -68,6 +73,11 @@ public:
         space(kernel.getSpace()), n(space.size()),
         tileChoices(std::move(tileChoices)), tile(n, 1), split(n, 1) {}
 
+  /// Admits only the plans `accept` holds true for.
+  void restrictTo(std::function<bool(const KernelPlan &)> accept) {
+    this->accept = std::move(accept);
+  }
+
   /// Searches the schedules of depth `depth` on at most `cores` cores;
   /// returns the best found by this and earlier runs (null: none fits).
   ScheduleAttr run(int64_t depth, int64_t cores) {
@@ -88,6 +98,7 @@ private:
   int64_t bestCores = 0;
   SmallVector<int64_t> tile, split;
   int64_t tryDepth = 1;
+  std::function<bool(const KernelPlan &)> accept;
 
   /// Chooses the tile and split of loop `l` and those after it, with
   /// `coresLeft` cores for them.
@@ -118,7 +129,8 @@ private:
     FailureOr<KernelPlan> plan =
         KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
     if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
-        plan->hardwareLoops().size() > KernelPlan::kMaxHardwareLoops)
+        plan->hardwareLoops().size() > KernelPlan::kMaxHardwareLoops ||
+        (accept && !accept(*plan)))
       return;
     double ns = plan->estimateNs();
     int64_t used = candidate.getNumCores();
@@ -135,6 +147,163 @@ private:
   bool beats(double ns, int64_t used) const {
     return !best || ns < bestNs * (1 - 1e-9) ||
            (ns <= bestNs * (1 + 1e-9) && used < bestCores);
+  }
+};
+
+/// The fastest schedule of `kernel` at `depth` (single-buffered when
+/// nothing fits with it) among those `accept` admits (all when null), on
+/// at most `cores` cores; null when none fits.
+ScheduleAttr searchSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
+                            const Arch &arch, int64_t cores, int64_t depth,
+                            std::function<bool(const KernelPlan &)> accept) {
+  ScheduleSearch search(kernel, arch,
+                        KernelPlan::tileChoices(kernel, roles, arch));
+  search.restrictTo(std::move(accept));
+  if (roles.singleCore)
+    cores = 1;
+  ScheduleAttr best = search.run(depth, cores);
+  // A kernel whose buffers fit only once runs without pipelining rather
+  // than not at all (spyre-form-kernels fuses up to that bound).
+  if (!best && depth > 1)
+    best = search.run(/*depth=*/1, cores);
+  return best;
+}
+
+/// One kernel value's data path set to `lx` while in scope (the others
+/// `dma`), so that plans are costed as if it stayed in LX; the kernel's
+/// own paths are restored after.
+class ScopedLxPath {
+public:
+  ScopedLxPath(KernelOp kernel, bool isResult, unsigned index)
+      : kernel(kernel), name(isResult ? kernel.getDestinationsAttrName()
+                                      : kernel.getSourcesAttrName()),
+        saved(kernel->getAttr(name)) {
+    size_t n = isResult ? kernel.getNumResults() : kernel.getInputs().size();
+    SmallVector<StringRef> paths(n, "dma");
+    paths[index] = "lx";
+    kernel->setAttr(name, Builder(kernel.getContext()).getStrArrayAttr(paths));
+  }
+  ~ScopedLxPath() {
+    if (saved)
+      kernel->setAttr(name, saved);
+    else
+      kernel->removeAttr(name);
+  }
+
+private:
+  KernelOp kernel;
+  StringAttr name;
+  Attribute saved;
+};
+
+/// Re-chooses consumers' schedules so that an input stays in LX where its
+/// producer leaves it: for each input that is a kernel result only kernels
+/// read, which the producer moves once per core, the fastest schedule of
+/// the consumer that reads it in place (tilesStayPut), costed without that
+/// load, against the consumer's own best plus its share of the producer's
+/// store that the handoff saves. Kernels in plan order, so a consumer sees its
+/// producer's final schedule. A choice is kept per consumer signature and
+/// producers' signatures (and in the cache directory with the others).
+class HandoffAligner {
+public:
+  HandoffAligner(const Arch &arch, int64_t cores, int64_t depth,
+                 const std::optional<ScheduleCache> &cache)
+      : arch(arch), cores(cores), depth(depth), cache(cache) {}
+
+  void align(KernelOp consumer) {
+    std::string key = "handoff " + kernelSignature(consumer);
+    SmallVector<std::pair<unsigned, KernelOp>> producers;
+    for (auto [i, input] : llvm::enumerate(consumer.getInputs())) {
+      auto producer = input.getDefiningOp<KernelOp>();
+      if (!producer || !producer.getScheduleAttr() || !readByKernels(input))
+        continue;
+      producers.push_back({unsigned(i), producer});
+      key += "\ninput " + std::to_string(i) + " from result " +
+             std::to_string(cast<OpResult>(input).getResultNumber()) + " of " +
+             kernelSignature(producer);
+    }
+    if (producers.empty())
+      return;
+    ScheduleAttr choice = lookup(key, consumer);
+    if (!choice) {
+      choice = consumer.getScheduleAttr();
+      double bestNs = double(choice.getCostNs());
+      for (auto [i, producer] : producers)
+        if (auto [s, ns] = readInPlace(consumer, i, producer); s && ns < bestNs)
+          std::tie(choice, bestNs) = std::make_pair(s, ns);
+      remember(key, choice);
+    }
+    consumer.setScheduleAttr(choice);
+  }
+
+private:
+  const Arch &arch;
+  int64_t cores, depth;
+  const std::optional<ScheduleCache> &cache;
+  std::map<std::string, ScheduleAttr> chosen;
+
+  /// Whether every use of `v` is a kernel input and no kernel reads it
+  /// twice (what a handoff needs, Residency.h).
+  static bool readByKernels(Value v) {
+    llvm::SmallPtrSet<Operation *, 4> readers;
+    return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+      return isa<KernelOp>(use.getOwner()) &&
+             readers.insert(use.getOwner()).second;
+    });
+  }
+
+  /// The consumer's fastest schedule reading input `i` where `producer`
+  /// leaves it, and its cost less its share of the producer's saved store
+  /// (null when none).
+  std::pair<ScheduleAttr, double> readInPlace(KernelOp consumer, unsigned i,
+                                              KernelOp producer) {
+    unsigned j = cast<OpResult>(consumer.getInputs()[i]).getResultNumber();
+    FailureOr<KernelPlan> written = KernelPlan::build(
+        producer, producer.getScheduleAttr(), arch, /*emitErrors=*/false);
+    if (failed(written) ||
+        !written->canHandOffInLx(
+            written->tensors[producer.getInputs().size() + j]))
+      return {};
+    double saved = written->estimateNs();
+    {
+      ScopedLxPath kept(producer, /*isResult=*/true, j);
+      FailureOr<KernelPlan> keeping = KernelPlan::build(
+          producer, producer.getScheduleAttr(), arch, /*emitErrors=*/false);
+      if (failed(keeping))
+        return {};
+      saved -= keeping->estimateNs();
+    }
+    FailureOr<KernelPlan::Roles> roles =
+        KernelPlan::roles(consumer, /*emitErrors=*/false);
+    if (failed(roles))
+      return {};
+    ScopedLxPath read(consumer, /*isResult=*/false, i);
+    ScheduleAttr s = searchSchedule(consumer, *roles, arch, cores, depth,
+                                    [&](const KernelPlan &plan) {
+                                      return tilesStayPut(*written, j, plan, i);
+                                    });
+    if (!s)
+      return {};
+    Value input = consumer.getInputs()[i];
+    double readers = double(std::distance(input.use_begin(), input.use_end()));
+    return {s, double(s.getCostNs()) - saved / readers};
+  }
+
+  ScheduleAttr lookup(const std::string &key, KernelOp consumer) {
+    if (auto it = chosen.find(key); it != chosen.end())
+      return it->second;
+    if (cache)
+      if (std::optional<ScheduleAttr> s =
+              cache->lookup(key, consumer.getContext()))
+        return chosen[key] = *s;
+    return {};
+  }
+
+  void remember(const std::string &key, ScheduleAttr s) {
+    chosen[key] = s;
+    std::string error;
+    if (cache)
+      (void)cache->store(key, s, error); // the search's own store warns
   }
 };
 
@@ -200,11 +369,19 @@ struct ScheduleCoresPass
       schedules.cache.emplace(cacheDir, "cores " + std::to_string(cores) +
                                             " depth " + std::to_string(depth) +
                                             " arch " + arch.canonicalJson());
-    WalkResult r = module.walk([&](KernelOp kernel) {
-      return scheduleOrReuse(kernel, arch, cores, schedules);
+    SmallVector<KernelOp> searched; // not pinned by the input
+    module.walk([&](KernelOp kernel) {
+      if (!kernel.getScheduleAttr())
+        searched.push_back(kernel);
     });
-    if (r.wasInterrupted())
-      signalPassFailure();
+    for (KernelOp kernel : searched)
+      if (scheduleOrReuse(kernel, arch, cores, schedules).wasInterrupted())
+        return signalPassFailure();
+    if (!resident)
+      return;
+    HandoffAligner aligner(arch, cores, depth, schedules.cache);
+    for (KernelOp kernel : searched)
+      aligner.align(kernel);
   }
 
   /// Gives `kernel` (unless it has one) the schedule of a kernel of the
@@ -252,15 +429,8 @@ struct ScheduleCoresPass
     FailureOr<KernelPlan::Roles> roles = KernelPlan::roles(kernel);
     if (failed(roles))
       return failure();
-    if (roles->singleCore)
-      cores = 1;
-    ScheduleSearch search(kernel, arch,
-                          KernelPlan::tileChoices(kernel, *roles, arch));
-    ScheduleAttr best = search.run(depth, cores);
-    // A kernel whose buffers fit only once runs without pipelining rather
-    // than not at all (spyre-form-kernels fuses up to that bound).
-    if (!best && depth > 1)
-      best = search.run(/*depth=*/1, cores);
+    ScheduleAttr best =
+        searchSchedule(kernel, *roles, arch, cores, depth, nullptr);
     if (!best)
       return explainNoSchedule(kernel, *roles, arch);
     kernel.setScheduleAttr(best);

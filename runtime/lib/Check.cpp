@@ -147,10 +147,15 @@ public:
       k.step = step;
       k.kernel = program.name;
       k.checked = program.reference.has_value();
-      if (k.checked)
+      if (k.checked) {
         for (const spy::RefOpDesc &op : program.reference->ops)
           if (op.kind != spy::RefKind::Constant)
             k.ops.push_back(describeOp(op));
+        for (const spy::RefValueDesc &v : program.reference->inputs)
+          if (const TensorInfo &t = model.tensors()[v.tensor];
+              t.role == spy::Role::OnChip)
+            k.onChipInputs.push_back(t.displayName());
+      }
       report.kernels.push_back(std::move(k));
       if (!program.reference)
         return Status::success();
@@ -447,6 +452,12 @@ std::string CheckReport::text() const {
     s += "  its ops:\n";
     for (const std::string &op : k.ops)
       s += "    " + op + "\n";
+    // Its producer's device value never reached memory: the divergence
+    // may start there.
+    for (const std::string &t : k.onChipInputs)
+      s += "  its input '" + t +
+           "' was kept on chip and is judged only through this kernel: "
+           "its producer may be the one diverging\n";
   }
   if (nodesCompared) {
     if (firstDivergentNode.empty())

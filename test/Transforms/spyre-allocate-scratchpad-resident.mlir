@@ -75,10 +75,47 @@ func.func @around(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tens
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
+// Several readers: the tile stays until the last of them, and each reads
+// it at the same offset.
+// CHECK-LABEL: func.func @two_readers
+// CHECK-SAME: spyre.workspace_bytes = 0
+// CHECK: spyre.kernel "a"
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: destinations = ["lx"]
+// CHECK: spyre.kernel "b"
+// CHECK-SAME: #spyre.buffer<name = "in0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: sources = ["lx"]
+// CHECK: spyre.kernel "c"
+// CHECK-SAME: #spyre.buffer<name = "in0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: sources = ["lx"]
+func.func @two_readers(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) {
+  %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %r = spyre.unary exp %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  %1 = spyre.kernel "b"(%0) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %r = spyre.unary neg %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  %2 = spyre.kernel "c"(%0) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf32, #row>):
+    %r = spyre.unary abs %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %r : tensor<64x32xf32, #row>
+  }
+  return %1, %2 : tensor<64x32xf32, #row>, tensor<64x32xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
 // Not handed over, each for its reason (every result goes through the
 // workspace): "b" splits the rows 4 ways where "a" splits them 2 ways
-// (other cores, other slices); a's second result has two users; "d"
-// streams its input in two tiles per core (the tile moves twice).
+// (other cores, other slices); a's second result is also a graph output;
+// "d" streams its input in two tiles per core (the tile moves twice).
 // CHECK-LABEL: func.func @not_resident
 // CHECK-NOT: sources
 // CHECK-NOT: destinations

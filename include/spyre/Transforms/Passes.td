@@ -342,6 +342,13 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
     compiler's own executable, and a later compile reads them instead of
     searching (the output is byte-identical either way; an entry that does
     not read back is searched again and rewritten).
+    With `resident` (the default), kernels are then revisited in plan
+    order: a consumer whose input is a result only kernels read, written
+    once per core by its producer, takes the fastest schedule that reads
+    that input on the same cores, in the same tiles (so
+    spyre-allocate-scratchpad can keep it in LX), when that schedule
+    without the load, less its share of the producer's saved store, beats
+    the consumer's own best. Kernels the input pinned are left alone.
     Output: every kernel has `schedule`.
   }];
   let options = [
@@ -351,6 +358,9 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
            "Rotating buffers per streamed input (2 = double buffering)">,
     Option<"cacheDir", "cache-dir", "std::string", "",
            "Directory of schedules kept across compiles (empty: none)">,
+    Option<"resident", "resident", "bool", /*default=*/"true",
+           "Let a consumer take the schedule that reads an input where its "
+           "producer leaves it in LX, when that is faster for the pair">
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
@@ -367,12 +377,13 @@ def SpyreAllocateScratchpad
     device-memory workspace offsets for tensors passed between kernels by
     liveness (first fit, reusing dead tensors' space).
     With `resident` (the default), LX is planned over the whole launch
-    plan: a result whose one consumer reads, on every core, exactly the
+    plan: a result whose every consumer reads, on every core, exactly the
     tile its producer wrote there (the same cores, the same slices, one
-    tile per core in both) stays in LX between the two kernels. The
-    producer stores nothing and the consumer loads nothing; the region is
-    kept free by every kernel in between, and a handoff is dropped
-    (largest first) where a kernel would not fit beside it.
+    tile per core in both) stays in LX from its producer to its last
+    consumer. The producer stores nothing and the consumers load nothing;
+    every other kernel in between places its buffers around the tile, and
+    a handoff is dropped (largest first) where a kernel would not fit
+    beside it.
     Output: every kernel has `buffers` and `result_offsets`; kernels with a
     handoff state it in `sources` / `destinations` (`lx`; absent entries
     are `dma`), and a kept result has no workspace offset; a kernel whose
@@ -381,9 +392,9 @@ def SpyreAllocateScratchpad
   }];
   let options = [
     Option<"resident", "resident", "bool", /*default=*/"true",
-           "Keep a result in LX for its one consumer when both hold the "
-           "same slices on the same cores (false: every result goes "
-           "through device memory)">
+           "Keep a result in LX for its consumers when they read the "
+           "slices it was written in on the same cores (false: every "
+           "result goes through device memory)">
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }

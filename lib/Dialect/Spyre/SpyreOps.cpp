@@ -844,34 +844,32 @@ LogicalResult verifyDataPaths(KernelOp op, std::optional<ArrayAttr> paths,
   return success();
 }
 
-/// Checks that the two ends of every LX handoff agree: an input read from
-/// LX is the one use of a result its producer keeps there, and a result
-/// kept in LX has one use, an input read from LX.
+/// Checks that the ends of every LX handoff agree: an input read from LX
+/// is a result its producer keeps there, and every use of a result kept
+/// in LX is an input read from LX.
 LogicalResult verifyLxHandoffs(KernelOp op) {
   for (auto [i, input] : llvm::enumerate(op.getInputs())) {
     if (op.getSourcePath(i) != DataPath::lx)
       continue;
     auto producer = input.getDefiningOp<KernelOp>();
-    if (!producer || !input.hasOneUse() ||
+    if (!producer ||
         producer.getDestinationPath(cast<OpResult>(input).getResultNumber()) !=
             DataPath::lx)
       return op.emitOpError("input ")
-             << i
-             << " is read from LX, but it is not the one use of a kernel "
-                "result kept in LX";
+             << i << " is read from LX, but it is not a kernel result kept "
+             << "in LX";
   }
   for (auto [j, result] : llvm::enumerate(op.getResults())) {
     if (op.getDestinationPath(j) != DataPath::lx)
       continue;
-    auto consumer =
-        result.hasOneUse() ? dyn_cast<KernelOp>(*result.user_begin()) : nullptr;
-    if (!consumer ||
-        consumer.getSourcePath(result.use_begin()->getOperandNumber()) !=
-            DataPath::lx)
-      return op.emitOpError("result ")
-             << j
-             << " is kept in LX, but its one use is not a kernel input read "
-                "from LX";
+    for (OpOperand &use : result.getUses()) {
+      auto consumer = dyn_cast<KernelOp>(use.getOwner());
+      if (!consumer ||
+          consumer.getSourcePath(use.getOperandNumber()) != DataPath::lx)
+        return op.emitOpError("result ")
+               << j << " is kept in LX, but one of its uses is not a kernel "
+               << "input read from LX";
+    }
   }
   return success();
 }

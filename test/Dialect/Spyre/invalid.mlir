@@ -1435,9 +1435,9 @@ func.func @kernel_destinations_kind(%x: tensor<64xf16>) {
 
 // -----
 
-// An input read from LX must be the one use of a result kept in LX.
+// An input read from LX must be a result kept in LX.
 func.func @kernel_source_lx_from_memory(%x: tensor<64xf16>) {
-  // expected-error @+1 {{'spyre.kernel' op input 0 is read from LX, but it is not the one use of a kernel result kept in LX}}
+  // expected-error @+1 {{'spyre.kernel' op input 0 is read from LX, but it is not a kernel result kept in LX}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
   ^bb0(%a: tensor<64xf16>):
     %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
@@ -1448,9 +1448,9 @@ func.func @kernel_source_lx_from_memory(%x: tensor<64xf16>) {
 
 // -----
 
-// A result kept in LX must have one use, an input read from LX.
+// Every use of a result kept in LX must be an input read from LX.
 func.func @kernel_destination_lx_read_from_memory(%x: tensor<64xf16>) -> tensor<64xf16> {
-  // expected-error @+1 {{'spyre.kernel' op result 0 is kept in LX, but its one use is not a kernel input read from LX}}
+  // expected-error @+1 {{'spyre.kernel' op result 0 is kept in LX, but one of its uses is not a kernel input read from LX}}
   %0 = spyre.kernel "a"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
   ^bb0(%a: tensor<64xf16>):
     %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>

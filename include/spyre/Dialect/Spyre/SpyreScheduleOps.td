@@ -32,9 +32,9 @@ def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove,
       and size, on every core;
     * `sources` / `destinations` (`spyre-allocate-scratchpad`): where each
       input comes from and each result goes: `dma` (device memory, the
-      default when absent), `lx` (kept in this core's LX between its
-      producer and its one consumer: the producer's destination and the
-      consumer's source are both `lx`), `ring` (another core's LX; no pass
+      default when absent), `lx` (kept in this core's LX from its producer
+      to its last consumer: the producer's destination and every
+      consumer's source are `lx`), `ring` (another core's LX; no pass
       produces it yet);
     * `result_offsets` (`spyre-allocate-scratchpad`): the device memory
       workspace offset of each result, -1 for graph outputs.

@@ -49,6 +49,9 @@ struct KernelCheck {
   std::vector<std::string> ops;
   /// False when the program carries no reference (not checked).
   bool checked = false;
+  /// Inputs kept in LX by their producer (format 3.1): never in device
+  /// memory, so compared only through this kernel's results.
+  std::vector<std::string> onChipInputs;
   std::vector<Divergence> divergences;
   bool ok() const { return divergences.empty(); }
 };
