@@ -78,9 +78,11 @@ cl::opt<bool> fusion("fusion",
                               "per compute op, a baseline)"),
                      cl::init(true), cl::cat(category));
 cl::opt<bool> onChip("on-chip",
-                     cl::desc("Fold data reordering between kernels into "
-                              "their access patterns (--on-chip=false: every "
-                              "reorder a kernel through device memory, a "
+                     cl::desc("Keep data on chip between kernels: fold "
+                              "reorders into access patterns, keep results "
+                              "in LX for kernels that read them in place "
+                              "(--on-chip=false: every reorder a kernel and "
+                              "every tensor through device memory, a "
                               "baseline)"),
                      cl::init(true), cl::cat(category));
 cl::opt<std::string> reportFile(

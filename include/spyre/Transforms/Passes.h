@@ -42,9 +42,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(true)};
   Option<bool> onChip{
       *this, "on-chip",
-      llvm::cl::desc("Fold data reordering between kernels into their "
-                     "access patterns (false: every reorder a kernel through "
-                     "device memory, the baseline)"),
+      llvm::cl::desc("Keep data on chip between kernels: fold reorders "
+                     "into access patterns, keep results in LX for kernels "
+                     "that read them in place (false: every reorder a "
+                     "kernel and every tensor through device memory, the "
+                     "baseline)"),
       llvm::cl::init(true)};
 };
 
