@@ -1,0 +1,269 @@
+//===- HandoffScheduling.cpp - Schedules that keep results in LX ----------===//
+
+#include "HandoffScheduling.h"
+#include "Residency.h"
+#include "ScheduleSearch.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace spyre {
+
+namespace {
+
+/// One kernel value's data path set to `lx` while in scope (the others
+/// `dma`), so that plans are costed as if it stayed in LX; the kernel's
+/// own paths are restored after.
+class ScopedLxPath {
+public:
+  ScopedLxPath(KernelOp kernel, bool isResult, unsigned index)
+      : kernel(kernel), name(isResult ? kernel.getDestinationsAttrName()
+                                      : kernel.getSourcesAttrName()),
+        saved(kernel->getAttr(name)) {
+    size_t n = isResult ? kernel.getNumResults() : kernel.getInputs().size();
+    SmallVector<StringRef> paths(n, "dma");
+    paths[index] = "lx";
+    kernel->setAttr(name, Builder(kernel.getContext()).getStrArrayAttr(paths));
+  }
+  ~ScopedLxPath() {
+    if (saved)
+      kernel->setAttr(name, saved);
+    else
+      kernel->removeAttr(name);
+  }
+
+private:
+  KernelOp kernel;
+  StringAttr name;
+  Attribute saved;
+};
+
+/// Re-chooses schedules so that a kernel result stays in LX for its
+/// readers. For each consumer input that is a kernel result only kernels
+/// read, two ways are weighed against the consumer's own best:
+///  * read in place: the producer writes the result once per core; the
+///    consumer takes its fastest schedule that reads it on the same cores
+///    in the same tiles (tilesStayPut), costed without that load, less
+///    its share of the producer's saved store;
+///  * re-plan both: when the producer (one result, this consumer its only
+///    reader, its schedule its own best) streams the result in several
+///    tiles per core, its fastest schedule writing it once per core
+///    (costed without the store) and the consumer's fastest schedule
+///    reading that in place, by their sum against the two own bests.
+/// Kernels in plan order, so a consumer sees its producer's final
+/// schedule. A choice is kept per consumer signature and producers'
+/// signatures (and in the cache directory with the others).
+class HandoffAligner {
+public:
+  HandoffAligner(const Arch &arch, int64_t cores, int64_t depth,
+                 const std::optional<ScheduleCache> &cache)
+      : arch(arch), cores(cores), depth(depth), cache(cache) {}
+
+  void align(KernelOp consumer) {
+    std::string key = "handoff " + kernelSignature(consumer);
+    SmallVector<std::pair<unsigned, KernelOp>> producers;
+    for (auto [i, input] : llvm::enumerate(consumer.getInputs())) {
+      auto producer = input.getDefiningOp<KernelOp>();
+      if (!producer || !producer.getScheduleAttr() || !readByKernels(input))
+        continue;
+      producers.push_back({unsigned(i), producer});
+      key += "\ninput " + std::to_string(i) + " from result " +
+             std::to_string(cast<OpResult>(input).getResultNumber()) + " of " +
+             kernelSignature(producer) + (replanned.count(producer) ? "*" : "");
+    }
+    if (producers.empty())
+      return;
+    Choice choice;
+    if (!lookup(key, consumer, producers, choice)) {
+      choice.consumer = consumer.getScheduleAttr();
+      double bestNs = double(choice.consumer.getCostNs());
+      for (auto [i, producer] : producers) {
+        for (Choice c : {readInPlace(consumer, i, producer),
+                         replanBoth(consumer, i, producer)})
+          if (c.consumer && c.ns < bestNs) {
+            bestNs = c.ns;
+            choice = c;
+          }
+      }
+      remember(key, choice);
+    }
+    consumer.setScheduleAttr(choice.consumer);
+    if (choice.producer) {
+      choice.producer.setScheduleAttr(choice.producerSchedule);
+      replanned.insert(choice.producer);
+    }
+    if (choice.consumer != consumer.getScheduleAttr() || choice.producer)
+      replanned.insert(consumer);
+  }
+
+private:
+  /// A consumer's schedule, and a producer's when it changes too; `ns`:
+  /// the consumer's cost plus the change in the producer's.
+  struct Choice {
+    ScheduleAttr consumer;
+    KernelOp producer;
+    ScheduleAttr producerSchedule;
+    unsigned input = 0;
+    double ns = 0;
+  };
+
+  const Arch &arch;
+  int64_t cores, depth;
+  const std::optional<ScheduleCache> &cache;
+  std::map<std::string, Choice> chosen;
+  /// Kernels whose schedule this aligner changed: not re-planned again
+  /// (their own handoff would be lost).
+  llvm::SmallPtrSet<Operation *, 16> replanned;
+
+  /// Whether every use of `v` is a kernel input and no kernel reads it
+  /// twice (what a handoff needs, Residency.h).
+  static bool readByKernels(Value v) {
+    llvm::SmallPtrSet<Operation *, 4> readers;
+    return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+      return isa<KernelOp>(use.getOwner()) &&
+             readers.insert(use.getOwner()).second;
+    });
+  }
+
+  /// `kernel`'s plan at `schedule`, with its value (result or input)
+  /// `index` kept in LX when `keep` is set.
+  FailureOr<KernelPlan> planOf(KernelOp kernel, ScheduleAttr schedule,
+                               std::optional<std::pair<bool, unsigned>> keep) {
+    std::optional<ScopedLxPath> kept;
+    if (keep)
+      kept.emplace(kernel, keep->first, keep->second);
+    return KernelPlan::build(kernel, schedule, arch, /*emitErrors=*/false);
+  }
+
+  /// The fastest schedule of `kernel` with its value `index` (a result
+  /// when `isResult`) kept in LX and, if given, the candidates `accept`
+  /// admits.
+  ScheduleAttr searchKeeping(KernelOp kernel, bool isResult, unsigned index,
+                             PlanFilter accept) {
+    FailureOr<KernelPlan::Roles> roles =
+        KernelPlan::roles(kernel, /*emitErrors=*/false);
+    if (failed(roles))
+      return {};
+    ScopedLxPath kept(kernel, isResult, index);
+    return searchSchedule(kernel, *roles, arch, cores, depth,
+                          std::move(accept));
+  }
+
+  /// The consumer's fastest schedule reading input `i` in place from
+  /// `written` (the producer's plan, its result `j`).
+  ScheduleAttr readerOf(KernelOp consumer, unsigned i,
+                        const KernelPlan &written, unsigned j) {
+    return searchKeeping(consumer, /*isResult=*/false, i,
+                         [&](const KernelPlan &plan) {
+                           return tilesStayPut(written, j, plan, i);
+                         });
+  }
+
+  static unsigned resultOf(KernelOp consumer, unsigned i) {
+    return cast<OpResult>(consumer.getInputs()[i]).getResultNumber();
+  }
+
+  Choice readInPlace(KernelOp consumer, unsigned i, KernelOp producer) {
+    unsigned j = resultOf(consumer, i);
+    ScheduleAttr schedule = producer.getScheduleAttr();
+    FailureOr<KernelPlan> written = planOf(producer, schedule, std::nullopt);
+    if (failed(written) ||
+        !written->canHandOffInLx(
+            written->tensors[producer.getInputs().size() + j]))
+      return {};
+    FailureOr<KernelPlan> keeping =
+        planOf(producer, schedule, std::make_pair(true, j));
+    if (failed(keeping))
+      return {};
+    double saved = written->estimateNs() - keeping->estimateNs();
+    ScheduleAttr s = readerOf(consumer, i, *written, j);
+    if (!s)
+      return {};
+    Value input = consumer.getInputs()[i];
+    double readers = double(std::distance(input.use_begin(), input.use_end()));
+    return {s, nullptr, nullptr, i, double(s.getCostNs()) - saved / readers};
+  }
+
+  Choice replanBoth(KernelOp consumer, unsigned i, KernelOp producer) {
+    unsigned j = resultOf(consumer, i);
+    if (producer.getNumResults() != 1 || !producer->getResult(0).hasOneUse() ||
+        replanned.count(producer))
+      return {};
+    ScheduleAttr own = producer.getScheduleAttr();
+    FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
+    // Written once per core already: readInPlace's case.
+    if (failed(current) || current->canHandOffInLx(current->tensors.back()))
+      return {};
+    ScheduleAttr writing = searchKeeping(producer, /*isResult=*/true, j, {});
+    if (!writing)
+      return {};
+    FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
+    if (failed(written))
+      return {};
+    ScheduleAttr s = readerOf(consumer, i, *written, j);
+    if (!s)
+      return {};
+    return {s, producer, writing, i,
+            double(s.getCostNs()) + double(writing.getCostNs()) -
+                double(own.getCostNs())};
+  }
+
+  /// A choice made before for this key (this compile or the cache).
+  bool lookup(const std::string &key, KernelOp consumer,
+              ArrayRef<std::pair<unsigned, KernelOp>> producers,
+              Choice &choice) {
+    if (auto it = chosen.find(key); it != chosen.end()) {
+      choice = it->second;
+      return true;
+    }
+    if (!cache)
+      return false;
+    MLIRContext *ctx = consumer.getContext();
+    std::optional<ScheduleAttr> s = cache->lookup(key, ctx);
+    if (!s)
+      return false;
+    choice = Choice();
+    choice.consumer = *s;
+    for (auto [i, producer] : producers)
+      if (std::optional<ScheduleAttr> p =
+              cache->lookup(producerKey(key, i), ctx)) {
+        choice.producer = producer;
+        choice.producerSchedule = *p;
+        choice.input = i;
+      }
+    chosen[key] = choice;
+    return true;
+  }
+
+  static std::string producerKey(const std::string &key, unsigned input) {
+    return key + "\nproducer of input " + std::to_string(input);
+  }
+
+  void remember(const std::string &key, const Choice &choice) {
+    chosen[key] = choice;
+    if (!cache)
+      return;
+    // The search's own store warns when the directory cannot be written.
+    std::string error;
+    (void)cache->store(key, choice.consumer, error);
+    if (choice.producer)
+      (void)cache->store(producerKey(key, choice.input),
+                         choice.producerSchedule, error);
+  }
+};
+
+} // namespace
+
+void scheduleHandoffs(ArrayRef<KernelOp> kernels, const Arch &arch,
+                      int64_t cores, int64_t depth,
+                      const std::optional<ScheduleCache> &cache) {
+  HandoffAligner aligner(arch, cores, depth, cache);
+  for (KernelOp kernel : kernels)
+    aligner.align(kernel);
+}
+
+} // namespace spyre

@@ -1,0 +1,141 @@
+//===- ScheduleSearch.cpp - Searching a kernel's schedule -----------------===//
+
+#include "ScheduleSearch.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace spyre {
+
+std::string kernelSignature(KernelOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (NamedAttribute attr : kernel->getAttrs())
+    if (attr.getName() != kernel.getNameAttrName())
+      os << attr.getName() << '=' << attr.getValue() << ';';
+  llvm::interleaveComma(kernel->getOperandTypes(), os);
+  os << "->";
+  llvm::interleaveComma(kernel->getResultTypes(), os);
+  OpPrintingFlags flags;
+  flags.useLocalScope();
+  for (Block &block : kernel->getRegion(0)) {
+    for (BlockArgument arg : block.getArguments())
+      os << ';' << arg.getType();
+    for (Operation &op : block) {
+      os << '\n';
+      op.print(os, flags);
+    }
+  }
+  return text;
+}
+
+namespace {
+
+/// The depth-first search over one kernel's candidate schedules: tiles of
+/// each loop, then the splits the tiles allow, keeping the fastest plan
+/// that fits LX and the hardware loop depth.
+class ScheduleSearch {
+public:
+  ScheduleSearch(KernelOp kernel, const Arch &arch,
+                 SmallVector<SmallVector<int64_t>> tileChoices)
+      : kernel(kernel), arch(arch), ctx(kernel.getContext()),
+        space(kernel.getSpace()), n(space.size()),
+        tileChoices(std::move(tileChoices)), tile(n, 1), split(n, 1) {}
+
+  /// Admits only the plans `accept` holds true for.
+  void restrictTo(PlanFilter accept) { this->accept = std::move(accept); }
+
+  /// Searches the schedules of depth `depth` on at most `cores` cores;
+  /// returns the best found by this and earlier runs (null: none fits).
+  ScheduleAttr run(int64_t depth, int64_t cores) {
+    tryDepth = depth;
+    visit(0, cores);
+    return best;
+  }
+
+private:
+  KernelOp kernel;
+  const Arch &arch;
+  MLIRContext *ctx;
+  ArrayRef<int64_t> space;
+  int64_t n;
+  SmallVector<SmallVector<int64_t>> tileChoices;
+  ScheduleAttr best;
+  double bestNs = 0;
+  int64_t bestCores = 0;
+  SmallVector<int64_t> tile, split;
+  int64_t tryDepth = 1;
+  PlanFilter accept;
+
+  /// Chooses the tile and split of loop `l` and those after it, with
+  /// `coresLeft` cores for them.
+  void visit(int64_t l, int64_t coresLeft) {
+    if (l == n) {
+      evaluate();
+      return;
+    }
+    for (int64_t t : tileChoices[l]) {
+      tile[l] = t;
+      int64_t tiles = llvm::divideCeil(space[l], t);
+      bool splittable = kernel.getIteratorKinds()[l] == IteratorKind::parallel;
+      for (int64_t s : KernelPlan::powersUpTo(std::min(tiles, coresLeft))) {
+        if (!splittable && s > 1)
+          break;
+        split[l] = s;
+        visit(l + 1, coresLeft / s);
+      }
+      split[l] = 1;
+    }
+    tile[l] = 1;
+  }
+
+  /// Plans the current candidate and keeps it if it fits and wins.
+  void evaluate() {
+    auto candidate =
+        ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0);
+    FailureOr<KernelPlan> plan =
+        KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
+    if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
+        plan->hardwareLoops().size() > KernelPlan::kMaxHardwareLoops ||
+        (accept && !accept(*plan)))
+      return;
+    double ns = plan->estimateNs();
+    int64_t used = candidate.getNumCores();
+    if (!beats(ns, used))
+      return;
+    best = ScheduleAttr::get(ctx, split, tile, tryDepth,
+                             int64_t(std::llround(ns)));
+    bestNs = ns;
+    bestCores = used;
+  }
+
+  /// Strictly faster wins; among equals, fewer cores (less contention for
+  /// everything else) and the earlier (smaller-tile) candidate.
+  bool beats(double ns, int64_t used) const {
+    return !best || ns < bestNs * (1 - 1e-9) ||
+           (ns <= bestNs * (1 + 1e-9) && used < bestCores);
+  }
+};
+
+} // namespace
+
+ScheduleAttr searchSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
+                            const Arch &arch, int64_t cores, int64_t depth,
+                            PlanFilter accept) {
+  ScheduleSearch search(kernel, arch,
+                        KernelPlan::tileChoices(kernel, roles, arch));
+  search.restrictTo(std::move(accept));
+  if (roles.singleCore)
+    cores = 1;
+  ScheduleAttr best = search.run(depth, cores);
+  // A kernel whose buffers fit only once runs without pipelining rather
+  // than not at all (spyre-form-kernels fuses up to that bound).
+  if (!best && depth > 1)
+    best = search.run(/*depth=*/1, cores);
+  return best;
+}
+
+} // namespace spyre
