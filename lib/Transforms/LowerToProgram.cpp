@@ -232,44 +232,59 @@ private:
   };
   llvm::MapVector<Value, HeldTile> heldLx;
 
-  /// Checks the allocation's promises about LX handoffs: an input read
-  /// from LX is in the buffer its producer left it in, and no other buffer
-  /// overlaps a tile still held.
+  /// Checks the allocation's promises about LX handoffs, then records the
+  /// tiles this kernel leaves and drops those its last reader consumed.
   LogicalResult checkLxHandoffs(const KernelPlan &kp) {
+    FailureOr<SmallVector<int64_t>> reading = readersFindTheirTiles(kp);
+    if (failed(reading) || failed(heldTilesStayFree(kp, *reading)))
+      return failure();
     KernelOp kernel = kp.kernel;
+    for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
+      if (!kp.tensors[i].movesBytes() && --heldLx[input].readersLeft == 0)
+        heldLx.erase(input);
+    for (const PlanTensor &t : kp.tensors) {
+      if (!t.isResult || t.movesBytes())
+        continue;
+      const PlanBuffer &buf =
+          kp.buffers[kp.tensorBuffer[kernel.getInputs().size() + t.index]];
+      Value r = kernel->getResult(t.index);
+      heldLx[r] = {buf.offset, buf.bytes,
+                   size_t(std::distance(r.use_begin(), r.use_end()))};
+    }
+    return success();
+  }
+
+  /// Each input read from LX is in the buffer its producer left it in;
+  /// returns those inputs' buffers.
+  FailureOr<SmallVector<int64_t>> readersFindTheirTiles(const KernelPlan &kp) {
     SmallVector<int64_t> reading;
-    for (auto [i, input] : llvm::enumerate(kernel.getInputs())) {
+    for (auto [i, input] : llvm::enumerate(kp.kernel.getInputs())) {
       if (kp.tensors[i].movesBytes())
         continue;
       const PlanBuffer &buf = kp.buffers[kp.tensorBuffer[i]];
       auto held = heldLx.find(input);
       if (held == heldLx.end() || held->second.offset != buf.offset)
-        return kernel.emitError("input ")
+        return kp.kernel.emitError("input ")
                << i << " is read from LX at offset " << buf.offset
                << ", where its producer did not leave it";
       reading.push_back(kp.tensorBuffer[i]);
     }
+    return reading;
+  }
+
+  /// No buffer but the readers' overlaps a tile still held.
+  LogicalResult heldTilesStayFree(const KernelPlan &kp,
+                                  ArrayRef<int64_t> reading) {
     for (auto [idx, buf] : llvm::enumerate(kp.buffers)) {
       if (llvm::is_contained(reading, int64_t(idx)))
         continue;
       for (auto &[v, tile] : heldLx)
         if (buf.offset < tile.offset + tile.bytes &&
             tile.offset < buf.offset + buf.bytes * buf.copies)
-          return kernel.emitError("LX buffer '")
+          return kp.kernel.emitError("LX buffer '")
                  << buf.name << "' overlaps the tile a kernel result keeps in "
                  << "LX at offset " << tile.offset << " for a later kernel";
     }
-    for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
-      if (!kp.tensors[i].movesBytes() && --heldLx[input].readersLeft == 0)
-        heldLx.erase(input);
-    for (const PlanTensor &t : kp.tensors)
-      if (t.isResult && !t.movesBytes()) {
-        const PlanBuffer &buf =
-            kp.buffers[kp.tensorBuffer[kernel.getInputs().size() + t.index]];
-        Value r = kernel->getResult(t.index);
-        heldLx[r] = {buf.offset, buf.bytes,
-                     size_t(std::distance(r.use_begin(), r.use_end()))};
-      }
     return success();
   }
 
