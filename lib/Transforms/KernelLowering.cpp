@@ -467,7 +467,7 @@ private:
                             t.rowBytes(stickBytes()), t.rows, cols, s,
                             std::nullopt);
     }
-    // A result kept in LX for its consumer stays in its buffer.
+    // A result kept in LX for its readers stays in its buffer.
     if (t.movesBytes())
       emitTransfer(ti, /*store=*/true);
   }

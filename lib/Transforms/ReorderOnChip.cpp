@@ -19,8 +19,8 @@
 // cores (KernelPlan::isRunnable).
 //
 // Not done here yet (docs/passes.md): moving data core to core over the
-// ring (RingSend/RingRecv) where two kernels' distributions differ, and
-// keeping a producer's output resident in LX for its consumer.
+// ring (RingSend/RingRecv) where two kernels' distributions differ. Data
+// that stays put is kept in LX by spyre-allocate-scratchpad (Residency.h).
 //
 //===----------------------------------------------------------------------===//
 

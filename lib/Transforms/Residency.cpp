@@ -1,4 +1,4 @@
-//===- Residency.cpp - Kernel results kept in LX for their consumer -------===//
+//===- Residency.cpp - Kernel results kept in LX for their readers --------===//
 
 #include "Residency.h"
 
