@@ -91,13 +91,13 @@ public:
       }
       remember(key, choice);
     }
+    if (choice.consumer != consumer.getScheduleAttr() || choice.producer)
+      replanned.insert(consumer);
     consumer.setScheduleAttr(choice.consumer);
     if (choice.producer) {
       choice.producer.setScheduleAttr(choice.producerSchedule);
       replanned.insert(choice.producer);
     }
-    if (choice.consumer != consumer.getScheduleAttr() || choice.producer)
-      replanned.insert(consumer);
   }
 
 private:
@@ -212,30 +212,34 @@ private:
                 double(own.getCostNs())};
   }
 
-  /// A choice made before for this key (this compile or the cache).
+  /// A choice made before for this key (this compile or the cache), its
+  /// producer (if it re-plans one) found among this consumer's `producers`
+  /// by input position: the choice may come from another layer.
   bool lookup(const std::string &key, KernelOp consumer,
               ArrayRef<std::pair<unsigned, KernelOp>> producers,
               Choice &choice) {
     if (auto it = chosen.find(key); it != chosen.end()) {
       choice = it->second;
-      return true;
+    } else if (std::optional<ScheduleAttr> s =
+                   cache ? cache->lookup(key, consumer.getContext())
+                         : std::nullopt) {
+      choice = Choice();
+      choice.consumer = *s;
+      for (auto [i, producer] : producers)
+        if (std::optional<ScheduleAttr> p =
+                cache->lookup(producerKey(key, i), consumer.getContext())) {
+          choice.producerSchedule = *p;
+          choice.input = i;
+        }
+      chosen[key] = choice;
+    } else {
+      return false;
     }
-    if (!cache)
-      return false;
-    MLIRContext *ctx = consumer.getContext();
-    std::optional<ScheduleAttr> s = cache->lookup(key, ctx);
-    if (!s)
-      return false;
-    choice = Choice();
-    choice.consumer = *s;
-    for (auto [i, producer] : producers)
-      if (std::optional<ScheduleAttr> p =
-              cache->lookup(producerKey(key, i), ctx)) {
-        choice.producer = producer;
-        choice.producerSchedule = *p;
-        choice.input = i;
-      }
-    chosen[key] = choice;
+    choice.producer = nullptr;
+    if (choice.producerSchedule)
+      for (auto [i, producer] : producers)
+        if (i == choice.input)
+          choice.producer = producer;
     return true;
   }
 

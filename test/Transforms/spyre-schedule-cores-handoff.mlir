@@ -61,17 +61,23 @@ func.func @also_returned(%x: tensor<2048x32xf32, #row>) -> (tensor<2048x32xf32, 
 #row = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
+// The second pair ("c", "d": the same kernels, as in another layer) takes
+// the choice made for the first, its own producer re-planned too.
 // CHECK-LABEL: func.func @replan_both
 // CHECK: spyre.kernel "a"
 // CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
 // CHECK: spyre.kernel "b"
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
+// CHECK: spyre.kernel "c"
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
+// CHECK: spyre.kernel "d"
 // CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
 // ALONE-LABEL: func.func @replan_both
 // ALONE: spyre.kernel "a"
 // ALONE-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [256, 1024]
 // ALONE: spyre.kernel "b"
 // ALONE-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [256, 1024]
-func.func @replan_both(%x: tensor<2048x1024xf16, #row>) -> tensor<2048x1024xf16, #row> {
+func.func @replan_both(%x: tensor<2048x1024xf16, #row>) -> (tensor<2048x1024xf16, #row>, tensor<2048x1024xf16, #row>) {
   %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 1024>} : (tensor<2048x1024xf16, #row>) -> tensor<2048x1024xf16, #row> {
   ^bb0(%a: tensor<2048x1024xf16, #row>):
     %r = spyre.unary relu %a : tensor<2048x1024xf16, #row> -> tensor<2048x1024xf16, #row>
@@ -82,5 +88,15 @@ func.func @replan_both(%x: tensor<2048x1024xf16, #row>) -> tensor<2048x1024xf16,
     %r = spyre.unary neg %a : tensor<2048x1024xf16, #row> -> tensor<2048x1024xf16, #row>
     spyre.yield %r : tensor<2048x1024xf16, #row>
   }
-  return %1 : tensor<2048x1024xf16, #row>
+  %2 = spyre.kernel "c"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 1024>} : (tensor<2048x1024xf16, #row>) -> tensor<2048x1024xf16, #row> {
+  ^bb0(%a: tensor<2048x1024xf16, #row>):
+    %r = spyre.unary relu %a : tensor<2048x1024xf16, #row> -> tensor<2048x1024xf16, #row>
+    spyre.yield %r : tensor<2048x1024xf16, #row>
+  }
+  %3 = spyre.kernel "d"(%2) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 1024>} : (tensor<2048x1024xf16, #row>) -> tensor<2048x1024xf16, #row> {
+  ^bb0(%a: tensor<2048x1024xf16, #row>):
+    %r = spyre.unary neg %a : tensor<2048x1024xf16, #row> -> tensor<2048x1024xf16, #row>
+    spyre.yield %r : tensor<2048x1024xf16, #row>
+  }
+  return %1, %3 : tensor<2048x1024xf16, #row>, tensor<2048x1024xf16, #row>
 }
