@@ -184,10 +184,13 @@ uint64_t weightsKey(const std::vector<WeightsImage> &images) {
   return digest.digest();
 }
 
-bool parseWeightsIndex(const uint8_t *head, uint64_t headSize,
-                       uint64_t fileSize, WeightsIndex &out,
+namespace {
+
+/// The header at `head`: its magic, version, and an index and data area
+/// that fit a file of `fileSize` bytes of which `headSize` were read.
+bool readWeightsHeader(const uint8_t *head, uint64_t headSize,
+                       uint64_t fileSize, WeightsHeader &header,
                        std::string &error) {
-  WeightsHeader header;
   if (headSize < sizeof(header) || fileSize < headSize) {
     error = "it is too short for a weights file header";
     return false;
@@ -213,6 +216,17 @@ bool parseWeightsIndex(const uint8_t *head, uint64_t headSize,
             " bytes: it is truncated or corrupt";
     return false;
   }
+  return true;
+}
+
+} // namespace
+
+bool parseWeightsIndex(const uint8_t *head, uint64_t headSize,
+                       uint64_t fileSize, WeightsIndex &out,
+                       std::string &error) {
+  WeightsHeader header;
+  if (!readWeightsHeader(head, headSize, fileSize, header, error))
+    return false;
   out = WeightsIndex();
   out.entries.resize(header.count);
   std::memcpy(out.entries.data(), head + sizeof(header),
