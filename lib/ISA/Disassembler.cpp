@@ -147,8 +147,10 @@ void printSfp(Line &out, const Inst &inst, const std::string &) {
 void printRing(Line &out, const Inst &inst, const std::string &) {
   bool send = Opcode(inst.opcode) == Opcode::RingSend;
   printLx(out, inst, send ? 1 : 0, "lx");
-  out << " peer=" << inst.arg[0] << " tag=" << inst.arg[1]
-      << " bytes=" << inst.arg[2];
+  out << " peer=" << inst.arg[0];
+  if (inst.memParam != kNone) // peer = arg[0] + P(memParam)
+    out << "+p" << unsigned(inst.memParam);
+  out << " tag=" << inst.arg[1] << " bytes=" << inst.arg[2];
 }
 
 void printClamp(Line &out, const Inst &inst) {

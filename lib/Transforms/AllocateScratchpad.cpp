@@ -5,9 +5,10 @@
 //    the whole launch plan: buffers live for the whole kernel except the
 //    body's temporaries, which share space once dead; a result handed to
 //    its consumers in LX (Residency.h) holds its region from its producer
-//    to its last consumer, every consumer reads it there and every other
-//    kernel in between places its buffers around it; the total must fit
-//    the usable LX at every kernel;
+//    to its last consumer, every consumer reads it there (or gathers it
+//    over the ring, RingExchange.h) and every other kernel in between
+//    places its buffers around it; the total must fit the usable LX at
+//    every kernel;
 //  * device memory for tensors passed between kernels: first-fit offsets in
 //    one workspace, reusing a dead tensor's bytes (a result kept in LX has
 //    none).
@@ -200,13 +201,25 @@ private:
       for (const Handoff &h : handoffs) {
         if (!h.heldAt(k))
           continue;
-        if (const Handoff::Reader *reader = h.readerAt(k))
+        const Handoff::Reader *reader = h.readerAt(k);
+        if (reader && !h.overRing)
           items[reader->buffer].fixed = h.offset; // read where it is
         else
           items.push_back({0, whole, h.bytes, h.offset}); // kept free
       }
+      // A tile its reader gathers stays beside the reader's own buffers:
+      // at the top of LX it splits their space the least.
+      SmallVector<Interval> topped = items;
       int64_t peak = 0;
-      SmallVector<int64_t> offsets = firstFit(items, arch.lxAlignment, peak);
+      SmallVector<int64_t> offsets;
+      if (placeGatheredOnTop(k, topped)) {
+        offsets = firstFit(topped, arch.lxAlignment, peak);
+        if (peak <= arch.usableLxBytes()) {
+          commit(k, offsets, topped, whole);
+          return success();
+        }
+      }
+      offsets = firstFit(items, arch.lxAlignment, peak);
       if (peak <= arch.usableLxBytes()) {
         commit(k, offsets, items, whole);
         return success();
@@ -219,6 +232,37 @@ private:
         return reportLxOverflow(plan.kernel, plan, arch, peak);
       largest->kept = false;
     }
+  }
+
+  /// Fixes the buffer of each result kernel `k` hands to a gathering
+  /// reader at the highest offset free of the regions held around it;
+  /// false when there is none.
+  bool placeGatheredOnTop(size_t k, MutableArrayRef<Interval> items) {
+    auto below = [&](int64_t end, int64_t bytes) {
+      return end < bytes ? int64_t(-1)
+                         : (end - bytes) / arch.lxAlignment * arch.lxAlignment;
+    };
+    bool any = false;
+    for (const Handoff &h : handoffs) {
+      if (!h.kept || !h.overRing || h.producer != k)
+        continue;
+      int64_t offset = below(arch.usableLxBytes(), h.bytes);
+      for (bool moved = true; moved && offset >= 0;) {
+        moved = false;
+        for (const Interval &other : items)
+          if (other.fixed >= 0 && other.fixed < offset + h.bytes &&
+              offset < other.fixed + other.bytes) {
+            offset = below(other.fixed, h.bytes);
+            moved = true;
+            break;
+          }
+      }
+      if (offset < 0)
+        return false;
+      items[h.producerBuffer].fixed = offset;
+      any = true;
+    }
+    return any;
   }
 
   void commit(size_t k, ArrayRef<int64_t> offsets, ArrayRef<Interval> items,
@@ -249,7 +293,7 @@ void recordHandoffs(ArrayRef<KernelPlan> plans, ArrayRef<Handoff> handoffs) {
       sources
           .try_emplace(r.kernel,
                        paths(plans[r.kernel].kernel.getInputs().size()))
-          .first->second[r.input] = "lx";
+          .first->second[r.input] = h.overRing ? "ring" : "lx";
   }
   for (auto [k, plan] : llvm::enumerate(plans)) {
     Builder b(plan.kernel.getContext());
@@ -294,7 +338,8 @@ struct AllocateScratchpadPass
     if (r.wasInterrupted())
       return failure();
     LxPlanner planner(
-        plans, resident ? findHandoffs(plans) : SmallVector<Handoff>(), arch);
+        plans, resident ? findHandoffs(plans, ring) : SmallVector<Handoff>(),
+        arch);
     if (failed(planner.run()))
       return failure();
     for (KernelPlan &plan : plans)

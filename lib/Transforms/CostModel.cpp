@@ -197,10 +197,24 @@ BodyTimes bodyTimesOf(const KernelPlan &plan) {
   return t;
 }
 
+/// The gather of a `ring` input before the kernel computes: its tile over
+/// one link from the farthest core (RingExchange::estimateNs refines it
+/// where the producer's tiles are known); 0 for other inputs.
+double gatherNs(const KernelPlan &plan, const PlanTensor &t) {
+  if (t.path != DataPath::ring)
+    return 0;
+  const Arch &a = plan.arch;
+  double hops = double(a.ringHops(0, plan.numCores() - 1));
+  return (double(t.tileBytes(a.stickBytes)) / a.ringLinkBandwidth() +
+          hops * double(a.ringHopLatencyCycles) / a.ringClockHz) *
+         1e9;
+}
+
 /// One tile per core: every load is hoisted, and each op starts once the
 /// loads it reads have arrived (a matmul runs while the bias of its
-/// epilogue is loaded; an input kept in LX is there from the start). The
-/// stores queue behind the loads.
+/// epilogue is loaded; an input kept in LX is there from the start, one
+/// gathered over the ring once gathered). The stores queue behind the
+/// loads.
 double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
                  const BodyTimes &body, double start) {
   int64_t cores = plan.numCores();
@@ -211,7 +225,8 @@ double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
     if (input.isResult)
       break;
     if (!input.movesBytes()) {
-      arrival.push_back(0);
+      arrival.push_back(gatherNs(plan, input));
+      end = std::max(end, arrival.back());
       continue;
     }
     DmaTime prefix =
@@ -309,7 +324,10 @@ double KernelPlan::estimateWorkNs() const {
   BodyTimes body = bodyTimesOf(*this);
 
   double start = dmaTime(arch, firstTransfers(t), cores).start;
-  double prologue = dmaTime(arch, t.once, cores).period + start;
+  double gathers = 0;
+  for (const PlanTensor &tensor : tensors)
+    gathers += gatherNs(*this, tensor);
+  double prologue = dmaTime(arch, t.once, cores).period + start + gathers;
   DmaTime store = dmaTime(arch, t.stores, cores);
 
   if (isOneTile(tiles, accTiles, t))

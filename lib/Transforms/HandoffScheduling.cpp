@@ -15,18 +15,19 @@ namespace spyre {
 
 namespace {
 
-/// One kernel value's data path set to `lx` while in scope (the others
-/// `dma`), so that plans are costed as if it stayed in LX; the kernel's
-/// own paths are restored after.
+/// One kernel value's data path set to `path` (`lx`, or `ring` for an
+/// input) while in scope (the others `dma`), so that plans are costed as
+/// if it stayed on chip; the kernel's own paths are restored after.
 class ScopedLxPath {
 public:
-  ScopedLxPath(KernelOp kernel, bool isResult, unsigned index)
+  ScopedLxPath(KernelOp kernel, bool isResult, unsigned index,
+               StringRef path = "lx")
       : kernel(kernel), name(isResult ? kernel.getDestinationsAttrName()
                                       : kernel.getSourcesAttrName()),
         saved(kernel->getAttr(name)) {
     size_t n = isResult ? kernel.getNumResults() : kernel.getInputs().size();
     SmallVector<StringRef> paths(n, "dma");
-    paths[index] = "lx";
+    paths[index] = path;
     kernel->setAttr(name, Builder(kernel.getContext()).getStrArrayAttr(paths));
   }
   ~ScopedLxPath() {
@@ -53,15 +54,20 @@ private:
 ///    reader, its schedule its own best) streams the result in several
 ///    tiles per core, its fastest schedule writing it once per core
 ///    (costed without the store) and the consumer's fastest schedule
-///    reading that in place, by their sum against the two own bests.
+///    reading that in place, by their sum against the two own bests;
+///  * gather over the ring: the producer (this consumer its result's only
+///    reader) writes the result once per core, as it does or re-planned
+///    as above, and the consumer takes its fastest schedule that gathers
+///    its tiles from the producer's over the ring (RingExchange.h) where
+///    that beats device memory.
 /// Kernels in plan order, so a consumer sees its producer's final
 /// schedule. A choice is kept per consumer signature and producers'
 /// signatures (and in the cache directory with the others).
 class HandoffAligner {
 public:
-  HandoffAligner(const Arch &arch, int64_t cores, int64_t depth,
+  HandoffAligner(const Arch &arch, int64_t cores, int64_t depth, bool ring,
                  const std::optional<ScheduleCache> &cache)
-      : arch(arch), cores(cores), depth(depth), cache(cache) {}
+      : arch(arch), cores(cores), depth(depth), ring(ring), cache(cache) {}
 
   void align(KernelOp consumer) {
     std::string key = "handoff " + kernelSignature(consumer);
@@ -89,15 +95,28 @@ public:
             choice = c;
           }
       }
+      // A gather keeps the handoffs the best choice so far reads in place
+      // (no option here is credited with them).
+      for (auto [i, producer] : producers) {
+        Choice c =
+            gatherOverRing(consumer, i, producer,
+                           readInPlaceAt(consumer, choice, producers, i));
+        if (c.consumer && c.ns < bestNs) {
+          bestNs = c.ns;
+          choice = c;
+        }
+      }
       remember(key, choice);
     }
-    if (choice.consumer != consumer.getScheduleAttr() || choice.producer)
-      replanned.insert(consumer);
+    bool changed = choice.consumer != consumer.getScheduleAttr();
     consumer.setScheduleAttr(choice.consumer);
     if (choice.producer) {
       choice.producer.setScheduleAttr(choice.producerSchedule);
       replanned.insert(choice.producer);
     }
+    // Re-planning a consumer that reads an input in place would lose it.
+    if (changed || choice.producer || readsInPlace(consumer, producers))
+      replanned.insert(consumer);
   }
 
 private:
@@ -113,11 +132,54 @@ private:
 
   const Arch &arch;
   int64_t cores, depth;
+  bool ring;
   const std::optional<ScheduleCache> &cache;
   std::map<std::string, Choice> chosen;
   /// Kernels whose schedule this aligner changed: not re-planned again
   /// (their own handoff would be lost).
   llvm::SmallPtrSet<Operation *, 16> replanned;
+
+  /// The inputs but `except` that `consumer` reads in place under
+  /// `choice` (its schedule, and its producer's when it re-plans one),
+  /// with their writers' plans.
+  std::vector<std::pair<unsigned, KernelPlan>>
+  readInPlaceAt(KernelOp consumer, const Choice &choice,
+                ArrayRef<std::pair<unsigned, KernelOp>> producers,
+                unsigned except) {
+    std::vector<std::pair<unsigned, KernelPlan>> found;
+    FailureOr<KernelPlan> reader =
+        planOf(consumer, choice.consumer, std::nullopt);
+    if (failed(reader))
+      return found;
+    for (auto [i, producer] : producers) {
+      if (i == except)
+        continue;
+      ScheduleAttr schedule = producer == choice.producer
+                                  ? choice.producerSchedule
+                                  : producer.getScheduleAttr();
+      FailureOr<KernelPlan> writer = planOf(producer, schedule, std::nullopt);
+      if (succeeded(writer) &&
+          tilesStayPut(*writer, resultOf(consumer, i), *reader, i))
+        found.push_back({i, std::move(*writer)});
+    }
+    return found;
+  }
+
+  /// Whether `consumer`, at the schedule it has, reads one of its
+  /// `producers`' results in place.
+  bool readsInPlace(KernelOp consumer,
+                    ArrayRef<std::pair<unsigned, KernelOp>> producers) {
+    FailureOr<KernelPlan> reader =
+        planOf(consumer, consumer.getScheduleAttr(), std::nullopt);
+    return succeeded(reader) &&
+           llvm::any_of(producers, [&](std::pair<unsigned, KernelOp> p) {
+             FailureOr<KernelPlan> writer =
+                 planOf(p.second, p.second.getScheduleAttr(), std::nullopt);
+             return succeeded(writer) &&
+                    tilesStayPut(*writer, resultOf(consumer, p.first), *reader,
+                                 p.first);
+           });
+  }
 
   /// Whether every use of `v` is a kernel input and no kernel reads it
   /// twice (what a handoff needs, Residency.h).
@@ -140,15 +202,15 @@ private:
   }
 
   /// The fastest schedule of `kernel` with its value `index` (a result
-  /// when `isResult`) kept in LX and, if given, the candidates `accept`
-  /// admits.
+  /// when `isResult`) kept in LX (or, `path` ring, gathered over the ring)
+  /// and, if given, the candidates `accept` admits.
   ScheduleAttr searchKeeping(KernelOp kernel, bool isResult, unsigned index,
-                             PlanFilter accept) {
+                             PlanFilter accept, StringRef path = "lx") {
     FailureOr<KernelPlan::Roles> roles =
         KernelPlan::roles(kernel, /*emitErrors=*/false);
     if (failed(roles))
       return {};
-    ScopedLxPath kept(kernel, isResult, index);
+    ScopedLxPath kept(kernel, isResult, index, path);
     return searchSchedule(kernel, *roles, arch, cores, depth,
                           std::move(accept));
   }
@@ -212,6 +274,63 @@ private:
                 double(own.getCostNs())};
   }
 
+  /// `keep`: the consumer's other inputs (with their writers' plans) the
+  /// gathering schedule must still read in place.
+  Choice gatherOverRing(KernelOp consumer, unsigned i, KernelOp producer,
+                        ArrayRef<std::pair<unsigned, KernelPlan>> keep) {
+    unsigned j = resultOf(consumer, i);
+    if (!ring || !producer->getResult(j).hasOneUse())
+      return {};
+    ScheduleAttr own = producer.getScheduleAttr();
+    FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
+    if (failed(current))
+      return {};
+    // The producer as it is when it writes once per core (less the store
+    // it saves), else re-planned to (when it may be).
+    ScheduleAttr writing = own;
+    double producerNs = 0;
+    if (current->canHandOffInLx(
+            current->tensors[producer.getInputs().size() + j])) {
+      FailureOr<KernelPlan> keeping =
+          planOf(producer, own, std::make_pair(true, j));
+      if (failed(keeping))
+        return {};
+      producerNs = keeping->estimateNs() - current->estimateNs();
+    } else {
+      if (producer.getNumResults() != 1 || replanned.count(producer))
+        return {};
+      writing = searchKeeping(producer, /*isResult=*/true, j, {});
+      if (!writing)
+        return {};
+      producerNs = double(writing.getCostNs()) - double(own.getCostNs());
+    }
+    FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
+    if (failed(written))
+      return {};
+    int64_t heldBytes =
+        written->buffers[written->tensorBuffer[producer.getInputs().size() + j]]
+            .bytes;
+    ScheduleAttr s = searchKeeping(
+        consumer, /*isResult=*/false, i,
+        [&](const KernelPlan &plan) {
+          // The producer's tile stays put through the gather.
+          return plan.lxBytes() + heldBytes <= arch.usableLxBytes() &&
+                 !tilesStayPut(*written, j, plan, i) &&
+                 ringPays(*written, j, plan, i) &&
+                 llvm::all_of(keep, [&](const auto &other) {
+                   return tilesStayPut(other.second,
+                                       resultOf(consumer, other.first), plan,
+                                       other.first);
+                 });
+        },
+        "ring");
+    if (!s)
+      return {};
+    return {s, writing == own ? KernelOp() : producer,
+            writing == own ? ScheduleAttr() : writing, i,
+            double(s.getCostNs()) + producerNs};
+  }
+
   /// A choice made before for this key (this compile or the cache), its
   /// producer (if it re-plans one) found among this consumer's `producers`
   /// by input position: the choice may come from another layer.
@@ -263,9 +382,9 @@ private:
 } // namespace
 
 void scheduleHandoffs(ArrayRef<KernelOp> kernels, const Arch &arch,
-                      int64_t cores, int64_t depth,
+                      int64_t cores, int64_t depth, bool ring,
                       const std::optional<ScheduleCache> &cache) {
-  HandoffAligner aligner(arch, cores, depth, cache);
+  HandoffAligner aligner(arch, cores, depth, ring, cache);
   for (KernelOp kernel : kernels)
     aligner.align(kernel);
 }

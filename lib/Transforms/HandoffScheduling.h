@@ -20,10 +20,11 @@ struct Arch;
 
 /// Re-plans `kernels` (the scheduled kernels of a module, in plan order;
 /// kernels pinned by the input are left out by the caller) for LX
-/// handoffs, on at most `cores` cores with `depth` buffers; choices are
-/// also kept in `cache` when given.
+/// handoffs, on at most `cores` cores with `depth` buffers, weighing
+/// gathers over the ring when `ring` is set; choices are also kept in
+/// `cache` when given.
 void scheduleHandoffs(llvm::ArrayRef<KernelOp> kernels, const Arch &arch,
-                      int64_t cores, int64_t depth,
+                      int64_t cores, int64_t depth, bool ring,
                       const std::optional<ScheduleCache> &cache);
 
 } // namespace spyre

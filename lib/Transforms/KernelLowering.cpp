@@ -2,6 +2,7 @@
 
 #include "spyre/Transforms/KernelLowering.h"
 #include "ProgramScope.h"
+#include "RingExchange.h"
 
 #include <cmath>
 
@@ -14,10 +15,11 @@ namespace {
 class KernelLowering {
 public:
   KernelLowering(const KernelPlan &plan, OpBuilder &builder,
-                 ArrayRef<FlatSymbolRefAttr> tensorSymbols)
+                 ArrayRef<FlatSymbolRefAttr> tensorSymbols,
+                 ArrayRef<RingExchange> gathers)
       : plan(plan), scope(builder, plan.kernel.getLoc(), plan.numCores()),
-        b(builder), symbols(tensorSymbols), ctx(builder.getContext()),
-        loc(plan.kernel.getLoc()) {
+        b(builder), symbols(tensorSymbols), gathers(gathers),
+        ctx(builder.getContext()), loc(plan.kernel.getLoc()) {
     for (int64_t c = 0; c < plan.numCores(); ++c)
       shares.push_back(plan.share(c));
     hw = plan.hardwareLoops();
@@ -27,7 +29,10 @@ public:
     KernelOp kernel = plan.kernel;
     ProgramOp program = scope.begin(name, kernel.getName());
 
-    // An input kept in LX by its producer is already in its buffer.
+    // An input kept in other cores' LX is gathered before anything runs;
+    // one kept in this core's LX is already in its buffer.
+    for (const RingExchange &x : gathers)
+      emitRingExchange(scope, x);
     for (unsigned i = 0; i < numInputs(); ++i)
       if (plan.tensors[i].hoisted && plan.tensors[i].movesBytes())
         emitTransfer(i, /*store=*/false);
@@ -56,6 +61,7 @@ private:
   ProgramScope scope;
   OpBuilder &b;
   ArrayRef<FlatSymbolRefAttr> symbols;
+  ArrayRef<RingExchange> gathers;
   MLIRContext *ctx;
   Location loc;
   SmallVector<CoreShare> shares;
@@ -476,12 +482,15 @@ private:
 } // namespace
 
 LogicalResult lowerKernel(const KernelPlan &plan, OpBuilder &b, StringRef name,
-                          ArrayRef<FlatSymbolRefAttr> tensorSymbols) {
+                          ArrayRef<FlatSymbolRefAttr> tensorSymbols,
+                          ArrayRef<RingExchange> gathers) {
+  // Data-movement and attention kernels read no `lx` or `ring` input
+  // (KernelPlan::readDataPaths).
   if (plan.isDataMovement())
     return lowerDataMovement(plan, b, name, tensorSymbols);
   if (plan.kind == KernelKind::Attention)
     return lowerAttention(plan, b, name, tensorSymbols);
-  KernelLowering lowering(plan, b, tensorSymbols);
+  KernelLowering lowering(plan, b, tensorSymbols, gathers);
   return lowering.lower(name);
 }
 

@@ -950,18 +950,13 @@ LogicalResult KernelPlan::readDataPaths(bool emitErrors) {
     if (t.path == DataPath::dma)
       continue;
     StringRef what = t.isResult ? "result " : "input ";
-    if (t.path == DataPath::ring) {
-      if (emitErrors)
-        kernel.emitError("kernel ")
-            << what << t.index << " moves over the ring, which the program "
-            << "lowering does not implement yet";
-      return failure();
-    }
     if (!canHandOffInLx(t)) {
       if (emitErrors)
         kernel.emitError("kernel ")
-            << what << t.index << " is kept in LX, but the "
-            << kernelKindName(kind)
+            << what << t.index
+            << (t.path == DataPath::ring ? " is gathered over the ring"
+                                         : " is kept in LX")
+            << ", but the " << kernelKindName(kind)
             << " kernel moves it more than once per core or schedules its "
                "own transfers";
       return failure();

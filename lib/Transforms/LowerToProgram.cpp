@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Preconditions.h"
+#include "RingExchange.h"
 #include "spyre/Transforms/KernelLowering.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -25,6 +26,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <memory>
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYRELOWERTOPROGRAM
@@ -211,13 +213,14 @@ private:
     for (auto [buf, attr] : llvm::zip(
              kp->buffers, kernel.getBuffersAttr().getAsRange<BufferAttr>()))
       buf.offset = attr.getOffset();
-    if (failed(checkLxHandoffs(*kp)))
+    FailureOr<SmallVector<RingExchange>> gathers = ringGathers(*kp);
+    if (failed(gathers) || failed(checkLxHandoffs(*kp)))
       return failure();
     FailureOr<SmallVector<FlatSymbolRefAttr>> symbols = tensorSymbols(kernel);
     if (failed(symbols))
       return failure();
     std::string name = uniqueName(kernel.getName().str());
-    if (failed(lowerKernel(*kp, b, name, *symbols)))
+    if (failed(lowerKernel(*kp, b, name, *symbols, *gathers)))
       return failure();
     plan.push_back(FlatSymbolRefAttr::get(b.getContext(), name));
     declareReference(kernel, name, *symbols);
@@ -225,12 +228,41 @@ private:
   }
 
   /// A result kept in LX from its producer's lowering to its last
-  /// reader's: buffer offset and bytes, and the readers still to come.
+  /// reader's: buffer offset and bytes, the readers still to come, and the
+  /// producer's plan (a reader gathering it over the ring needs its tiles).
   struct HeldTile {
     int64_t offset = 0, bytes = 0;
     size_t readersLeft = 0;
+    std::shared_ptr<const KernelPlan> producer;
+    unsigned result = 0;
   };
   llvm::MapVector<Value, HeldTile> heldLx;
+
+  /// The exchanges of the kernel's `ring` inputs, placed at the producer's
+  /// tile and the kernel's buffer.
+  FailureOr<SmallVector<RingExchange>> ringGathers(const KernelPlan &kp) {
+    SmallVector<RingExchange> gathers;
+    for (auto [i, input] : llvm::enumerate(kp.kernel.getInputs())) {
+      if (kp.tensors[i].path != DataPath::ring)
+        continue;
+      auto held = heldLx.find(input);
+      if (held == heldLx.end())
+        return kp.kernel.emitError("input ")
+               << i << " is gathered over the ring, but no earlier kernel "
+               << "keeps it in LX";
+      const HeldTile &tile = held->second;
+      std::optional<RingExchange> x =
+          planRingExchange(*tile.producer, tile.result, kp, i);
+      if (!x)
+        return kp.kernel.emitError("input ")
+               << i << " is gathered over the ring, but its tiles are not "
+               << "made of whole rows and sticks of its producer's tiles on "
+               << "at most this kernel's cores";
+      gathers.push_back(
+          x->placed(tile.offset, kp.buffers[kp.tensorBuffer[i]].offset));
+    }
+    return gathers;
+  }
 
   /// Checks the allocation's promises about LX handoffs, then records the
   /// tiles this kernel leaves and drops those its last reader consumed.
@@ -242,6 +274,7 @@ private:
     for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
       if (!kp.tensors[i].movesBytes() && --heldLx[input].readersLeft == 0)
         heldLx.erase(input);
+    auto plan = std::make_shared<const KernelPlan>(kp);
     for (const PlanTensor &t : kp.tensors) {
       if (!t.isResult || t.movesBytes())
         continue;
@@ -249,17 +282,19 @@ private:
           kp.buffers[kp.tensorBuffer[kernel.getInputs().size() + t.index]];
       Value r = kernel->getResult(t.index);
       heldLx[r] = {buf.offset, buf.bytes,
-                   size_t(std::distance(r.use_begin(), r.use_end()))};
+                   size_t(std::distance(r.use_begin(), r.use_end())), plan,
+                   t.index};
     }
     return success();
   }
 
   /// Each input read from LX is in the buffer its producer left it in;
-  /// returns those inputs' buffers.
+  /// returns those inputs' buffers. (One gathered over the ring has a
+  /// buffer of its own, which must stay clear of the held tiles.)
   FailureOr<SmallVector<int64_t>> readersFindTheirTiles(const KernelPlan &kp) {
     SmallVector<int64_t> reading;
     for (auto [i, input] : llvm::enumerate(kp.kernel.getInputs())) {
-      if (kp.tensors[i].movesBytes())
+      if (kp.tensors[i].path != DataPath::lx)
         continue;
       const PlanBuffer &buf = kp.buffers[kp.tensorBuffer[i]];
       auto held = heldLx.find(input);

@@ -47,9 +47,11 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   schedule.depth = options.depth;
   schedule.cacheDir = options.cacheDir;
   schedule.resident = options.onChip;
+  schedule.ring = options.ring;
   pm.addPass(createSpyreScheduleCores(schedule));
   SpyreAllocateScratchpadOptions allocate;
   allocate.resident = options.onChip;
+  allocate.ring = options.ring;
   pm.addPass(createSpyreAllocateScratchpad(allocate));
   pm.addPass(createSpyreLowerToProgram());
 }

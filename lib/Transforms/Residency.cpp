@@ -1,6 +1,7 @@
 //===- Residency.cpp - Kernel results kept in LX for their readers --------===//
 
 #include "Residency.h"
+#include "RingExchange.h"
 
 using namespace mlir;
 
@@ -47,7 +48,7 @@ bool sameGeometry(const PlanTensor &a, const PlanTensor &b) {
 /// The handoff of result `j` of `plans[p]`, when it qualifies.
 std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
                                  const DenseMap<Operation *, size_t> &position,
-                                 size_t p, unsigned j) {
+                                 size_t p, unsigned j, bool overRing) {
   const KernelPlan &producer = plans[p];
   Value r = producer.kernel->getResult(j);
   Handoff h;
@@ -60,8 +61,14 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
     size_t c = position.lookup(reader);
     const KernelPlan &consumer = plans[c];
     unsigned input = use.getOperandNumber();
-    if (c <= p || h.readerAt(c) || !tilesStayPut(producer, j, consumer, input))
+    if (c <= p || h.readerAt(c))
       return std::nullopt;
+    if (!tilesStayPut(producer, j, consumer, input)) {
+      if (!overRing || !r.hasOneUse() ||
+          !ringPays(producer, j, consumer, input))
+        return std::nullopt;
+      h.overRing = true;
+    }
     h.readers.push_back({c, input, consumer.tensorBuffer[input]});
   }
   if (h.readers.empty())
@@ -76,6 +83,14 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
 }
 
 } // namespace
+
+bool ringPays(const KernelPlan &producer, unsigned result,
+              const KernelPlan &consumer, unsigned input) {
+  std::optional<RingExchange> x =
+      planRingExchange(producer, result, consumer, input);
+  return x && x->estimateNs(producer.arch) <
+                  memoryRoundTripNs(producer, result, consumer, input);
+}
 
 bool tilesStayPut(const KernelPlan &producer, unsigned result,
                   const KernelPlan &consumer, unsigned input) {
@@ -95,14 +110,14 @@ bool tilesStayPut(const KernelPlan &producer, unsigned result,
   return pb.bytes == cb.bytes && cb.copies == 1;
 }
 
-SmallVector<Handoff> findHandoffs(ArrayRef<KernelPlan> plans) {
+SmallVector<Handoff> findHandoffs(ArrayRef<KernelPlan> plans, bool overRing) {
   DenseMap<Operation *, size_t> position;
   for (auto [i, plan] : llvm::enumerate(plans))
     position[plan.kernel] = i;
   SmallVector<Handoff> handoffs;
   for (size_t p = 0; p < plans.size(); ++p)
     for (unsigned j = 0; j < plans[p].kernel.getNumResults(); ++j)
-      if (std::optional<Handoff> h = handoffOf(plans, position, p, j))
+      if (std::optional<Handoff> h = handoffOf(plans, position, p, j, overRing))
         handoffs.push_back(*h);
   return handoffs;
 }

@@ -96,6 +96,7 @@ struct ScheduleCoresPass
     if (!cacheDir.empty())
       schedules.cache.emplace(cacheDir, "cores " + std::to_string(cores) +
                                             " depth " + std::to_string(depth) +
+                                            " ring " + std::to_string(ring) +
                                             " arch " + arch.canonicalJson());
     SmallVector<KernelOp> searched; // not pinned by the input
     module.walk([&](KernelOp kernel) {
@@ -107,7 +108,7 @@ struct ScheduleCoresPass
         return signalPassFailure();
     if (!resident)
       return;
-    scheduleHandoffs(searched, arch, cores, depth, schedules.cache);
+    scheduleHandoffs(searched, arch, cores, depth, ring, schedules.cache);
   }
 
   /// Gives `kernel` (unless it has one) the schedule of a kernel of the

@@ -99,19 +99,3 @@ func.func @streamed(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> attr
   }
   return %1 : tensor<64x32xf32, #row>
 }
-
-// -----
-
-// Ring transfers are in the IR's vocabulary but not lowered yet.
-#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
-#map = affine_map<(d0, d1) -> (d0, d1)>
-
-func.func @ring(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> attributes {spyre.workspace_bytes = 0 : i64} {
-  // expected-error @+1 {{kernel input 0 moves over the ring, which the program lowering does not implement yet}}
-  %0 = spyre.kernel "a"(%x) {buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 4096, bytes = 4096, copies = 1>], indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], result_offsets = array<i64: -1>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>, sources = ["ring"], space = array<i64: 64, 32>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
-  ^bb0(%a: tensor<64x32xf32, #row>):
-    %r = spyre.unary exp %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
-    spyre.yield %r : tensor<64x32xf32, #row>
-  }
-  return %0 : tensor<64x32xf32, #row>
-}

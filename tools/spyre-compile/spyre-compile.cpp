@@ -85,6 +85,13 @@ cl::opt<bool> onChip("on-chip",
                               "every tensor through device memory, a "
                               "baseline)"),
                      cl::init(true), cl::cat(category));
+cl::opt<bool> ring("ring",
+                   cl::desc("With --on-chip: a kernel whose tiles differ "
+                            "from its producer's gathers them from the "
+                            "producer's LX over the ring where the cost "
+                            "model finds that faster (--ring=false: such "
+                            "results go through device memory, a baseline)"),
+                   cl::init(true), cl::cat(category));
 cl::opt<std::string> reportFile(
     "report",
     cl::desc("Write a JSON report: per kernel the schedule, the cost "
@@ -310,6 +317,7 @@ void setPipelineOptions(spyre::PipelineOptions &options) {
   options.cacheDir = cacheDir;
   options.fusion = fusion;
   options.onChip = onChip;
+  options.ring = ring;
 }
 
 /// Runs the whole pipeline on `module`; the exit status (0: it succeeded).

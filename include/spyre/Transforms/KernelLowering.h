@@ -9,10 +9,15 @@
 
 namespace spyre {
 
+struct RingExchange;
+
 /// Emits the `spyre.program` of an allocated kernel from its plan, at the
 /// builder's insertion point. `tensorSymbols` are the device tensors of the
-/// kernel's inputs then results. The structure, for every kernel kind:
+/// kernel's inputs then results; `gathers` the placed ring exchanges of its
+/// `ring` inputs (lib/Transforms/RingExchange.h). The structure, for every
+/// kernel kind:
 ///
+///   ring sends, local copies and receives of the `ring` inputs
 ///   loads of inputs that no tiled loop changes (once)
 ///   loop over the core's tiles (outer, row, stick loops with >1 tile)
 ///     loads of the tile's other inputs
@@ -27,7 +32,8 @@ namespace spyre {
 /// before the current tile's compute and stores (docs/passes.md).
 mlir::LogicalResult
 lowerKernel(const KernelPlan &plan, mlir::OpBuilder &b, llvm::StringRef name,
-            llvm::ArrayRef<mlir::FlatSymbolRefAttr> tensorSymbols);
+            llvm::ArrayRef<mlir::FlatSymbolRefAttr> tensorSymbols,
+            llvm::ArrayRef<RingExchange> gathers = {});
 
 /// The same for data-movement kernels (copies, gathers, scatters):
 /// lib/Transforms/DataMovement.cpp.

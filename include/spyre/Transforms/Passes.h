@@ -48,6 +48,13 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
                      "kernel and every tensor through device memory, the "
                      "baseline)"),
       llvm::cl::init(true)};
+  Option<bool> ring{
+      *this, "ring",
+      llvm::cl::desc("With on-chip: a kernel whose tiles differ from its "
+                     "producer's gathers them from the producer's LX over "
+                     "the ring where that is faster (false: such results "
+                     "go through device memory)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the whole compiler pipeline (DESIGN.md section 5) to `pm`. Shared by

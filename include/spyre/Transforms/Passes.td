@@ -348,7 +348,12 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
     that input on the same cores, in the same tiles (so
     spyre-allocate-scratchpad can keep it in LX), when that schedule
     without the load, less its share of the producer's saved store, beats
-    the consumer's own best. Kernels the input pinned are left alone.
+    the consumer's own best. With `ring` as well (the default), a consumer
+    that is its input's only reader may instead take the fastest schedule
+    that gathers that input over the ring from the producer's tiles (the
+    producer re-planned to write once per core where it must), when that
+    beats device memory and the consumer's own best. Kernels the input
+    pinned are left alone.
     Output: every kernel has `schedule`.
   }];
   let options = [
@@ -360,7 +365,10 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
            "Directory of schedules kept across compiles (empty: none)">,
     Option<"resident", "resident", "bool", /*default=*/"true",
            "Let a consumer take the schedule that reads an input where its "
-           "producer leaves it in LX, when that is faster for the pair">
+           "producer leaves it in LX, when that is faster for the pair">,
+    Option<"ring", "ring", "bool", /*default=*/"true",
+           "With resident: also weigh schedules that gather an input over "
+           "the ring from its producer's tiles">
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
@@ -384,9 +392,16 @@ def SpyreAllocateScratchpad
     every other kernel in between places its buffers around the tile, and
     a handoff is dropped (largest first) where a kernel would not fit
     beside it.
+    With `ring` as well (the default), a result read by one kernel whose
+    cores' tiles are not the producer's (another split, the same tile on
+    another core) also stays in the producer's LX when the cost model says
+    the ring is faster than device memory: the reader gathers its tile
+    over the ring before it computes (a ring send/receive per piece, an
+    SFP copy for the piece on its own core), and the region stays free
+    through the reader.
     Output: every kernel has `buffers` and `result_offsets`; kernels with a
-    handoff state it in `sources` / `destinations` (`lx`; absent entries
-    are `dma`), and a kept result has no workspace offset; a kernel whose
+    handoff state it in `sources` / `destinations` (`lx`, `ring`; absent
+    entries are `dma`), and a kept result has no workspace offset; a kernel whose
     buffers cannot fit is an error at its location with the bytes needed
     and available.
   }];
@@ -394,7 +409,11 @@ def SpyreAllocateScratchpad
     Option<"resident", "resident", "bool", /*default=*/"true",
            "Keep a result in LX for its consumers when they read the "
            "slices it was written in on the same cores (false: every "
-           "result goes through device memory)">
+           "result goes through device memory)">,
+    Option<"ring", "ring", "bool", /*default=*/"true",
+           "With resident: also keep a result with one reader whose tiles "
+           "differ, the reader gathering them over the ring where the cost "
+           "model finds that faster than device memory">
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }

@@ -80,6 +80,24 @@ LogicalResult encodeRows(RowsOp op, InstEncoder &e, isa::Opcode opcode,
   return success();
 }
 
+/// A ring send or receive; the LX operand is slot `lxSlot` (1 send, 0
+/// receive), the peer arg[0] + P(memParam).
+template <typename RingOp>
+LogicalResult encodeRing(RingOp op, InstEncoder &e, isa::Opcode opcode,
+                         unsigned lxSlot) {
+  isa::Inst inst = isa::makeInst(opcode);
+  Operation *o = op.getOperation();
+  if (failed(e.fits(o, op.getPeer(), inst.arg[0], "peer")) ||
+      failed(e.fits(o, op.getTag(), inst.arg[1], "tag")) ||
+      failed(e.fits(o, op.getBytes(), inst.arg[2], "bytes")) ||
+      failed(e.setLx(o, inst, lxSlot, op.getLx())))
+    return failure();
+  if (auto p = op.getPeerParam())
+    inst.memParam = uint8_t(*p);
+  e.push(inst);
+  return success();
+}
+
 /// Sets an SFP instruction's LX operands: dst, src0 and the optional src1.
 template <typename SfpOp>
 LogicalResult setSfpLxOperands(SfpOp op, InstEncoder &e, isa::Inst &inst) {
@@ -208,6 +226,14 @@ LogicalResult DmaGatherOp::encode(InstEncoder &e) {
 
 LogicalResult DmaScatterOp::encode(InstEncoder &e) {
   return encodeRows(*this, e, isa::Opcode::DmaScatter, 1, 2);
+}
+
+LogicalResult RingSendOp::encode(InstEncoder &e) {
+  return encodeRing(*this, e, isa::Opcode::RingSend, 1);
+}
+
+LogicalResult RingRecvOp::encode(InstEncoder &e) {
+  return encodeRing(*this, e, isa::Opcode::RingRecv, 0);
 }
 
 LogicalResult PtMatmulOp::encode(InstEncoder &e) {

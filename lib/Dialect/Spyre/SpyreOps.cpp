@@ -849,23 +849,34 @@ LogicalResult verifyDataPaths(KernelOp op, std::optional<ArrayAttr> paths,
 /// in LX is an input read from LX.
 LogicalResult verifyLxHandoffs(KernelOp op) {
   for (auto [i, input] : llvm::enumerate(op.getInputs())) {
-    if (op.getSourcePath(i) != DataPath::lx)
+    DataPath path = op.getSourcePath(i);
+    if (path == DataPath::dma)
       continue;
     auto producer = input.getDefiningOp<KernelOp>();
     if (!producer ||
         producer.getDestinationPath(cast<OpResult>(input).getResultNumber()) !=
             DataPath::lx)
       return op.emitOpError("input ")
-             << i << " is read from LX, but it is not a kernel result kept "
-             << "in LX";
+             << i << " is read from "
+             << (path == DataPath::ring ? "other cores' LX over the ring"
+                                        : "LX")
+             << ", but it is not a kernel result kept in LX";
+    if (path == DataPath::ring && !input.hasOneUse())
+      return op.emitOpError("input ")
+             << i << " is gathered over the ring, but its producer's tiles "
+             << "have other readers";
   }
   for (auto [j, result] : llvm::enumerate(op.getResults())) {
+    if (op.getDestinationPath(j) == DataPath::ring)
+      return op.emitOpError("result ")
+             << j << " goes over the ring; a result stays in its producer's "
+             << "LX (`lx`) and a reader gathers it (`ring`)";
     if (op.getDestinationPath(j) != DataPath::lx)
       continue;
     for (OpOperand &use : result.getUses()) {
       auto consumer = dyn_cast<KernelOp>(use.getOwner());
       if (!consumer ||
-          consumer.getSourcePath(use.getOperandNumber()) != DataPath::lx)
+          consumer.getSourcePath(use.getOperandNumber()) == DataPath::dma)
         return op.emitOpError("result ")
                << j << " is kept in LX, but one of its uses is not a kernel "
                << "input read from LX";
@@ -1283,6 +1294,34 @@ template <typename RowsOp> LogicalResult verifyDmaRows(RowsOp op) {
 
 LogicalResult DmaGatherOp::verify() { return verifyDmaRows(*this); }
 LogicalResult DmaScatterOp::verify() { return verifyDmaRows(*this); }
+
+namespace {
+/// Checks a ring transfer: a peer core, a tag and a positive byte count
+/// inside the scratchpad.
+template <typename RingOp> LogicalResult verifyRing(RingOp op) {
+  if (op.getPeer() < 0 || op.getTag() < 0)
+    return op.emitOpError("peer and tag must not be negative");
+  if (op.getBytes() < 1)
+    return op.emitOpError("bytes must be positive");
+  if (auto p = op.getPeerParam()) {
+    // As count_param: absence means none.
+    if (*p < 0)
+      return op.emitOpError("peer_param must not be negative, got ") << *p;
+    if (failed(verifyParamSlot(op, *p, "peer")))
+      return failure();
+  }
+  Arch arch = getArch(op);
+  if (op.getLx().getOffset() + op.getBytes() > arch.lxBytes)
+    return op.emitOpError("LX range [")
+           << op.getLx().getOffset() << ", "
+           << op.getLx().getOffset() + op.getBytes() << ") is outside the "
+           << arch.lxBytes << "-byte scratchpad";
+  return verifyLx(op, op.getLx(), "lx");
+}
+} // namespace
+
+LogicalResult RingSendOp::verify() { return verifyRing(*this); }
+LogicalResult RingRecvOp::verify() { return verifyRing(*this); }
 
 LogicalResult DmaLoadOp::verify() { return verifyDma(*this); }
 LogicalResult DmaStoreOp::verify() { return verifyDma(*this); }

@@ -1466,6 +1466,57 @@ func.func @kernel_destination_lx_read_from_memory(%x: tensor<64xf16>) -> tensor<
 
 // -----
 
+// An input gathered over the ring must be a result kept in its producer's
+// LX.
+func.func @kernel_source_ring_from_memory(%x: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.kernel' op input 0 is read from other cores' LX over the ring, but it is not a kernel result kept in LX}}
+  %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["ring"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return
+}
+
+// -----
+
+// A result does not go over the ring: its reader gathers it.
+func.func @kernel_destination_ring(%x: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.kernel' op result 0 goes over the ring; a result stays in its producer's LX (`lx`) and a reader gathers it (`ring`)}}
+  %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["ring"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return
+}
+
+// -----
+
+// A gathered result has one reader: the gather regroups the held tiles in
+// place of the producer's.
+func.func @kernel_ring_two_readers(%x: tensor<64xf16>) -> (tensor<64xf16>, tensor<64xf16>) {
+  %0 = spyre.kernel "a"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  // expected-error @+1 {{'spyre.kernel' op input 0 is gathered over the ring, but its producer's tiles have other readers}}
+  %1 = spyre.kernel "b"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["ring"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  %2 = spyre.kernel "c"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return %1, %2 : tensor<64xf16>, tensor<64xf16>
+}
+
+// -----
+
 func.func @kernel_result_offsets(%x: tensor<64xf16>) {
   // expected-error @+1 {{'spyre.kernel' op result_offsets has 2 entries for 1 results}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], result_offsets = array<i64: 0, 128>} : (tensor<64xf16>) -> tensor<64xf16> {
@@ -1591,6 +1642,45 @@ spyre.tensor @t input {io_index = 1 : i64, aliases_input = 0 : i64} : tensor<64x
 
 // expected-error @+1 {{'spyre.tensor' op layout of 'tensor<64xf32, #spyre.layout<stick_dim = 0, stick_elems = 64>>' has sticks of 256 bytes; the machine's stick is 128 bytes}}
 spyre.tensor @t input {io_index = 0 : i64} : tensor<64xf32, #spyre.layout<stick_dim = 0, stick_elems = 64>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spyre.ring_send / spyre.ring_recv
+//===----------------------------------------------------------------------===//
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 1 : i64, params = array<i64: 1, 0>} {
+  // expected-error @+1 {{'spyre.ring_send' op bytes must be positive}}
+  spyre.ring_send {lx = #spyre.lx<offset = 0>, peer = 0 : i64, peer_param = 0 : i64, tag = 0 : i64, bytes = 0 : i64}
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 1 : i64, params = array<i64: 1, 0>} {
+  // expected-error @+1 {{'spyre.ring_recv' op peer parameter slot 1 is out of range (num_params = 1)}}
+  spyre.ring_recv {lx = #spyre.lx<offset = 0>, peer = 0 : i64, peer_param = 1 : i64, tag = 0 : i64, bytes = 128 : i64}
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.ring_recv' op peer and tag must not be negative}}
+  spyre.ring_recv {lx = #spyre.lx<offset = 0>, peer = -1 : i64, tag = 0 : i64, bytes = 128 : i64}
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.ring_send' op peer_param must not be negative, got -1}}
+  spyre.ring_send {lx = #spyre.lx<offset = 0>, peer = 1 : i64, peer_param = -1 : i64, tag = 0 : i64, bytes = 128 : i64}
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.ring_send' op LX range [2097024, 2097280) is outside the 2097152-byte scratchpad}}
+  spyre.ring_send {lx = #spyre.lx<offset = 2097024>, peer = 1 : i64, tag = 0 : i64, bytes = 256 : i64}
+}
 
 // -----
 

@@ -448,7 +448,7 @@ func.func @kernel_scheduled(
 // -----
 
 // A kernel with no inputs and no results (empty yield, implicit terminator
-// elided when printed), ring sources.
+// elided when printed), data paths spelled out.
 // CHECK-LABEL: func.func @kernel_empty
 func.func @kernel_empty(%x: tensor<64xf32>) {
   // CHECK: spyre.kernel "nothing"() {indexing_maps = [], iterators = [], space = array<i64>} : () -> () {
@@ -456,10 +456,10 @@ func.func @kernel_empty(%x: tensor<64xf32>) {
   spyre.kernel "nothing"() {space = array<i64>, iterators = [], indexing_maps = []} : () -> () {
     spyre.yield
   }
-  // CHECK: spyre.kernel "copy"(%{{.*}}) {destinations = ["ring"], indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterators = ["parallel"], sources = ["ring"], space = array<i64: 64>} : (tensor<64xf32>) -> tensor<64xf32> {
+  // CHECK: spyre.kernel "copy"(%{{.*}}) {destinations = ["dma"], indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterators = ["parallel"], sources = ["dma"], space = array<i64: 64>} : (tensor<64xf32>) -> tensor<64xf32> {
   %0 = spyre.kernel "copy"(%x) {space = array<i64: 64>, iterators = ["parallel"],
       indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
-      sources = ["ring"], destinations = ["ring"]} : (tensor<64xf32>) -> tensor<64xf32> {
+      sources = ["dma"], destinations = ["dma"]} : (tensor<64xf32>) -> tensor<64xf32> {
   ^bb0(%a: tensor<64xf32>):
     spyre.yield %a : tensor<64xf32>
   }

@@ -208,6 +208,34 @@ def Spyre_DmaScatterOp : Spyre_DmaRowsOp<"dma_scatter"> {
   }];
 }
 
+class Spyre_RingOp<string mnemonic> : Spyre_InstOp<mnemonic> {
+  let arguments = (ins Spyre_LxAddressAttr:$lx, Spyre_I64Attr:$peer,
+                       OptionalAttr<Spyre_I64Attr>:$peer_param,
+                       Spyre_I64Attr:$tag, Spyre_I64Attr:$bytes);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Spyre_RingSendOp : Spyre_RingOp<"ring_send"> {
+  let summary = "LX -> another core's LX over the ring";
+  let description = [{
+    Sends `bytes` contiguous bytes from `lx` to core `peer + P(peer_param)`
+    (`peer_param` absent: `peer`) with `tag`, the shorter way round the
+    ring. The send completes once the bytes are on their way; the matching
+    `ring_recv` (same sender, receiver and tag, in order) takes them
+    (docs/isa.md `RingSend`).
+  }];
+}
+
+def Spyre_RingRecvOp : Spyre_RingOp<"ring_recv"> {
+  let summary = "receive bytes another core sent over the ring into LX";
+  let description = [{
+    Receives `bytes` bytes from core `peer + P(peer_param)` with `tag` into
+    `lx`; the core's ring unit waits until they arrive (docs/isa.md
+    `RingRecv`).
+  }];
+}
+
 def Spyre_PtMatmulOp : Spyre_InstOp<"pt_matmul"> {
   let summary = "systolic matrix multiply of LX tiles";
   let description = [{
