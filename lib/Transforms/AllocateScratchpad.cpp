@@ -207,12 +207,13 @@ private:
         else
           items.push_back({0, whole, h.bytes, h.offset}); // kept free
       }
-      // A tile its reader gathers stays beside the reader's own buffers:
-      // at the top of LX it splits their space the least.
+      // A tile kept for later kernels goes to the top of LX: the kernels
+      // it is held through (and a reader gathering it) place their own
+      // buffers below it, where it splits their space the least.
       SmallVector<Interval> topped = items;
       int64_t peak = 0;
       SmallVector<int64_t> offsets;
-      if (placeGatheredOnTop(k, topped)) {
+      if (placeHeldOnTop(k, topped)) {
         offsets = firstFit(topped, arch.lxAlignment, peak);
         if (peak <= arch.usableLxBytes()) {
           commit(k, offsets, topped, whole);
@@ -234,17 +235,17 @@ private:
     }
   }
 
-  /// Fixes the buffer of each result kernel `k` hands to a gathering
-  /// reader at the highest offset free of the regions held around it;
+  /// Fixes the buffer of each result kernel `k` keeps in LX for later
+  /// kernels at the highest offset free of the regions held around it;
   /// false when there is none.
-  bool placeGatheredOnTop(size_t k, MutableArrayRef<Interval> items) {
+  bool placeHeldOnTop(size_t k, MutableArrayRef<Interval> items) {
     auto below = [&](int64_t end, int64_t bytes) {
       return end < bytes ? int64_t(-1)
                          : (end - bytes) / arch.lxAlignment * arch.lxAlignment;
     };
     bool any = false;
     for (const Handoff &h : handoffs) {
-      if (!h.kept || !h.overRing || h.producer != k)
+      if (!h.kept || h.producer != k)
         continue;
       int64_t offset = below(arch.usableLxBytes(), h.bytes);
       for (bool moved = true; moved && offset >= 0;) {

@@ -323,17 +323,21 @@ private:
                         flag(t.sharers > 1), IntegerAttr());
   }
 
-  /// The PT matmul accumulating one k step.
+  /// The PT matmul accumulating one k step (its operands are kernel
+  /// inputs, classify checked).
   void emitMatmul(const PlanValue &pv) {
-    const PlanTensor &lhs = plan.tensors[0];
-    const PlanTensor &rhs = plan.tensors[1];
+    auto matmul = cast<MatmulOp>(pv.op);
+    int64_t lhsIdx = aliasedInput(matmul.getLhs());
+    int64_t rhsIdx = aliasedInput(matmul.getRhs());
+    const PlanTensor &lhs = plan.tensors[lhsIdx];
+    const PlanTensor &rhs = plan.tensors[rhsIdx];
     Value acc = pv.op->getResult(0);
     int64_t accIdx = plan.valueBuffer.lookup(acc);
     const PlanLoop &k = plan.loops[plan.accLoop];
     int64_t kLevel = levelOf(plan.accLoop);
     PtMatmulOp::create(
-        b, loc, lxAddress(accIdx), lxAddress(plan.tensorBuffer[0]),
-        lxAddress(plan.tensorBuffer[1]), i64(pv.rows), i64(k.tile),
+        b, loc, lxAddress(accIdx), lhsAddress(lhs, lhsIdx),
+        lxAddress(plan.tensorBuffer[rhsIdx]), i64(pv.rows), i64(k.tile),
         i64(plan.stickTile()),
         b.getDenseI64ArrayAttr({pv.sticks * stickBytes(),
                                 lhs.sticks * stickBytes(),
@@ -342,6 +346,19 @@ private:
         TypeAttr::get(lhs.type.getElementType()),
         TypeAttr::get(rhs.type.getElementType()), flag(kLevel >= 0),
         kLevel >= 0 ? i64(kLevel) : IntegerAttr(), loopClamp(plan.accLoop, 1));
+  }
+
+  /// The matmul's lhs at the current k step: a resident lhs holds all of
+  /// k, and each step reads the next k tile of its rows.
+  LxAddressAttr lhsAddress(const PlanTensor &lhs, int64_t idx) {
+    int64_t kLevel = levelOf(plan.accLoop);
+    if (!lhs.resident || kLevel < 0)
+      return lxAddress(plan.tensorBuffer[idx]);
+    SmallVector<int64_t> strides(kLevel + 1, 0);
+    strides.back() =
+        plan.loops[plan.accLoop].tile / lhs.elementsPerStick * stickBytes();
+    return LxAddressAttr::get(ctx, plan.buffers[plan.tensorBuffer[idx]].offset,
+                              strides, 0);
   }
 
   /// LX operand of a body value or kernel input, as an SFP source for an

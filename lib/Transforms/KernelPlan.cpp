@@ -170,11 +170,20 @@ LogicalResult mapTensorDims(PlanTensor &t, LayoutAttr layout, AffineMap map,
   return success();
 }
 
+/// The kernel input a matmul kernel's matmuls multiply from the left (one
+/// for all of them, KernelPlan::classify).
+int64_t matmulLhs(const KernelPlan &plan) {
+  for (Operation &op : plan.kernel.getBodyBlock())
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      return aliasedInput(matmul.getLhs());
+  return -1;
+}
+
 /// Whether `t`'s sticks run along the kernel's stick loop (a matmul's lhs
 /// along k, a transpose's input along the row loop).
 bool sticksAlongStickLoop(const PlanTensor &t, const KernelPlan &plan) {
   bool stickOk = t.stickLoop < 0 || t.stickLoop == plan.stickLoop;
-  if (plan.isMatmul() && !t.isResult && t.index == 0)
+  if (plan.isMatmul() && !t.isResult && int64_t(t.index) == matmulLhs(plan))
     stickOk |= t.stickLoop == plan.accLoop;
   if (plan.kind == KernelKind::Transpose && !t.isResult)
     stickOk = t.stickLoop == plan.rowLoop;
@@ -241,14 +250,19 @@ static FailureOr<KernelKind> unsupportedInKernel(KernelOp kernel, Operation *op,
   return failure();
 }
 
-/// A data movement op that leaves every tile as it is (a transpose or
-/// restickify keeping the stick dim, a window of an input): an alias of its
-/// operand's tile, the kernel reads or writes the tensor through a permuted
-/// or offset map.
-static bool isTileAlias(Operation *op) {
+bool isTileAlias(Operation *op) {
   if (auto slice = dyn_cast<SliceOp>(op))
     return isWindowRead(slice);
   return isa<TransposeOp, RestickifyOp>(op) && keepsStick(op);
+}
+
+int64_t aliasedInput(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isTileAlias(def))
+      return -1;
+    v = def->getOperand(0);
+  }
+  return cast<BlockArgument>(v).getArgNumber();
 }
 
 /// `ops` without its prologue: the leading tile aliases of kernel inputs
@@ -261,12 +275,25 @@ static ArrayRef<Operation *> withoutPrologue(ArrayRef<Operation *> ops) {
   return n == ops.size() ? ops : ops.drop_front(n);
 }
 
-/// A matmul and its epilogue: pointwise ops and tile aliases.
+/// A matmul and its epilogue: pointwise ops and tile aliases; and other
+/// matmuls of the same lhs input by an input (the gated MLP's gate and up
+/// projections: one lhs stream, an accumulator each).
+/// The further matmuls come before every epilogue op: buffers live in body
+/// order, and every product accumulates before the epilogue runs.
 static FailureOr<KernelKind>
 classifyMatmul(KernelOp kernel, ArrayRef<Operation *> ops, bool emitErrors) {
-  for (Operation *op : llvm::drop_begin(ops))
-    if (!isPointwise(op) && !isTileAlias(op))
+  auto root = cast<MatmulOp>(ops.front());
+  int64_t lhs = aliasedInput(root.getLhs());
+  bool inEpilogue = false;
+  for (Operation *op : llvm::drop_begin(ops)) {
+    auto sibling = dyn_cast<MatmulOp>(op);
+    bool sameLhs = sibling && lhs >= 0 && !inEpilogue &&
+                   aliasedInput(sibling.getLhs()) == lhs &&
+                   aliasedInput(sibling.getRhs()) >= 0;
+    if (!isPointwise(op) && !isTileAlias(op) && !sameLhs)
       return unsupportedInKernel(kernel, op, emitErrors);
+    inEpilogue |= isPointwise(op);
+  }
   return KernelKind::Matmul;
 }
 
@@ -505,9 +532,9 @@ public:
       return failure();
     if (plan.isDataMovement())
       return plan.buildDataMovement(emitErrors);
-    if (failed(buildTensors()) || failed(checkStickTiles()))
+    if (failed(buildTensors()) || failed(checkStickTiles()) ||
+        failed(sizeTensors()))
       return failure();
-    sizeTensors();
     for (PlanTensor &t : plan.tensors)
       if (!t.isResult)
         plan.tensorBuffer.push_back(addBuffer("in" + std::to_string(t.index),
@@ -524,7 +551,7 @@ private:
   const Arch &arch;
   KernelOp kernel;
   bool emitErrors;
-  unsigned temporaries = 0;
+  unsigned temporaries = 0, accumulators = 0;
 
   LogicalResult fail(const Twine &msg) {
     if (emitErrors)
@@ -651,12 +678,26 @@ private:
   }
 
   /// Tile shapes, hoisting (a tensor no multi-tile loop moves is loaded
-  /// once), rotating copies and multicast sharers.
-  void sizeTensors() {
+  /// once), rotating copies and multicast sharers; the inputs the schedule
+  /// holds whole along the accumulation loop.
+  LogicalResult sizeTensors() {
     SmallVector<int64_t> maxTiles = plan.maxTilesPerLoop();
     int64_t depth = plan.schedule.getDepth();
     for (PlanTensor &t : plan.tensors)
       sizeTensor(t, maxTiles, depth);
+    for (int64_t input : plan.schedule.getHold()) {
+      if (input != plan.holdableInput())
+        return fail("schedule holds input " + Twine(input) +
+                    " whole along the accumulation loop, but only the lhs of "
+                    "a matmul whose k runs in several tiles and whose lhs "
+                    "moves along no other such loop can be held");
+      PlanTensor &t = plan.tensors[input];
+      t.sticks =
+          llvm::divideCeil(plan.loops[plan.accLoop].size, t.elementsPerStick);
+      t.hoisted = t.resident = true;
+      t.copies = 1;
+    }
+    return success();
   }
 
   /// Sizes one tensor's tile and decides how it moves (`maxTiles`: the
@@ -851,8 +892,12 @@ private:
       plan.valueBuffer[result] = bufferOf(op.getOperand(0));
       return success();
     }
-    std::string name =
-        isa<MatmulOp>(op) ? "acc" : "t" + std::to_string(temporaries++);
+    // Accumulators "acc", "acc1", ... (a gated MLP has two).
+    std::string name;
+    if (isa<MatmulOp>(op))
+      name = accumulators++ ? "acc" + std::to_string(accumulators - 1) : "acc";
+    else
+      name = "t" + std::to_string(temporaries++);
     plan.valueBuffer[result] =
         addBuffer(name, pv.rows * pv.sticks * arch.stickBytes, pv.copies);
     return success();
@@ -965,13 +1010,29 @@ LogicalResult KernelPlan::readDataPaths(bool emitErrors) {
   return success();
 }
 
+int64_t KernelPlan::holdableInput() const {
+  if (!isMatmul() || accLoop < 0)
+    return -1;
+  int64_t lhs = matmulLhs(*this);
+  if (lhs < 0 || tensors[lhs].stickLoop != accLoop)
+    return -1;
+  SmallVector<int64_t> maxTiles = maxTilesPerLoop();
+  if (maxTiles[accLoop] <= 1)
+    return -1;
+  const PlanTensor &t = tensors[lhs];
+  for (int64_t l = 0; l < int64_t(loops.size()); ++l)
+    if (l != accLoop && (t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
+      return -1;
+  return lhs;
+}
+
 bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {
   switch (kind) {
   case KernelKind::Matmul:
   case KernelKind::Elementwise:
   case KernelKind::Reduction:
   case KernelKind::Transpose:
-    return t.hoisted;
+    return t.hoisted && !t.resident;
   case KernelKind::Copy:
   case KernelKind::Gather:
   case KernelKind::Scatter:
@@ -1228,7 +1289,7 @@ FailureOr<KernelPlan> KernelPlan::smallestPlan(KernelOp kernel,
     tiles.push_back(c.front());
   auto schedule = ScheduleAttr::get(kernel.getContext(),
                                     SmallVector<int64_t>(tiles.size(), 1),
-                                    tiles, depth, /*costNs=*/0);
+                                    tiles, depth, /*costNs=*/0, /*hold=*/{});
   return build(kernel, schedule, arch, emitErrors);
 }
 
@@ -1244,7 +1305,8 @@ static ScheduleAttr validationSchedule(KernelOp kernel,
         (roles.kind == KernelKind::Transpose && int64_t(l) == roles.rowLoop))
       tiles[l] = size;
   return ScheduleAttr::get(kernel.getContext(),
-                           SmallVector<int64_t>(space.size(), 1), tiles, 1, 0);
+                           SmallVector<int64_t>(space.size(), 1), tiles, 1, 0,
+                           /*hold=*/{});
 }
 
 /// Whether the smallest plan's tile loops fit the program's hardware loops
@@ -1280,7 +1342,7 @@ static bool fitsHardwareLoops(const KernelPlan &smallest,
   ScheduleAttr schedule = smallest.schedule;
   auto candidate = ScheduleAttr::get(kernel.getContext(), split,
                                      schedule.getTile(), schedule.getDepth(),
-                                     /*costNs=*/0);
+                                     /*costNs=*/0, /*hold=*/{});
   FailureOr<KernelPlan> plan =
       KernelPlan::build(kernel, candidate, smallest.arch, /*emitErrors=*/false);
   return succeeded(plan) &&

@@ -54,12 +54,61 @@ static bool readByPointwiseOnly(BlockArgument arg) {
                       [](Operation *user) { return isPointwise(user); });
 }
 
+/// The first op of `kernel`'s body past its leading tile aliases of
+/// inputs, when it is a matmul (a matmul kernel's root).
+static MatmulOp rootMatmul(KernelOp kernel) {
+  for (Operation &op : kernel.getBodyBlock().without_terminator()) {
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      return matmul;
+    if (!isTileAlias(&op) || !isa<BlockArgument>(op.getOperand(0)))
+      return {};
+  }
+  return {};
+}
+
+/// Whether everything after `kernel`'s root matmul is pointwise (no
+/// broadcast: see isElementwiseProducer).
+static bool pointwiseAfter(KernelOp kernel, MatmulOp root) {
+  for (Operation *op = root->getNextNode(); op != kernel.getYield();
+       op = op->getNextNode())
+    if (!isPointwise(op) || isa<BroadcastOp>(op))
+      return false;
+  return true;
+}
+
+/// Whether `producer` is a matmul kernel over the same loops as matmul
+/// kernel `consumer`, multiplying the same lhs (same tensor, same map) by
+/// an input, with pointwise ops after its matmul, writing its one result
+/// where `consumer` reads it (input `i`): the gated MLP's gate projection
+/// (and its SiLU) beside the up projection.
+static bool isSiblingMatmul(KernelOp consumer, unsigned i, KernelOp producer) {
+  MatmulOp mine = rootMatmul(consumer), theirs = rootMatmul(producer);
+  if (!mine || !theirs || producer.getNumResults() != 1 ||
+      producer.getSpace() != consumer.getSpace() ||
+      producer.getIteratorsAttr() != consumer.getIteratorsAttr() ||
+      producer.getIndexingMapList().back() !=
+          consumer.getIndexingMapList()[i] ||
+      !pointwiseAfter(producer, theirs) || aliasedInput(theirs.getRhs()) < 0)
+    return false;
+  int64_t lhs = aliasedInput(mine.getLhs()),
+          theirLhs = aliasedInput(theirs.getLhs());
+  return lhs >= 0 && theirLhs >= 0 &&
+         mine.getLhs().getType() == theirs.getLhs().getType() &&
+         consumer.getInputs()[lhs] == producer.getInputs()[theirLhs] &&
+         consumer.getIndexingMapList()[lhs] ==
+             producer.getIndexingMapList()[theirLhs];
+}
+
 /// Whether `consumer` may compute `producer`'s one result itself: the
-/// producer is elementwise and read by `consumer` alone, by its pointwise
-/// ops only.
+/// producer is elementwise, or a sibling matmul (above) of consumer input
+/// `i`, and read by `consumer` alone, by its pointwise ops only.
 static bool canInline(KernelOp consumer, KernelOp producer) {
   Value produced = producer.getResult(0);
-  if (!isElementwiseProducer(producer) ||
+  bool sibling = false;
+  for (auto [i, input] : llvm::enumerate(consumer.getInputs()))
+    if (input == produced)
+      sibling |= isSiblingMatmul(consumer, i, producer);
+  if ((!isElementwiseProducer(producer) && !sibling) ||
       !llvm::all_of(produced.getUsers(),
                     [&](Operation *user) { return user == consumer; }))
     return false;
@@ -102,12 +151,24 @@ static MergedInputs mergeInputs(KernelOp consumer, KernelOp producer) {
       merged.sources[i].push_back(merged.add(v, consumerMaps[i]));
       continue;
     }
+    // A sibling matmul runs over the consumer's loops; an elementwise
+    // producer over the produced tensor's dims.
+    bool sameLoops = isSiblingMatmul(consumer, i, producer);
     for (auto [j, input] : llvm::enumerate(producer.getInputs()))
-      merged.sources[i].push_back(
-          merged.add(input, producerMaps[j].compose(consumerMaps[i])));
+      merged.sources[i].push_back(merged.add(
+          input, sameLoops ? producerMaps[j]
+                           : producerMaps[j].compose(consumerMaps[i])));
   }
   llvm::append_range(merged.maps, ArrayRef(consumerMaps).drop_front(numInputs));
   return merged;
+}
+
+/// The first op of `body` past its leading matmuls and tile aliases.
+static Operation *firstAfterProducts(Block *body) {
+  for (Operation &op : *body)
+    if (!isa<MatmulOp>(op) && !isTileAlias(&op))
+      return &op;
+  return body->getTerminator();
 }
 
 /// Replaces `old`, the merged kernel's argument for the produced tensor,
@@ -115,13 +176,18 @@ static MergedInputs mergeInputs(KernelOp consumer, KernelOp producer) {
 /// user (a matmul or attention kernel's body starts with its matmul or
 /// attention).
 static void computeInPlace(BlockArgument old, KernelOp producer,
-                           ArrayRef<Value> args) {
+                           ArrayRef<Value> args, bool sibling) {
   if (old.use_empty())
     return;
   Operation *first =
       *llvm::min_element(old.getUsers(), [](Operation *a, Operation *b) {
         return a->isBeforeInBlock(b);
       });
+  // A sibling matmul joins the matmuls at the head of the body: every
+  // product accumulates before any epilogue op runs (body order is the
+  // order buffers live in).
+  if (sibling)
+    first = firstAfterProducts(old.getOwner());
   OpBuilder inner(first);
   IRMapping mapping;
   Block &producerBody = producer.getBodyBlock();
@@ -155,7 +221,8 @@ KernelOp inlineProducer(KernelOp consumer, KernelOp producer) {
     SmallVector<Value> producerArgs;
     for (unsigned src : merged.sources[i])
       producerArgs.push_back(args[src]);
-    computeInPlace(old, producer, producerArgs);
+    computeInPlace(old, producer, producerArgs,
+                   isSiblingMatmul(consumer, i, producer));
   }
   newBody.eraseArguments(0, numInputs);
   return rewritten;

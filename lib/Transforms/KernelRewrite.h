@@ -3,7 +3,7 @@
 // What the passes that reshape kernels (spyre-form-kernels,
 // spyre-reorder-on-chip) share: rebuilding a kernel with other inputs,
 // results or maps, recognizing a kernel that only permutes, and inlining
-// an elementwise producer into its consumer. Internal to
+// an elementwise (or sibling matmul) producer into its consumer. Internal to
 // lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
@@ -30,9 +30,12 @@ TransposeOp onlyPermutation(KernelOp kernel);
 /// The consumer of an elementwise producer kernel computing the producer's
 /// body itself: every read of `producer`'s one result, where only
 /// pointwise ops of `consumer` use it, becomes reads of the producer's
-/// inputs (maps composed) and a copy of its body. A new kernel before
-/// `consumer`, which is left as it is (the caller replaces and erases);
-/// null when the producer or the reads do not qualify.
+/// inputs (maps composed) and a copy of its body. Likewise a matmul
+/// producer over the consumer's loops that multiplies the consumer
+/// matmul's lhs (the gated MLP's gate beside its up projection): its
+/// inputs keep their maps and its matmul joins the consumer's. A new
+/// kernel before `consumer`, which is left as it is (the caller replaces
+/// and erases); null when the producer or the reads do not qualify.
 KernelOp inlineProducer(KernelOp consumer, KernelOp producer);
 
 } // namespace spyre

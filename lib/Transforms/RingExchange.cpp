@@ -125,9 +125,9 @@ std::optional<RingChunk> chunkBetween(const TensorTiles &src, int64_t p,
 
 /// Elements of a box, counted in whole sticks along the last dim.
 int64_t stickElements(const TileBox &box, int64_t elementsPerStick) {
-  int64_t n = llvm::divideCeil(box.hi.back() - box.lo.back(),
-                               elementsPerStick) *
-              elementsPerStick;
+  int64_t n =
+      llvm::divideCeil(box.hi.back() - box.lo.back(), elementsPerStick) *
+      elementsPerStick;
   for (size_t d = 0; d + 1 < box.lo.size(); ++d)
     n *= box.hi[d] - box.lo[d];
   return n;
@@ -226,8 +226,8 @@ std::optional<RingExchange> planRingExchange(const KernelPlan &producer,
     }
     // Every byte of the tile from exactly one producer core.
     int64_t elementBytes = getElementBytes(x.elementType);
-    if (covered != stickElements(dst->boxes[c], dst->elementsPerStick) *
-                       elementBytes)
+    if (covered !=
+        stickElements(dst->boxes[c], dst->elementsPerStick) * elementBytes)
       return std::nullopt;
   }
   return x;
@@ -357,8 +357,8 @@ void emitRingExchange(ProgramScope &scope, const RingExchange &exchange) {
               c.to, c.to, cores);
       continue;
     }
-    addStep(sends, {c.srcOffset, c.rows, c.runBytes, c.srcPitch}, c.from,
-            c.to, cores);
+    addStep(sends, {c.srcOffset, c.rows, c.runBytes, c.srcPitch}, c.from, c.to,
+            cores);
     addStep(receives, {c.dstOffset, c.rows, c.runBytes, c.dstPitch}, c.to,
             c.from, cores);
   }

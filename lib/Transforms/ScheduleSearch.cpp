@@ -92,24 +92,36 @@ private:
     tile[l] = 1;
   }
 
-  /// Plans the current candidate and keeps it if it fits and wins.
+  /// Plans the current candidate, streamed and, where a matmul's lhs can
+  /// be held whole along k, held; keeps what fits and wins.
   void evaluate() {
+    FailureOr<KernelPlan> plan = evaluate({});
+    if (failed(plan))
+      return;
+    if (int64_t lhs = plan->holdableInput(); lhs >= 0)
+      (void)evaluate({lhs});
+  }
+
+  /// The plan of the current candidate holding `hold`, when it builds;
+  /// kept as the best when it also fits and wins.
+  FailureOr<KernelPlan> evaluate(ArrayRef<int64_t> hold) {
     auto candidate =
-        ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0);
+        ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0, hold);
     FailureOr<KernelPlan> plan =
         KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
     if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
         plan->hardwareLoops().size() > KernelPlan::kMaxHardwareLoops ||
         (accept && !accept(*plan)))
-      return;
+      return plan;
     double ns = plan->estimateNs();
     int64_t used = candidate.getNumCores();
     if (!beats(ns, used))
-      return;
+      return plan;
     best = ScheduleAttr::get(ctx, split, tile, tryDepth,
-                             int64_t(std::llround(ns)));
+                             int64_t(std::llround(ns)), hold);
     bestNs = ns;
     bestCores = used;
+    return plan;
   }
 
   /// Strictly faster wins; among equals, fewer cores (less contention for

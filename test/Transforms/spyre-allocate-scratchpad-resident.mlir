@@ -8,17 +8,18 @@
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
-// The producer keeps its result (destination lx, no workspace offset), the
+// The producer keeps its result (destination lx, no workspace offset) at
+// the top of LX, out of the way of the kernels it is held through, and the
 // consumer reads it from the same LX offset (source lx); nothing of it is
 // in the workspace.
 // CHECK-LABEL: func.func @handoff
 // CHECK-SAME: spyre.workspace_bytes = 0
 // CHECK: spyre.kernel "a"
-// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 4096, bytes = 4096, copies = 1>]
+// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 2093056, bytes = 4096, copies = 1>]
 // CHECK-SAME: destinations = ["lx"]
 // CHECK-SAME: result_offsets = array<i64: -1>
 // CHECK: spyre.kernel "b"
-// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 4096, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 0, bytes = 4096, copies = 1>]
+// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 2093056, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 0, bytes = 4096, copies = 1>]
 // CHECK-SAME: sources = ["lx"]
 func.func @handoff(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
   %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
@@ -40,16 +41,16 @@ func.func @handoff(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
 // A kernel between the two places its buffers around the held tile: "b"
-// (not part of the handoff) avoids a's result at 4096.
+// (not part of the handoff) avoids a's result at the top of LX.
 // CHECK-LABEL: func.func @around
 // CHECK: spyre.kernel "a"
-// CHECK-SAME: #spyre.buffer<name = "t0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 2093056, bytes = 4096, copies = 1>
 // CHECK-SAME: destinations = ["lx"]
 // CHECK: spyre.kernel "b"
-// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 8192, bytes = 4096, copies = 1>]
+// CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 4096, copies = 1>, #spyre.buffer<name = "t0", offset = 4096, bytes = 4096, copies = 1>]
 // CHECK-NOT: sources
 // CHECK: spyre.kernel "c"
-// CHECK-SAME: #spyre.buffer<name = "in0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: #spyre.buffer<name = "in0", offset = 2093056, bytes = 4096, copies = 1>
 // CHECK-SAME: sources = ["lx", "dma"]
 func.func @around(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) {
   %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
@@ -80,13 +81,13 @@ func.func @around(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tens
 // CHECK-LABEL: func.func @two_readers
 // CHECK-SAME: spyre.workspace_bytes = 0
 // CHECK: spyre.kernel "a"
-// CHECK-SAME: #spyre.buffer<name = "t0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 2093056, bytes = 4096, copies = 1>
 // CHECK-SAME: destinations = ["lx"]
 // CHECK: spyre.kernel "b"
-// CHECK-SAME: #spyre.buffer<name = "in0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: #spyre.buffer<name = "in0", offset = 2093056, bytes = 4096, copies = 1>
 // CHECK-SAME: sources = ["lx"]
 // CHECK: spyre.kernel "c"
-// CHECK-SAME: #spyre.buffer<name = "in0", offset = 4096, bytes = 4096, copies = 1>
+// CHECK-SAME: #spyre.buffer<name = "in0", offset = 2093056, bytes = 4096, copies = 1>
 // CHECK-SAME: sources = ["lx"]
 func.func @two_readers(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) {
   %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {

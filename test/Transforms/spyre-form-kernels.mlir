@@ -293,3 +293,56 @@ func.func @column_sum(%x: tensor<100x40xf32, #row>) -> tensor<100x40xf32, #row> 
   %d = spyre.binary sub %x, %s : tensor<100x40xf32, #row>, tensor<1x40xf32, #row> -> tensor<100x40xf32, #row>
   return %d : tensor<100x40xf32, #row>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+
+// The gated MLP, silu(x @ wg) * (x @ wu): the gate's matmul kernel (with
+// its SiLU) is read only by the up projection's epilogue, multiplies the
+// same lhs over the same loops, so it is computed in the up projection's
+// kernel: one read of x per tile, two accumulators, the gate never stored.
+// CHECK-LABEL: func.func @gated_mlp
+// CHECK: %[[K:.*]] = spyre.kernel "k1_matmul"(%arg0, %arg2, %arg1)
+// CHECK-SAME: indexing_maps = [#[[LHS:.*]], #[[RHS:.*]], #[[RHS]], #[[OUT:.*]]]
+// CHECK-NEXT: ^bb0(%[[X:.*]]: {{.*}}, %[[WU:.*]]: {{.*}}, %[[WG:.*]]: {{.*}}):
+// CHECK-NEXT: %[[U:.*]] = spyre.matmul %[[X]], %[[WU]] {transpose_rhs}
+// CHECK-NEXT: %[[G:.*]] = spyre.matmul %[[X]], %[[WG]] {transpose_rhs}
+// CHECK-NEXT: %[[S:.*]] = spyre.unary silu %[[G]]
+// CHECK-NEXT: spyre.binary mul %[[S]], %[[U]]
+// CHECK-NOT: spyre.kernel
+// CHECK: return %[[K]]
+// UNFUSED-LABEL: func.func @gated_mlp
+// UNFUSED-COUNT-4: spyre.kernel
+func.func @gated_mlp(%x: tensor<64x128xf16, #row>, %wg: tensor<256x128xf16, #kmaj>, %wu: tensor<256x128xf16, #kmaj>) -> tensor<64x256xf16, #row> {
+  %g = spyre.matmul %x, %wg {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %s = spyre.unary silu %g : tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  %u = spyre.matmul %x, %wu {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %p = spyre.binary mul %s, %u : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  return %p : tensor<64x256xf16, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+
+// Near-misses of the gated MLP keep two matmul kernels: the two matmuls
+// multiply different lhs tensors (x and y); the gate's SiLU is also an
+// output (it must be stored anyway).
+// CHECK-LABEL: func.func @not_gated
+// CHECK: %[[G:.*]] = spyre.kernel "k0_matmul"(%arg0, %arg2)
+// CHECK: spyre.kernel "k1_matmul"(%arg1, %arg3, %[[G]])
+// CHECK: %[[S:.*]] = spyre.kernel "k2_matmul"(%arg0, %arg2)
+// CHECK: spyre.kernel "k3_matmul"(%arg0, %arg3, %[[S]])
+func.func @not_gated(%x: tensor<64x128xf16, #row>, %y: tensor<64x128xf16, #row>, %wg: tensor<256x128xf16, #kmaj>, %wu: tensor<256x128xf16, #kmaj>) -> (tensor<64x256xf16, #row>, tensor<64x256xf16, #row>, tensor<64x256xf16, #row>) {
+  %g = spyre.matmul %x, %wg {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %u = spyre.matmul %y, %wu {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %p = spyre.binary mul %g, %u : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  %g2 = spyre.matmul %x, %wg {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %s2 = spyre.unary silu %g2 : tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  %u2 = spyre.matmul %x, %wu {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %p2 = spyre.binary mul %s2, %u2 : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  return %p, %p2, %s2 : tensor<64x256xf16, #row>, tensor<64x256xf16, #row>, tensor<64x256xf16, #row>
+}

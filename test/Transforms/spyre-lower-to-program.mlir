@@ -204,3 +204,41 @@ func.func @unallocated(%x: tensor<8x32xf32, #row>) -> tensor<8x32xf32, #row> {
 func.func @identity(%x: tensor<8x32xf32, #row>) -> tensor<8x32xf32, #row> {
   return %x : tensor<8x32xf32, #row>
 }
+
+// -----
+
+// A gated MLP kernel (two matmuls of one lhs, spyre-form-kernels) whose K
+// runs in 4 tiles: the schedule holds the lhs whole along K (`hold = [0]`),
+// loaded once before the loops, and each k step's two matmuls read its
+// next 64 columns (the address advances 128 bytes per k iteration, at the
+// whole row's pitch of 512); each weight streams through its own rotating
+// buffer into its own accumulator ("acc", "acc1"); the epilogue reads
+// both.
+// CHECK-LABEL: spyre.program @k_gated
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 64, 1, 1>, lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @in0, offset = 0>, pitch = array<i64: 512, 0, 0>, run = 512 : i64}
+// CHECK-NEXT: spyre.loop 2 {
+// CHECK-NEXT: spyre.loop 4 {
+// CHECK-NEXT: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in1
+// CHECK-NEXT: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in2
+// CHECK-NEXT: spyre.pt_matmul {accumulate, dst = #spyre.lx<offset = [[ACC:[0-9]+]]>, {{.*}}lhs = #spyre.lx<offset = 0, strides = [0, 128]>, {{.*}}pitch = array<i64: 256, 512, 128>, rhs = #spyre.lx<offset = [[IN1:[0-9]+]], strides = [0, 8192], wrap = 16384>
+// CHECK-NEXT: spyre.pt_matmul {accumulate, dst = #spyre.lx<offset = [[ACC1:[0-9]+]]>, {{.*}}lhs = #spyre.lx<offset = 0, strides = [0, 128]>, {{.*}}pitch = array<i64: 256, 512, 128>, rhs = #spyre.lx<offset = [[IN2:[0-9]+]], strides = [0, 8192], wrap = 16384>
+// CHECK-NEXT: {{^ *\}$}}
+// CHECK-NEXT: spyre.sfp_unary "silu" {{.*}}src0 = #spyre.lx<offset = [[ACC1]]>
+// CHECK-NEXT: spyre.sfp_binary "mul" {{.*}}src1 = #spyre.lx<offset = [[ACC]]>
+// CHECK-NEXT: spyre.dma_store
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @gated(%arg0: tensor<64x256xf16, #layout>, %arg1: tensor<128x256xf16, #layout1>, %arg2: tensor<128x256xf16, #layout1>) -> tensor<64x128xf16, #layout> attributes {spyre.workspace_bytes = 0 : i64} {
+  %0 = spyre.kernel "k_gated"(%arg0, %arg1, %arg2) {buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 32768, copies = 1>, #spyre.buffer<name = "in1", offset = 32768, bytes = 8192, copies = 2>, #spyre.buffer<name = "in2", offset = 49152, bytes = 8192, copies = 2>, #spyre.buffer<name = "acc", offset = 65536, bytes = 16384, copies = 1, live = [0, 3]>, #spyre.buffer<name = "acc1", offset = 81920, bytes = 16384, copies = 1, live = [1, 2]>, #spyre.buffer<name = "t0", offset = 98304, bytes = 8192, copies = 1, live = [2, 3]>, #spyre.buffer<name = "t1", offset = 106496, bytes = 8192, copies = 2>], indexing_maps = [#map, #map1, #map1, #map2], iterators = ["parallel", "parallel", "reduction"], result_offsets = array<i64: -1>, schedule = #spyre.schedule<split = [1, 1, 1], tile = [64, 64, 64], depth = 2, cost_ns = 0, hold = [0]>, space = array<i64: 64, 128, 256>} : (tensor<64x256xf16, #layout>, tensor<128x256xf16, #layout1>, tensor<128x256xf16, #layout1>) -> tensor<64x128xf16, #layout> {
+  ^bb0(%arg3: tensor<64x256xf16, #layout>, %arg4: tensor<128x256xf16, #layout1>, %arg5: tensor<128x256xf16, #layout1>):
+    %1 = spyre.matmul %arg3, %arg4 {transpose_rhs} : tensor<64x256xf16, #layout>, tensor<128x256xf16, #layout1> -> tensor<64x128xf16, #layout>
+    %2 = spyre.matmul %arg3, %arg5 {transpose_rhs} : tensor<64x256xf16, #layout>, tensor<128x256xf16, #layout1> -> tensor<64x128xf16, #layout>
+    %3 = spyre.unary silu %2 : tensor<64x128xf16, #layout> -> tensor<64x128xf16, #layout>
+    %4 = spyre.binary mul %3, %1 : tensor<64x128xf16, #layout>, tensor<64x128xf16, #layout> -> tensor<64x128xf16, #layout>
+    spyre.yield %4 : tensor<64x128xf16, #layout>
+  }
+  return %0 : tensor<64x128xf16, #layout>
+}

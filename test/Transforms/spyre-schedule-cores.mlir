@@ -16,15 +16,17 @@
 // this 0.6 MiB kernel runs on 4 cores, 2 along M (rows) and 2 along N: the
 // activation tile is multicast to the 2 cores of each row group and each
 // weight slice to the 2 cores of its column group. Without the
-// synchronization (NOSYNC) 8 cores pay: 4 along M, 2 along N.
+// synchronization (NOSYNC) 8 cores pay: 4 along M, 2 along N. Each core's
+// 32 activation rows are held whole along K (`hold = [0]`, 16 KiB) while K
+// streams in 4 tiles of its one 512-column weight slice.
 // CHECK-LABEL: func.func @mlp
 // CHECK: spyre.kernel "k0_matmul"
-// CHECK-SAME: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 256, 256], depth = 2, cost_ns = {{[0-9]+}}>
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 512, 64], depth = 2, cost_ns = {{[0-9]+}}, hold = [0]>
 // NOSYNC-LABEL: func.func @mlp
 // NOSYNC: schedule = #spyre.schedule<split = [4, 2, 1], tile = [16, 256, 256], depth = 2
 // With at most 4 cores the same.
 // MAX4-LABEL: func.func @mlp
-// MAX4: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 256, 256], depth = 2
+// MAX4: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 512, 64], depth = 2, cost_ns = {{[0-9]+}}, hold = [0]>
 // A 4-core machine with a 64 KiB scratchpad must tile finer: 8 column tiles
 // per core, K streamed in double-buffered 64-deep tiles.
 // TINY: schedule = #spyre.schedule<split = [2, 2, 1], tile = [32, 64, 64], depth = 2

@@ -194,6 +194,18 @@ class SetitemViews(nn.Module):
         return y * 2.0
 
 
+class GatedMlp(nn.Module):
+    """A gated MLP with biases on both projections: silu(gate(x)) * up(x)."""
+
+    def __init__(self, d, h):
+        super().__init__()
+        self.gate = nn.Linear(d, h)
+        self.up = nn.Linear(d, h)
+
+    def forward(self, x):
+        return F.silu(self.gate(x)) * self.up(x)
+
+
 class MoeRouter(nn.Module):
     """The router of gpt-oss's MoE block (transformers GptOssTopKRouter):
     logits, top-k experts, softmax over the chosen logits, scattered back
@@ -260,6 +272,11 @@ def register_op_zoo(add, ZooEntry, In):
        "x * z + (x @ y) * w, all [8,256] but y [256,256]: RoPE's form (x @ y is "
        "rotate_half); x * z is computed in the matmul kernel's epilogue",
        tol="matmul")
+    op("gated_mlp_bias", None, [I((37, 256), name="x")], H,
+       "silu(x @ wg^T + bg) * (x @ wu^T + bu), x [37,256], wg/wu [704,256] (nn.Linear "
+       "weights): the gate projection (bias, SiLU) runs in the up projection's "
+       "kernel, two accumulators and both epilogues after the products",
+       module=lambda: GatedMlp(256, 704), tol="matmul")
     op("chunk_glu", lambda x, y: F.silu(x.chunk(2, -1)[0]) * x.chunk(2, -1)[1] + y[2:10],
        [I((8, 256)), I((12, 128))], H,
        "silu(a) * b + y[2:10] with a, b = x[8,256].chunk(2, -1) (a fused gate/up "

@@ -65,6 +65,15 @@ bool keepsStick(mlir::Operation *op);
 /// `yielded`: the whole body of such a window kernel.
 bool isWindowRead(SliceOp slice, bool yielded = false);
 
+/// A data movement op that leaves every tile as it is (a transpose or
+/// restickify keeping the stick dim, a window of an input): an alias of its
+/// operand's tile, the kernel reads or writes the tensor through a permuted
+/// or offset map.
+bool isTileAlias(mlir::Operation *op);
+/// The kernel input a body value is, looking through tile aliases; -1 when
+/// the value is computed.
+int64_t aliasedInput(mlir::Value v);
+
 /// Name of a kernel kind for messages.
 llvm::StringRef kernelKindName(KernelKind kind);
 
@@ -113,6 +122,10 @@ struct PlanTensor {
   int64_t copies = 1;
   /// Depends on no loop that has more than one tile: moved once.
   bool hoisted = false;
+  /// A matmul's lhs the schedule holds whole along k (`sticks` cover all
+  /// of k) while k runs in several tiles: moved once, and each k step's
+  /// matmul reads its part in place (not read again for every n tile).
+  bool resident = false;
   /// Cores that read the same tile at the same time (the product of the
   /// splits of loops the tensor does not depend on): an input read by
   /// several is multicast over the ring, one memory read for all.
@@ -280,6 +293,11 @@ public:
   /// the plan's tensors (not data movement or attention, which schedule
   /// their own).
   bool canHandOffInLx(const PlanTensor &t) const;
+  /// The input a schedule may hold whole along the accumulation loop
+  /// (`ScheduleAttr::hold`, PlanTensor::resident): a matmul's lhs, sticked
+  /// along k, when k runs in several tiles on some core and the lhs moves
+  /// along no other loop that does; -1 otherwise.
+  int64_t holdableInput() const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
   /// Estimated nanoseconds of the kernel (without launch overheads): its

@@ -254,7 +254,10 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
     (not a matmul or attention operand), is computed inside it: the
     consumer reads the producer's inputs through composed maps and runs a
     copy of its body (RoPE's `q * cos` inside the kernel adding it to
-    `rotate_half(q) * sin`).
+    `rotate_half(q) * sin`). Likewise a matmul kernel read that way by
+    another matmul kernel over the same loops and of the same lhs: the
+    gated MLP's gate projection and its SiLU run in the up projection's
+    kernel, two accumulators fed by one lhs stream.
     With `leave-permutes`, nothing is fused into a kernel that only
     permutes (a transpose keeping the stick dim): it stays pure for
     `spyre-reorder-on-chip` to fold into its neighbours.

@@ -751,6 +751,11 @@ LogicalResult verifyKernelSchedule(KernelOp op, const Arch &arch) {
            << *cores << " cores; the machine has " << arch.cores;
   if (schedule.getDepth() < 1)
     return op.emitOpError("pipeline depth must be at least 1");
+  for (int64_t input : schedule.getHold())
+    if (input < 0 || input >= int64_t(op.getInputs().size()))
+      return op.emitOpError("schedule holds input ")
+             << input << ", but the kernel has " << op.getInputs().size()
+             << " inputs";
   return success();
 }
 

@@ -39,7 +39,8 @@ void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
       kernel["schedule"] =
           llvm::json::Object{{"split", llvm::json::Array(s.getSplit())},
                              {"tile", llvm::json::Array(s.getTile())},
-                             {"depth", s.getDepth()}};
+                             {"depth", s.getDepth()},
+                             {"hold", llvm::json::Array(s.getHold())}};
     if (std::optional<int64_t> lx = p.getLxBytes())
       kernel["lx_bytes"] = *lx;
     kernels.push_back(std::move(kernel));

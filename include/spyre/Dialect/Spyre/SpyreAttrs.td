@@ -143,13 +143,17 @@ def Spyre_ScheduleAttr : Spyre_Attr<"Schedule", "schedule"> {
     contiguous ranges; splitting a reduction loop makes partial results that
     are combined over the ring. `depth` is the number of rotating buffers
     per streamed input (2 = double buffering). `cost_ns` is the cost
-    model's estimate of the kernel's time, kept for inspection.
+    model's estimate of the kernel's time, kept for inspection. `hold`
+    (omitted when empty) lists kernel inputs held whole along the
+    accumulation loop: a matmul's lhs loaded once, each k step reading its
+    part in place, instead of streamed again for every n tile.
   }];
   let parameters = (ins
     Spyre_I64List:$split,
     Spyre_I64List:$tile,
     "int64_t":$depth,
-    "int64_t":$cost_ns);
+    "int64_t":$cost_ns,
+    Spyre_OptionalI64List:$hold);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Number of cores the kernel runs on.
