@@ -245,13 +245,16 @@ private:
     };
     bool any = false;
     for (const Handoff &h : handoffs) {
-      if (!h.kept || h.producer != k)
+      // A buffer already pinned (a tile alias of an input read in place
+      // is that input's buffer) stays where it is.
+      if (!h.kept || h.producer != k || items[h.producerBuffer].fixed >= 0)
         continue;
       int64_t offset = below(arch.usableLxBytes(), h.bytes);
       for (bool moved = true; moved && offset >= 0;) {
         moved = false;
         for (const Interval &other : items)
-          if (other.fixed >= 0 && other.fixed < offset + h.bytes &&
+          if (&other != &items[h.producerBuffer] && other.fixed >= 0 &&
+              other.fixed < offset + h.bytes &&
               offset < other.fixed + other.bytes) {
             offset = below(other.fixed, h.bytes);
             moved = true;

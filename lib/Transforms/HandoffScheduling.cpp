@@ -114,8 +114,10 @@ public:
       choice.producer.setScheduleAttr(choice.producerSchedule);
       replanned.insert(choice.producer);
     }
-    // Re-planning a consumer that reads an input in place would lose it.
-    if (changed || choice.producer || readsInPlace(consumer, producers))
+    // Re-planning a consumer that reads an input in place or gathers one
+    // would lose it.
+    if (changed || choice.producer || choice.overRing ||
+        readsInPlace(consumer, producers))
       replanned.insert(consumer);
   }
 
@@ -128,6 +130,8 @@ private:
     ScheduleAttr producerSchedule;
     unsigned input = 0;
     double ns = 0;
+    /// The consumer gathers `input` over the ring.
+    bool overRing = false;
   };
 
   const Arch &arch;
@@ -140,8 +144,9 @@ private:
   llvm::SmallPtrSet<Operation *, 16> replanned;
 
   /// The inputs but `except` that `consumer` reads in place under
-  /// `choice` (its schedule, and its producer's when it re-plans one),
-  /// with their writers' plans.
+  /// `choice`'s schedule from producers at the schedules they have (a
+  /// gather does not carry another producer's re-plan), with their
+  /// writers' plans.
   std::vector<std::pair<unsigned, KernelPlan>>
   readInPlaceAt(KernelOp consumer, const Choice &choice,
                 ArrayRef<std::pair<unsigned, KernelOp>> producers,
@@ -154,10 +159,8 @@ private:
     for (auto [i, producer] : producers) {
       if (i == except)
         continue;
-      ScheduleAttr schedule = producer == choice.producer
-                                  ? choice.producerSchedule
-                                  : producer.getScheduleAttr();
-      FailureOr<KernelPlan> writer = planOf(producer, schedule, std::nullopt);
+      FailureOr<KernelPlan> writer =
+          planOf(producer, producer.getScheduleAttr(), std::nullopt);
       if (succeeded(writer) &&
           tilesStayPut(*writer, resultOf(consumer, i), *reader, i))
         found.push_back({i, std::move(*writer)});
@@ -326,9 +329,12 @@ private:
         "ring");
     if (!s)
       return {};
-    return {s, writing == own ? KernelOp() : producer,
-            writing == own ? ScheduleAttr() : writing, i,
-            double(s.getCostNs()) + producerNs};
+    return {s,
+            writing == own ? KernelOp() : producer,
+            writing == own ? ScheduleAttr() : writing,
+            i,
+            double(s.getCostNs()) + producerNs,
+            /*overRing=*/true};
   }
 
   /// A choice made before for this key (this compile or the cache), its
@@ -344,6 +350,8 @@ private:
                          : std::nullopt) {
       choice = Choice();
       choice.consumer = *s;
+      choice.overRing =
+          cache->lookup(gatherKey(key), consumer.getContext()).has_value();
       for (auto [i, producer] : producers)
         if (std::optional<ScheduleAttr> p =
                 cache->lookup(producerKey(key, i), consumer.getContext())) {
@@ -365,6 +373,10 @@ private:
   static std::string producerKey(const std::string &key, unsigned input) {
     return key + "\nproducer of input " + std::to_string(input);
   }
+  /// Present when the choice gathers an input over the ring.
+  static std::string gatherKey(const std::string &key) {
+    return key + "\ngathers over the ring";
+  }
 
   void remember(const std::string &key, const Choice &choice) {
     chosen[key] = choice;
@@ -376,6 +388,8 @@ private:
     if (choice.producer)
       (void)cache->store(producerKey(key, choice.input),
                          choice.producerSchedule, error);
+    if (choice.overRing)
+      (void)cache->store(gatherKey(key), choice.consumer, error);
   }
 };
 

@@ -289,7 +289,8 @@ classifyMatmul(KernelOp kernel, ArrayRef<Operation *> ops, bool emitErrors) {
     auto sibling = dyn_cast<MatmulOp>(op);
     bool sameLhs = sibling && lhs >= 0 && !inEpilogue &&
                    aliasedInput(sibling.getLhs()) == lhs &&
-                   aliasedInput(sibling.getRhs()) >= 0;
+                   aliasedInput(sibling.getRhs()) >= 0 &&
+                   sibling.getType() == root.getType();
     if (!isPointwise(op) && !isTileAlias(op) && !sameLhs)
       return unsupportedInKernel(kernel, op, emitErrors);
     inEpilogue |= isPointwise(op);
@@ -1032,7 +1033,7 @@ bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {
   case KernelKind::Elementwise:
   case KernelKind::Reduction:
   case KernelKind::Transpose:
-    return t.hoisted && !t.resident;
+    return t.hoisted;
   case KernelKind::Copy:
   case KernelKind::Gather:
   case KernelKind::Scatter:

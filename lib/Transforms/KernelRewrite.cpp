@@ -104,10 +104,12 @@ static bool isSiblingMatmul(KernelOp consumer, unsigned i, KernelOp producer) {
 /// `i`, and read by `consumer` alone, by its pointwise ops only.
 static bool canInline(KernelOp consumer, KernelOp producer) {
   Value produced = producer.getResult(0);
-  bool sibling = false;
+  // Every read of a sibling's result is through its result map (one
+  // copy of its matmul serves them all).
+  bool sibling = true;
   for (auto [i, input] : llvm::enumerate(consumer.getInputs()))
     if (input == produced)
-      sibling |= isSiblingMatmul(consumer, i, producer);
+      sibling &= isSiblingMatmul(consumer, i, producer);
   if ((!isElementwiseProducer(producer) && !sibling) ||
       !llvm::all_of(produced.getUsers(),
                     [&](Operation *user) { return user == consumer; }))

@@ -64,8 +64,10 @@ std::optional<TensorTiles> tensorTiles(const KernelPlan &plan,
     TileBox box;
     for (auto [d, l] : llvm::enumerate(*loops)) {
       const PlanLoop &loop = plan.loops[l];
+      // A tensor held whole along the accumulation loop spans all of it.
+      int64_t extent = t.resident && l == plan.accLoop ? loop.size : loop.tile;
       box.lo.push_back(share.start[l]);
-      box.hi.push_back(std::min(share.start[l] + loop.tile, loop.size));
+      box.hi.push_back(std::min(share.start[l] + extent, loop.size));
       bool spans = box.hi.back() - box.lo.back() > 1;
       if (spans && int64_t(d) != rank - 1 && int64_t(d) != tiles.rowDim)
         return std::nullopt; // a third dim in LX: not rows of sticks

@@ -751,11 +751,15 @@ LogicalResult verifyKernelSchedule(KernelOp op, const Arch &arch) {
            << *cores << " cores; the machine has " << arch.cores;
   if (schedule.getDepth() < 1)
     return op.emitOpError("pipeline depth must be at least 1");
-  for (int64_t input : schedule.getHold())
+  ArrayRef<int64_t> hold = schedule.getHold();
+  for (auto [i, input] : llvm::enumerate(hold)) {
     if (input < 0 || input >= int64_t(op.getInputs().size()))
       return op.emitOpError("schedule holds input ")
              << input << ", but the kernel has " << op.getInputs().size()
              << " inputs";
+    if (llvm::is_contained(hold.take_front(i), input))
+      return op.emitOpError("schedule holds input ") << input << " twice";
+  }
   return success();
 }
 
