@@ -202,7 +202,7 @@ private:
         if (!h.heldAt(k))
           continue;
         const Handoff::Reader *reader = h.readerAt(k);
-        if (reader && !h.overRing)
+        if (reader && !reader->gathers)
           items[reader->buffer].fixed = h.offset; // read where it is
         else
           items.push_back({0, whole, h.bytes, h.offset}); // kept free
@@ -297,7 +297,7 @@ void recordHandoffs(ArrayRef<KernelPlan> plans, ArrayRef<Handoff> handoffs) {
       sources
           .try_emplace(r.kernel,
                        paths(plans[r.kernel].kernel.getInputs().size()))
-          .first->second[r.input] = h.overRing ? "ring" : "lx";
+          .first->second[r.input] = r.gathers ? "ring" : "lx";
   }
   for (auto [k, plan] : llvm::enumerate(plans)) {
     Builder b(plan.kernel.getContext());

@@ -282,14 +282,18 @@ private:
   Choice gatherOverRing(KernelOp consumer, unsigned i, KernelOp producer,
                         ArrayRef<std::pair<unsigned, KernelPlan>> keep) {
     unsigned j = resultOf(consumer, i);
-    if (!ring || !producer->getResult(j).hasOneUse())
+    if (!ring)
       return {};
+    Value input = consumer.getInputs()[i];
+    double readers = double(std::distance(input.use_begin(), input.use_end()));
     ScheduleAttr own = producer.getScheduleAttr();
     FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
     if (failed(current))
       return {};
-    // The producer as it is when it writes once per core (less the store
-    // it saves), else re-planned to (when it may be).
+    // The producer as it is when it writes once per core (less this
+    // reader's share of the store it saves), else re-planned to (when it
+    // may be; charged its store but this reader's share, as the other
+    // readers may still need it).
     ScheduleAttr writing = own;
     double producerNs = 0;
     if (current->canHandOffInLx(
@@ -298,7 +302,7 @@ private:
           planOf(producer, own, std::make_pair(true, j));
       if (failed(keeping))
         return {};
-      producerNs = keeping->estimateNs() - current->estimateNs();
+      producerNs = (keeping->estimateNs() - current->estimateNs()) / readers;
     } else {
       if (producer.getNumResults() != 1 || replanned.count(producer))
         return {};
@@ -310,6 +314,9 @@ private:
     FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
     if (failed(written))
       return {};
+    if (writing != own)
+      producerNs += (written->estimateNs() - double(writing.getCostNs())) *
+                    (readers - 1) / readers;
     int64_t heldBytes =
         written->buffers[written->tensorBuffer[producer.getInputs().size() + j]]
             .bytes;

@@ -63,13 +63,10 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
     unsigned input = use.getOperandNumber();
     if (c <= p || h.readerAt(c))
       return std::nullopt;
-    if (!tilesStayPut(producer, j, consumer, input)) {
-      if (!overRing || !r.hasOneUse() ||
-          !ringPays(producer, j, consumer, input))
-        return std::nullopt;
-      h.overRing = true;
-    }
-    h.readers.push_back({c, input, consumer.tensorBuffer[input]});
+    bool gathers = !tilesStayPut(producer, j, consumer, input);
+    if (gathers && (!overRing || !ringPays(producer, j, consumer, input)))
+      return std::nullopt;
+    h.readers.push_back({c, input, consumer.tensorBuffer[input], gathers});
   }
   if (h.readers.empty())
     return std::nullopt;

@@ -17,11 +17,15 @@
 namespace spyre {
 
 struct Handoff {
-  /// One kernel reading the tile in place.
+  /// One kernel reading the tile: in place, or gathering it over the ring.
   struct Reader {
     size_t kernel = 0; // position in the launch plan
     unsigned input = 0;
     int64_t buffer = -1; // its LX buffer (index into the plan's buffers)
+    /// Its tiles are not the producer's: it gathers them over the ring
+    /// (RingExchange.h) into a buffer of its own, and the region stays
+    /// free through it.
+    bool gathers = false;
   };
   /// Position of the producer in the launch plan, its result and its LX
   /// buffer.
@@ -36,10 +40,6 @@ struct Handoff {
   int64_t offset = -1;
   /// False once dropped: the result goes through device memory.
   bool kept = true;
-  /// Its one reader's tiles are not the producer's: the reader gathers
-  /// them over the ring (RingExchange.h) into a buffer of its own, and
-  /// the region stays free through the reader.
-  bool overRing = false;
 
   size_t lastReader() const { return readers.back().kernel; }
   /// Whether the region is held while kernel `k` runs (its producer
@@ -62,17 +62,17 @@ struct Handoff {
 bool tilesStayPut(const KernelPlan &producer, unsigned result,
                   const KernelPlan &consumer, unsigned input);
 
-/// Whether `consumer`, the one reader of `producer`'s result `result` (as
-/// its input `input`), gathers its tiles over the ring (planRingExchange)
+/// Whether `consumer`, a reader of `producer`'s result `result` (as its
+/// input `input`), gathers its tiles over the ring (planRingExchange)
 /// faster than a round trip through device memory would take.
 bool ringPays(const KernelPlan &producer, unsigned result,
               const KernelPlan &consumer, unsigned input);
 
 /// The handoffs residency can serve between `plans` (one function's
 /// kernels in launch order): a result whose every use is an input of a
-/// later kernel (each reading it once) where tilesStayPut holds; or, with
-/// `overRing`, a result with one use whose tiles the reader can gather
-/// over the ring (planRingExchange) faster than through device memory.
+/// later kernel (each reading it once) where tilesStayPut holds or, with
+/// `overRing`, whose tiles the reader can gather over the ring
+/// (planRingExchange) faster than through device memory.
 /// Data-movement and attention kernels keep their own transfers (not
 /// handled).
 llvm::SmallVector<Handoff> findHandoffs(llvm::ArrayRef<KernelPlan> plans,

@@ -102,12 +102,22 @@ func.func @broadcast_from_one_core(%x: tensor<256x64xf32, #row>, %y: tensor<256x
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
-// Not gathered: a result with two readers (a gather regroups the tiles for
-// one reader), and a reader on fewer cores than the producer.
-// CHECK-LABEL: func.func @not_gathered
-// CHECK-NOT: sources
+// Two readers gather a's result, each into its own buffer (the tile stays
+// in a's LX until the last of them); c's result is not gathered by d, which
+// runs on fewer cores than c (the other core's program does not run): it
+// goes through the workspace.
+// CHECK-LABEL: func.func @two_readers_and_fewer_cores
+// CHECK-SAME: spyre.workspace_bytes = 16384
+// CHECK: spyre.kernel "a"
+// CHECK-SAME: destinations = ["lx"]
+// CHECK: spyre.kernel "b"
+// CHECK-SAME: sources = ["ring"]
+// CHECK: spyre.kernel "c"
 // CHECK-NOT: destinations
-func.func @not_gathered(%x: tensor<64x64xf32, #row>) -> (tensor<64x64xf32, #row>, tensor<64x64xf32, #row>) {
+// CHECK-SAME: sources = ["ring"]
+// CHECK: spyre.kernel "d"
+// CHECK-NOT: sources
+func.func @two_readers_and_fewer_cores(%x: tensor<64x64xf32, #row>) -> (tensor<64x64xf32, #row>, tensor<64x64xf32, #row>) {
   %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 64>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 64], depth = 1, cost_ns = 0>} : (tensor<64x64xf32, #row>) -> tensor<64x64xf32, #row> {
   ^bb0(%a: tensor<64x64xf32, #row>):
     %r = spyre.unary exp %a : tensor<64x64xf32, #row> -> tensor<64x64xf32, #row>

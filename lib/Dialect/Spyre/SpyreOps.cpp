@@ -870,10 +870,6 @@ LogicalResult verifyLxHandoffs(KernelOp op) {
              << (path == DataPath::ring ? "other cores' LX over the ring"
                                         : "LX")
              << ", but it is not a kernel result kept in LX";
-    if (path == DataPath::ring && !input.hasOneUse())
-      return op.emitOpError("input ")
-             << i << " is gathered over the ring, but its producer's tiles "
-             << "have other readers";
   }
   for (auto [j, result] : llvm::enumerate(op.getResults())) {
     if (op.getDestinationPath(j) == DataPath::ring)

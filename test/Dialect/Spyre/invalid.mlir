@@ -1517,30 +1517,6 @@ func.func @kernel_destination_ring(%x: tensor<64xf16>) {
 
 // -----
 
-// A gathered result has one reader: the gather regroups the held tiles in
-// place of the producer's.
-func.func @kernel_ring_two_readers(%x: tensor<64xf16>) -> (tensor<64xf16>, tensor<64xf16>) {
-  %0 = spyre.kernel "a"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
-  ^bb0(%a: tensor<64xf16>):
-    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
-    spyre.yield %r : tensor<64xf16>
-  }
-  // expected-error @+1 {{'spyre.kernel' op input 0 is gathered over the ring, but its producer's tiles have other readers}}
-  %1 = spyre.kernel "b"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["ring"]} : (tensor<64xf16>) -> tensor<64xf16> {
-  ^bb0(%a: tensor<64xf16>):
-    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
-    spyre.yield %r : tensor<64xf16>
-  }
-  %2 = spyre.kernel "c"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
-  ^bb0(%a: tensor<64xf16>):
-    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
-    spyre.yield %r : tensor<64xf16>
-  }
-  return %1, %2 : tensor<64xf16>, tensor<64xf16>
-}
-
-// -----
-
 func.func @kernel_result_offsets(%x: tensor<64xf16>) {
   // expected-error @+1 {{'spyre.kernel' op result_offsets has 2 entries for 1 results}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], result_offsets = array<i64: 0, 128>} : (tensor<64xf16>) -> tensor<64xf16> {

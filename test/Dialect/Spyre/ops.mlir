@@ -447,6 +447,33 @@ func.func @kernel_scheduled(
 
 // -----
 
+// A result kept in LX with two readers: one reads it in place (`lx`), the
+// other gathers it over the ring (`ring`).
+// CHECK-LABEL: func.func @kernel_ring_and_lx_readers
+// CHECK: destinations = ["lx"]
+// CHECK: sources = ["ring"]
+// CHECK: sources = ["lx"]
+func.func @kernel_ring_and_lx_readers(%x: tensor<64xf16>) -> (tensor<64xf16>, tensor<64xf16>) {
+  %0 = spyre.kernel "a"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  %1 = spyre.kernel "b"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["ring"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  %2 = spyre.kernel "c"(%0) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["lx"]} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return %1, %2 : tensor<64xf16>, tensor<64xf16>
+}
+
+// -----
+
 // A kernel with no inputs and no results (empty yield, implicit terminator
 // elided when printed), data paths spelled out.
 // CHECK-LABEL: func.func @kernel_empty
