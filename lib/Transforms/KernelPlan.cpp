@@ -1198,23 +1198,30 @@ SmallVector<int64_t> KernelPlan::powersUpTo(int64_t limit) {
   return v.takeVector();
 }
 
-/// Candidate tiles of a loop whose tensors are stored in sticks of `e`
-/// elements: whole sticks dividing the padded stick count (powers of two
-/// and the whole loop).
-static SmallVector<int64_t> stickTiles(int64_t size, int64_t e) {
-  int64_t sticks = llvm::divideCeil(size, e);
+/// The tiles of a `size`-element loop that are a whole number of sticks of
+/// every stick size in `sticks` (elements) and divide each one's padded
+/// stick count (checkStickTile's rule, for every tensor at once), and a
+/// multiple of `multiple`: powers of two of their least common multiple,
+/// then the whole loop.
+static SmallVector<int64_t> stickTiles(int64_t size, ArrayRef<int64_t> sticks,
+                                       int64_t multiple) {
+  int64_t e = multiple;
+  for (int64_t s : sticks)
+    e = std::lcm(e, s);
   llvm::SetVector<int64_t> v;
-  for (int64_t s = 1; s < sticks; s *= 2)
-    if (sticks % s == 0)
-      v.insert(s * e);
+  for (int64_t t = e; t < size; t *= 2)
+    if (llvm::all_of(sticks, [&](int64_t s) {
+          return llvm::divideCeil(size, s) % (t / s) == 0;
+        }))
+      v.insert(t);
   v.insert(size);
   return v.takeVector();
 }
 
-/// The least common multiple of the stick sizes (in elements) of the
-/// kernel's inputs and results whose stick dim runs along `loop`.
-static int64_t tensorStickElementsAlong(KernelOp kernel, int64_t loop) {
-  int64_t e = 1;
+/// The stick sizes (in elements) of the kernel's inputs and results whose
+/// stick dim runs along `loop`.
+static SmallVector<int64_t> tensorSticksAlong(KernelOp kernel, int64_t loop) {
+  SmallVector<int64_t> sticks;
   SmallVector<AffineMap> maps = kernel.getIndexingMapList();
   SmallVector<Type> types(kernel.getInputs().getTypes());
   llvm::append_range(types, kernel.getResultTypes());
@@ -1223,33 +1230,38 @@ static int64_t tensorStickElementsAlong(KernelOp kernel, int64_t loop) {
     if (!layout || layout.getStickDim() < 0)
       continue;
     auto dim = dyn_cast<AffineDimExpr>(map.getResult(layout.getStickDim()));
-    if (dim && dim.getPosition() == unsigned(loop))
-      e = std::lcm(e, layout.getStickElems());
+    if (dim && dim.getPosition() == unsigned(loop) &&
+        !llvm::is_contained(sticks, layout.getStickElems()))
+      sticks.push_back(layout.getStickElems());
   }
-  return e;
+  return sticks;
 }
 
-/// The least common multiple of the stick sizes (in elements) of the
-/// kernel's tensors along `loop`, so that a tile is whole sticks for all.
-static int64_t stickElementsAlong(KernelOp kernel,
-                                  const KernelPlan::Roles &roles, int64_t loop,
-                                  const Arch &arch) {
-  int64_t e = 1;
-  // DMA kernels move exact runs of bytes (a gather's tile of indices too):
-  // their tiles need not be whole sticks.
+/// The stick sizes (in elements) a tile along `loop` must respect, whole
+/// sticks dividing the padded count: the kernel's tensors sticked along
+/// it, a transposed result; none for DMA kernels, which move exact runs of
+/// bytes (a gather's tile of indices too). `multiple`: what the tile must
+/// also be a multiple of (a matmul's f32 accumulator sticks, which need
+/// not divide the loop: see checkStickTiles).
+static SmallVector<int64_t> stickElementsAlong(KernelOp kernel,
+                                               const KernelPlan::Roles &roles,
+                                               int64_t loop, const Arch &arch,
+                                               int64_t &multiple) {
+  multiple = 1;
   if (roles.kind == KernelKind::Copy || roles.kind == KernelKind::Gather ||
       roles.kind == KernelKind::Scatter)
-    return e;
-  e = tensorStickElementsAlong(kernel, loop);
-  // Matmul accumulators are f32.
+    return {};
+  SmallVector<int64_t> sticks = tensorSticksAlong(kernel, loop);
   if (roles.kind == KernelKind::Matmul && loop == roles.stickLoop)
-    e = std::lcm(e, arch.stickBytes / 4);
+    multiple = arch.stickBytes / 4;
   // The transposed input's rows are the result's sticks and vice versa.
   if (roles.kind == KernelKind::Transpose && loop == roles.stickLoop) {
     auto out = cast<RankedTensorType>(kernel.getResult(0).getType());
-    e = std::lcm(e, elementsPerStick(out.getElementType(), arch));
+    int64_t e = elementsPerStick(out.getElementType(), arch);
+    if (!llvm::is_contained(sticks, e))
+      sticks.push_back(e);
   }
-  return e;
+  return sticks;
 }
 
 SmallVector<SmallVector<int64_t>>
@@ -1257,11 +1269,14 @@ KernelPlan::tileChoices(KernelOp kernel, const Roles &roles, const Arch &arch) {
   ArrayRef<int64_t> space = kernel.getSpace();
   SmallVector<SmallVector<int64_t>> choices(space.size());
   for (int64_t l = 0; l < int64_t(space.size()); ++l) {
-    int64_t e = stickElementsAlong(kernel, roles, l, arch);
+    int64_t multiple = 1;
+    SmallVector<int64_t> sticks =
+        stickElementsAlong(kernel, roles, l, arch, multiple);
+    llvm::erase(sticks, 1);
     if (llvm::is_contained(roles.wholeLoops, l))
       choices[l] = {space[l]};
-    else if (e > 1)
-      choices[l] = stickTiles(space[l], e);
+    else if (!sticks.empty() || multiple > 1)
+      choices[l] = stickTiles(space[l], sticks, multiple);
     else if (l == roles.rowLoop || l == roles.accLoop)
       choices[l] = powersUpTo(space[l]);
     else

@@ -49,3 +49,28 @@ func.func @window_off_stick(%x: tensor<8x128xf16, #w>) -> tensor<8x64xf16, #w> {
   }
   return %0 : tensor<8x64xf16, #w>
 }
+
+// -----
+
+// i64 (16-element sticks) and i32 (32-element sticks) along one loop of
+// 200016 elements: 12501 and 6251 sticks, so no tile but the whole loop is
+// a whole number of sticks of both dividing both stick counts, and a whole
+// row (1.6 MB of i64 beside 0.8 MB of i32 and the result) does not fit LX.
+// The error says so (not that some tile is not whole sticks).
+#l64 = #spyre.layout<stick_dim = 1, stick_elems = 16>
+#l32 = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mixed_sticks(%x: tensor<2x200016xi64, #l64>, %y: tensor<2x200016xi32, #l32>) -> tensor<2x200016xi32, #l32> {
+  // expected-error @+5 {{no schedule fits kernel 'k' (spyre.cast, spyre.binary): its smallest tiles need 4000512 bytes of LX per core (2097152 usable, too many)}}
+  // expected-note @+4 {{LX buffer 'in0': 1600128 bytes x 1 copies}}
+  // expected-note @+3 {{LX buffer 'in1': 800128 bytes x 1 copies}}
+  // expected-note @+2 {{LX buffer 't0': 800128 bytes x 1 copies}}
+  // expected-note @+1 {{LX buffer 't1': 800128 bytes x 1 copies}}
+  %0 = spyre.kernel "k"(%x, %y) {indexing_maps = [#map, #map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2, 200016>} : (tensor<2x200016xi64, #l64>, tensor<2x200016xi32, #l32>) -> tensor<2x200016xi32, #l32> {
+  ^bb0(%a: tensor<2x200016xi64, #l64>, %b: tensor<2x200016xi32, #l32>):
+    %1 = spyre.cast %a : tensor<2x200016xi64, #l64> -> tensor<2x200016xi32, #l32>
+    %2 = spyre.binary add %1, %b : tensor<2x200016xi32, #l32>, tensor<2x200016xi32, #l32> -> tensor<2x200016xi32, #l32>
+    spyre.yield %2 : tensor<2x200016xi32, #l32>
+  }
+  return %0 : tensor<2x200016xi32, #l32>
+}
