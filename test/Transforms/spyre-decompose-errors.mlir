@@ -300,14 +300,6 @@ func.func @index_no_broadcast(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %j: tensor
 
 // -----
 
-func.func @index_copy_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'aten.index_copy.default' along the innermost dim is not supported}}
-  %0 = spyre.aten "aten.index_copy.default"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
-}
-
-// -----
-
 func.func @pad_no_input() -> tensor<4xf32> {
   // expected-error @+1 {{pad needs an input tensor}}
   %0 = spyre.aten "aten.pad.default"() {args = {self = 1.000000e+00 : f64, pad = [1, 1]}, tensor_args = []} : () -> tensor<4xf32>
@@ -554,14 +546,6 @@ func.func @index_put_two_indices(%x: tensor<4x8x16xf32>, %i: tensor<2xi64>, %j: 
   // expected-error @+1 {{index_put is supported with one integer index tensor of rank <= 1}}
   %0 = spyre.aten "aten.index_put.default"(%x, %i, %j, %v) {args = {indices = [true, true]}, tensor_args = ["self", "indices", "indices", "values"]} : (tensor<4x8x16xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2x16xf32>) -> tensor<4x8x16xf32>
   return %0 : tensor<4x8x16xf32>
-}
-
-// -----
-
-func.func @index_put_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %v: tensor<4x2xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'aten.index_put.default' along the innermost dim is not supported}}
-  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [false, true]}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
 }
 
 // -----

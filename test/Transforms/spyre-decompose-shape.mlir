@@ -288,6 +288,35 @@ func.func @index_copy(%x: tensor<1x2x16x40xf16>, %i: tensor<3xi64>, %s: tensor<1
 
 // -----
 
+// Along the innermost dim a slice is one element per row: the scatter runs
+// on the transpose (rows of columns), which is transposed back.
+// CHECK-LABEL: func.func @index_copy_innermost
+// CHECK-NEXT: %[[XT:.*]] = spyre.transpose %arg0 [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK-NEXT: %[[ST:.*]] = spyre.transpose %arg2 [1, 0] : tensor<4x2xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: %[[S:.*]] = spyre.scatter %[[ST]] into %[[XT]][%arg1] dim 0 : tensor<2x4xf32>, tensor<8x4xf32>, tensor<2xi64> -> tensor<8x4xf32>
+// CHECK-NEXT: %[[R:.*]] = spyre.transpose %[[S]] [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @index_copy_innermost(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  %0 = spyre.aten "aten.index_copy.default"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "source"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A rank-1 self scatters as a column: each element a row.
+// CHECK-LABEL: func.func @index_put_innermost_rank1
+// CHECK-NEXT: %[[XC:.*]] = spyre.reshape %arg0 : tensor<8xf32> -> tensor<8x1xf32>
+// CHECK-NEXT: %[[VC:.*]] = spyre.reshape %arg2 : tensor<2xf32> -> tensor<2x1xf32>
+// CHECK-NEXT: %[[S:.*]] = spyre.scatter %[[VC]] into %[[XC]][%arg1] dim 0
+// CHECK-NEXT: %[[R:.*]] = spyre.reshape %[[S]] : tensor<8x1xf32> -> tensor<8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @index_put_innermost_rank1(%x: tensor<8xf32>, %i: tensor<2xi64>, %v: tensor<2xf32>) -> tensor<8xf32> {
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [true]}, tensor_args = ["self", "indices", "values"]} : (tensor<8xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
 // The in-place variant uses the functional op's decomposition.
 // CHECK-LABEL: func.func @index_copy_inplace
 // CHECK-NEXT: %[[S:.*]] = spyre.scatter %arg2 into %arg0[%arg1] dim 2

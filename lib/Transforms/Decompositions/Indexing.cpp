@@ -772,25 +772,45 @@ LogicalResult decomposeMaskedScatter(AtenOp op, const AtenArgs &args,
 }
 
 /// self with the slices along `d` at `index` replaced by `source`'s: a DMA
-/// scatter (not along the innermost dim).
+/// scatter of rows. Along the innermost dim (a slice is one element per
+/// row, not a run of bytes) the scatter runs on the transpose, whose rows
+/// those are: self and the slices with their last two dims swapped (a rank
+/// 1 self as a column), the result swapped back.
 LogicalResult scatterSlices(AtenOp op, RewriterBase &rw, Value self, int64_t d,
                             Value index, Value source) {
-  if (d == int64_t(shapeOf(self).size()) - 1)
-    return op.emitError("'")
-           << op.getTarget() << "' along the innermost dim is not supported";
   Location loc = op.getLoc();
   RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
   Value idx = index;
   if (!elementTypeOf(idx).isInteger(32) && !elementTypeOf(idx).isInteger(64))
     idx = castTo(rw, loc, idx, rw.getI64Type());
   // The source slices: as many as indices, self's extent elsewhere.
   SmallVector<int64_t> sliceShape(type.getShape());
   sliceShape[d] = shapeOf(idx).empty() ? 1 : shapeOf(idx)[0];
-  Value src = castTo(rw, loc, source, type.getElementType());
+  Value src = castTo(rw, loc, source, et);
   if (shapeOf(src) != ArrayRef<int64_t>(sliceShape))
-    src = BroadcastOp::create(
-        rw, loc, RankedTensorType::get(sliceShape, type.getElementType()), src);
-  rw.replaceOpWithNewOp<ScatterOp>(op, type, self, idx, src, d);
+    src = BroadcastOp::create(rw, loc, RankedTensorType::get(sliceShape, et),
+                              src);
+  int64_t rank = type.getRank();
+  Value x = castTo(rw, loc, self, et);
+  if (d + 1 < rank) {
+    rw.replaceOpWithNewOp<ScatterOp>(op, type, x, idx, src, d);
+    return success();
+  }
+  // Innermost: as rows of the transpose (of a column for rank 1).
+  auto rowsOf = [&](Value v) {
+    if (rank == 1)
+      return reshapeTo(rw, loc, v, {shapeOf(v)[0], 1});
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    return permuted(rw, loc, v, perm);
+  };
+  Value rows = rowsOf(x), srcRows = rowsOf(src);
+  Value scattered = ScatterOp::create(rw, loc, rows.getType(), rows, idx,
+                                      srcRows, rank == 1 ? 0 : rank - 2);
+  Value back = rank == 1 ? reshapeTo(rw, loc, scattered, type.getShape())
+                         : rowsOf(scattered);
+  rw.replaceOp(op, back);
   return success();
 }
 
@@ -891,8 +911,9 @@ void registerIndexingDecompositions(DecompositionRegistry &r) {
          "last dim gathers whole rows",
          decomposeMaskedScatter});
   r.add({"aten.index_copy.default", "shape", all,
-         "a copy then a DMA scatter of the source's slices (not along the "
-         "innermost dim); one core",
+         "a copy then a DMA scatter of the source's slices; along the "
+         "innermost dim on the transpose (two stick-moving transposes); one "
+         "core",
          decomposeIndexCopy});
   r.add({"aten.index_put.default", "shape", all,
          "one 1-D integer index tensor (`x[:, :, pos] = v`), as index_copy "
