@@ -534,10 +534,10 @@ func.func @slice_scatter_window(%x: tensor<4x16xf16>, %y: tensor<4x4xf16>) -> te
 
 // -----
 
-func.func @index_put_accumulate(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %v: tensor<2x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{index_put with accumulate=True is not supported}}
-  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [true], accumulate = true}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xf32>, tensor<2xi64>, tensor<2x8xf32>) -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
+func.func @index_put_accumulate_bool(%x: tensor<4x8xi1>, %i: tensor<2xi64>, %v: tensor<2x8xi1>) -> tensor<4x8xi1> {
+  // expected-error @+1 {{index_put with accumulate=True of a bool tensor is not supported}}
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [true], accumulate = true}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xi1>, tensor<2xi64>, tensor<2x8xi1>) -> tensor<4x8xi1>
+  return %0 : tensor<4x8xi1>
 }
 
 // -----

@@ -643,6 +643,24 @@ func.func @index_add(%x: tensor<5x3xf16>, %i: tensor<4xi64>, %s: tensor<4x3xf16>
 
 // -----
 
+// index_put with accumulate=True (`x[:, idx] += v`, repeated indices
+// adding up) is index_add along the index's position: the values,
+// broadcast to the indexed slices, times a one-hot on the PT array (along
+// dim 1: the product transposed back), added in f32.
+// CHECK-LABEL: func.func @index_put_accumulate
+// CHECK: %[[V:.*]] = spyre.broadcast %arg2 : tensor<3xf16> -> tensor<4x3xf16>
+// CHECK: spyre.compare eq %{{.*}}, %{{.*}} : tensor<8x1xi32>, tensor<1x3xi32> -> tensor<8x3xi1>
+// CHECK: spyre.matmul %{{.*}}, %{{.*}} {transpose_rhs} : tensor<8x3xf32>, tensor<4x3xf32> -> tensor<8x4xf32>
+// CHECK: spyre.transpose %{{.*}} [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK: spyre.binary add %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+// CHECK: spyre.cast %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf16>
+func.func @index_put_accumulate(%x: tensor<4x8xf16>, %i: tensor<3xi64>, %v: tensor<3xf16>) -> tensor<4x8xf16> {
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %v) {args = {indices = [false, true], accumulate = true}, tensor_args = ["self", "indices", "values"]} : (tensor<4x8xf16>, tensor<3xi64>, tensor<3xf16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
 // masked_scatter with a mask that is one value per row (a token mask, as
 // vision-language models scatter image features): the true rows before
 // each row (an exclusive prefix sum) pick whole source rows.

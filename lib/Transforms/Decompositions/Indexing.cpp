@@ -609,6 +609,20 @@ Value addedAtIndices(OpBuilder &b, Location loc, Value index, Value src,
   return unrowsAlong(b, loc, added, moved, d);
 }
 
+/// Replaces `op` by `self` (its result's shape, or [1] for a scalar) plus
+/// addedAtIndices, in f32, cast to the result's type.
+void replaceWithAdded(AtenOp op, RewriterBase &rw, Value self, Value index,
+                      Value src, int64_t d, double alpha) {
+  RankedTensorType type = resultType(op);
+  Location loc = op.getLoc();
+  Value added = addedAtIndices(rw, loc, index, src, d, shapeOf(self)[d], alpha);
+  Value out = BinaryOp::create(rw, loc, added.getType(), BinaryKind::add,
+                               castTo(rw, loc, self, rw.getF32Type()), added);
+  out = reshapeTo(rw, loc, castTo(rw, loc, out, type.getElementType()),
+                  type.getShape());
+  rw.replaceOp(op, out);
+}
+
 /// index_add(self, dim, index, source, alpha): self plus alpha times the
 /// slices of source added at their indices along dim. A one-hot of the
 /// indices [size(dim), len(index)] times source's slices ([len(index),
@@ -624,22 +638,14 @@ LogicalResult decomposeIndexAdd(AtenOp op, const AtenArgs &args,
   if (failed(self) || failed(index) || failed(source) || failed(dim) ||
       failed(alpha))
     return failure();
-  RankedTensorType type = resultType(op);
   Location loc = op.getLoc();
-  Type f32 = rw.getF32Type();
-  bool scalar = type.getRank() == 0;
+  bool scalar = resultType(op).getRank() == 0;
   Value s = scalar ? reshapeTo(rw, loc, *self, {1}) : *self;
   Value src = scalar ? reshapeTo(rw, loc, *source, {1}) : *source;
   FailureOr<int64_t> d = normalizeDim(op, *dim, shapeOf(s).size());
   if (failed(d))
     return failure();
-  int64_t size = shapeOf(s)[*d];
-  Value added = addedAtIndices(rw, loc, *index, src, *d, size, *alpha);
-  Value out = BinaryOp::create(rw, loc, added.getType(), BinaryKind::add,
-                               castTo(rw, loc, s, f32), added);
-  out = reshapeTo(rw, loc, castTo(rw, loc, out, type.getElementType()),
-                  type.getShape());
-  rw.replaceOp(op, out);
+  replaceWithAdded(op, rw, s, *index, src, *d, *alpha);
   return success();
 }
 
@@ -829,10 +835,10 @@ LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
   return scatterSlices(op, rw, *self, *d, *index, *source);
 }
 
-/// index_put(self, [None, ..., index, ...], values) without accumulation:
-/// `x[:, :, pos] = v` (a static KV cache's fallback update, and what
-/// ep.run_decompositions() makes of it), as index_copy along the index's
-/// position.
+/// index_put(self, [None, ..., index, ...], values): `x[:, :, pos] = v` (a
+/// static KV cache's fallback update, and what ep.run_decompositions()
+/// makes of it), as index_copy along the index's position; with
+/// accumulate, `x[:, :, pos] += v` as index_add (repeated indices add up).
 LogicalResult decomposeIndexPut(AtenOp op, const AtenArgs &args,
                                 RewriterBase &rw) {
   FailureOr<Value> self = args.tensor("self");
@@ -840,13 +846,26 @@ LogicalResult decomposeIndexPut(AtenOp op, const AtenArgs &args,
   FailureOr<bool> accumulate = args.getBool("accumulate");
   if (failed(self) || failed(values) || failed(accumulate))
     return failure();
-  if (*accumulate)
-    return op.emitError("index_put with accumulate=True is not supported");
   auto [index, position] = singleIndex(op, args);
   if (!index || shapeOf(index).size() > 1 || elementTypeOf(index).isInteger(1))
     return op.emitError("index_put is supported with one integer index "
                         "tensor of rank <= 1");
-  return scatterSlices(op, rw, *self, position, index, *values);
+  if (!*accumulate)
+    return scatterSlices(op, rw, *self, position, index, *values);
+  RankedTensorType type = resultType(op);
+  if (type.getElementType().isInteger(1))
+    return op.emitError("index_put with accumulate=True of a bool tensor is "
+                        "not supported");
+  // The values broadcast to the indexed slices, as index_add's source.
+  SmallVector<int64_t> sliceShape(type.getShape());
+  sliceShape[position] = shapeOf(index).empty() ? 1 : shapeOf(index)[0];
+  Location loc = op.getLoc();
+  Value v = castTo(rw, loc, *values, type.getElementType());
+  if (shapeOf(v) != ArrayRef<int64_t>(sliceShape))
+    v = BroadcastOp::create(
+        rw, loc, RankedTensorType::get(sliceShape, type.getElementType()), v);
+  replaceWithAdded(op, rw, *self, index, v, position, 1.0);
+  return success();
 }
 
 } // namespace
@@ -917,7 +936,8 @@ void registerIndexingDecompositions(DecompositionRegistry &r) {
          decomposeIndexCopy});
   r.add({"aten.index_put.default", "shape", all,
          "one 1-D integer index tensor (`x[:, :, pos] = v`), as index_copy "
-         "along its position; accumulate=True, several or boolean index "
+         "along its position; accumulate=True as index_add (in f32); "
+         "several or boolean index "
          "tensors are not supported",
          decomposeIndexPut});
 }
