@@ -522,6 +522,22 @@ func.func @slice_scatter(%x: tensor<4x16xf16>, %y: tensor<4x5xf16>) -> tensor<4x
 
 // -----
 
+// slice_scatter with a step (`x[:, 1:8:3] = y`): an index_copy of src's
+// columns at positions 1, 4, 7 (along the innermost dim, as rows of the
+// transpose).
+// CHECK-LABEL: func.func @slice_scatter_step
+// CHECK-DAG: %[[I:.*]] = spyre.constant dense<[1, 4, 7]> : tensor<3xi64>
+// CHECK-DAG: %[[XT:.*]] = spyre.transpose %arg0 [1, 0] : tensor<4x16xf16> -> tensor<16x4xf16>
+// CHECK-DAG: %[[YT:.*]] = spyre.transpose %arg1 [1, 0] : tensor<4x3xf16> -> tensor<3x4xf16>
+// CHECK: %[[S:.*]] = spyre.scatter %[[YT]] into %[[XT]][%[[I]]] dim 0
+// CHECK: spyre.transpose %[[S]] [1, 0] : tensor<16x4xf16> -> tensor<4x16xf16>
+func.func @slice_scatter_step(%x: tensor<4x16xf16>, %y: tensor<4x3xf16>) -> tensor<4x16xf16> {
+  %0 = spyre.aten "aten.slice_scatter.default"(%x, %y) {args = {dim = 1 : i64, start = 1 : i64, end = 8 : i64, step = 3 : i64}, tensor_args = ["self", "src"]} : (tensor<4x16xf16>, tensor<4x3xf16>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}
+
+// -----
+
 // select_scatter at the last row (index -1): src gains the dim back; nothing
 // follows the window.
 // CHECK-LABEL: func.func @select_scatter

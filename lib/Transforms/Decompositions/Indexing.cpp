@@ -233,11 +233,15 @@ LogicalResult decomposeGatherElements(AtenOp op, const AtenArgs &args,
 
 /// A window [start, end) along one dim.
 struct Window {
-  int64_t start, end;
+  int64_t start, end, step = 1;
+  /// Positions the window writes.
+  int64_t count() const {
+    return end > start ? llvm::divideCeil(end - start, step) : 0;
+  }
 };
 
 /// The window slice_scatter (`select`: select_scatter) writes along a dim of
-/// `n` elements: the clamped start and end (unit steps only), or the index.
+/// `n` elements: the clamped start and end with the step, or the index.
 FailureOr<Window> readScatterWindow(AtenOp op, const AtenArgs &args,
                                     bool select, int64_t n) {
   if (select) {
@@ -251,11 +255,13 @@ FailureOr<Window> readScatterWindow(AtenOp op, const AtenArgs &args,
   FailureOr<int64_t> e = clampedIndex(args, "end", n, n);
   if (failed(step) || failed(s) || failed(e))
     return failure();
-  if (*step != 1)
-    return op.emitError("slice_scatter with step ")
-           << *step << " is not supported (unit steps only)";
-  return Window{*s, std::max(*s, *e)};
+  if (*step < 1)
+    return op.emitError("slice_scatter step must be positive, got ") << *step;
+  return Window{*s, std::max(*s, *e), *step};
 }
+
+LogicalResult scatterSlices(AtenOp op, RewriterBase &rw, Value self, int64_t d,
+                            Value index, Value source);
 
 /// The non-empty parts of `x` with `src` in window `w` along `d` (of `n`
 /// elements): x before the window, src, x after it.
@@ -298,11 +304,25 @@ LogicalResult decomposeSliceScatter(AtenOp op, const AtenArgs &args,
     shape.insert(shape.begin() + *d, 1);
     src = reshapeTo(rw, loc, src, shape);
   }
-  if (shapeOf(src)[*d] != w->end - w->start)
+  if (shapeOf(src)[*d] != w->count())
     return op.emitError("scatter source has ")
            << shapeOf(src)[*d] << " elements along dim " << *d
-           << " for a window of " << w->end - w->start;
+           << " for a window of " << w->count();
   Value x = castTo(rw, loc, *self, type.getElementType());
+  // Every step-th position: an index_copy of the source's slices there.
+  if (w->step > 1 && w->count() > 0) {
+    auto idxType = RankedTensorType::get({w->count()}, rw.getI64Type());
+    SmallVector<int64_t> positions;
+    for (int64_t i = 0; i < w->count(); ++i)
+      positions.push_back(w->start + i * w->step);
+    Value idx = ConstantOp::create(
+        rw, loc, idxType, DenseElementsAttr::get(idxType, ArrayRef(positions)));
+    return scatterSlices(op, rw, x, *d, idx, src);
+  }
+  if (w->step > 1) { // writes nothing
+    rw.replaceOp(op, x);
+    return success();
+  }
   SmallVector<Value> parts = partsAroundWindow(rw, loc, x, src, *d, *w, n);
   if (parts.empty()) { // dim `d` has size 0: so has the result
     rw.replaceOp(
@@ -877,8 +897,8 @@ void registerIndexingDecompositions(DecompositionRegistry &r) {
          "mask (exact: one term); integers are summed in their own type",
          decomposeGatherElements});
   r.add({"aten.slice_scatter.default", "shape", all,
-         "self around the window and src inside it, one concatenation; unit "
-         "steps only",
+         "self around the window and src inside it, one concatenation; with "
+         "a step, index_copy at the window's positions",
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeSliceScatter(op, a, rw, /*select=*/false);
          }});
