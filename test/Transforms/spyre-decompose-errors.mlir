@@ -462,9 +462,9 @@ func.func @scatter_index_rank(%x: tensor<4x8xf32>, %i: tensor<4xi64>, %s: tensor
 
 // -----
 
-func.func @scatter_index_not_spanning(%x: tensor<4x8xf32>, %i: tensor<2x3xi64>, %s: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{scatter index must span self in every dim but 1 (dim 0: 2 vs 4)}}
-  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<4x8xf32>, tensor<2x3xi64>, tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @scatter_index_larger(%x: tensor<4x8xf32>, %i: tensor<5x3xi64>, %s: tensor<5x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{scatter index is larger than self in dim 0 (5 vs 4)}}
+  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<4x8xf32>, tensor<5x3xi64>, tensor<5x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 

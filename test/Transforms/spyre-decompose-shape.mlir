@@ -508,6 +508,21 @@ func.func @scatter_add(%x: tensor<7x16xf32>, %i: tensor<2x16xi32>, %s: tensor<2x
 
 // -----
 
+// scatter with an index shorter than self in another dim (2 of 4 rows):
+// only self's leading 2 rows are written; the one-hot selects run on that
+// box, which is then concatenated with self's other rows.
+// CHECK-LABEL: func.func @scatter_index_not_spanning
+// CHECK: %[[BOX:.*]] = spyre.slice %arg0 offsets [0, 0] strides [1, 1] : tensor<4x8xf32> -> tensor<2x8xf32>
+// CHECK-COUNT-3: spyre.select {{.*}} : tensor<2x8xi1>, tensor<2x1xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+// CHECK: %[[REST:.*]] = spyre.slice %arg0 offsets [2, 0] strides [1, 1] : tensor<4x8xf32> -> tensor<2x8xf32>
+// CHECK: spyre.concat %{{.*}}, %[[REST]] dim 0 : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<4x8xf32>
+func.func @scatter_index_not_spanning(%x: tensor<4x8xf32>, %i: tensor<2x3xi64>, %s: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = spyre.aten "aten.scatter.src"(%x, %i, %s) {args = {dim = 1 : i64}, tensor_args = ["self", "index", "src"]} : (tensor<4x8xf32>, tensor<2x3xi64>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
 // slice_scatter (the functional `x[:, 3:8] = y` of ATen IR): self's parts
 // around the window and src between them, one concatenation.
 // CHECK-LABEL: func.func @slice_scatter

@@ -56,10 +56,9 @@ LogicalResult checkScatterIndex(AtenOp op, ArrayRef<int64_t> idxShape,
     return op.emitError("scatter index must have the rank of self (")
            << rank << ")";
   for (int64_t k = 0; k < rank; ++k)
-    if (k != d && idxShape[k] != type.getDimSize(k))
-      return op.emitError("scatter index must span self in every dim but ")
-             << d << " (dim " << k << ": " << idxShape[k] << " vs "
-             << type.getDimSize(k) << ")";
+    if (k != d && idxShape[k] > type.getDimSize(k))
+      return op.emitError("scatter index is larger than self in dim ")
+             << k << " (" << idxShape[k] << " vs " << type.getDimSize(k) << ")";
   int64_t slices = idxShape[d];
   if (slices > kMaxScatterSlices)
     return op.emitError("scatter of ")
@@ -126,11 +125,43 @@ Value scatterByOneHot(OpBuilder &b, Location loc, RankedTensorType type,
   return out;
 }
 
+/// `x` cut to the index's extent in every dim but `d`.
+Value cropToIndexExtent(OpBuilder &b, Location loc, Value x,
+                        ArrayRef<int64_t> idxShape, int64_t d) {
+  for (int64_t k = 0, rank = idxShape.size(); k < rank; ++k)
+    if (k != d)
+      x = sliceAlong(b, loc, x, k, 0, idxShape[k], 1);
+  return x;
+}
+
+/// `x` with its leading box of `box`'s shape (every dim from 0) replaced by
+/// `box`: per dim where the box is shorter, from the last, the box so far
+/// concatenated with the rest of x along that dim (x cut to the box in the
+/// dims before it).
+Value writeLeadingBox(OpBuilder &b, Location loc, Value x, Value box) {
+  ArrayRef<int64_t> full = shapeOf(x);
+  SmallVector<int64_t> extent(shapeOf(box));
+  Value cur = box;
+  for (int64_t k = int64_t(full.size()) - 1; k >= 0; --k) {
+    if (extent[k] == full[k])
+      continue;
+    Value rest = x;
+    for (int64_t j = 0; j < k; ++j)
+      rest = sliceAlong(b, loc, rest, j, 0, extent[j], 1);
+    rest = sliceAlong(b, loc, rest, k, extent[k], full[k] - extent[k], 1);
+    cur = extent[k] == 0 ? rest : concatAlong(b, loc, {cur, rest}, k);
+    extent[k] = full[k];
+  }
+  return cur;
+}
+
 /// scatter(self, dim, index, src | value) and scatter_add: for each slice j
 /// of `index` along `dim`, a one-hot mask (iota == index[j]) selects where
 /// src[j] goes. Later slices win on repeated indices (PyTorch leaves that
-/// order undefined); scatter_add adds instead. `index` must span `self` in
-/// every other dim.
+/// order undefined); scatter_add adds instead. Where `index` is shorter
+/// than `self` in another dim, only self's leading box of the index's
+/// extent there is written: scattered in that box, which is then written
+/// back into self.
 LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
                                RewriterBase &rw, bool add) {
   FailureOr<Value> self = args.tensor("self");
@@ -149,8 +180,24 @@ LogicalResult decomposeScatter(AtenOp op, const AtenArgs &args,
       readScatterSource(op, args, rw, idxShape, type.getElementType());
   if (failed(source))
     return failure();
-  rw.replaceOp(op, scatterByOneHot(rw, op.getLoc(), type, *self, *index, *d,
-                                   *source, add));
+  Location loc = op.getLoc();
+  Value x = castTo(rw, loc, *self, type.getElementType());
+  SmallVector<int64_t> boxShape(idxShape);
+  boxShape[*d] = type.getDimSize(*d);
+  if (ArrayRef<int64_t>(boxShape) == type.getShape()) {
+    rw.replaceOp(op,
+                 scatterByOneHot(rw, loc, type, x, *index, *d, *source, add));
+    return success();
+  }
+  if (llvm::is_contained(boxShape, 0)) { // writes nothing
+    rw.replaceOp(op, x);
+    return success();
+  }
+  Value box = cropToIndexExtent(rw, loc, x, idxShape, *d);
+  Value scattered = scatterByOneHot(
+      rw, loc, RankedTensorType::get(boxShape, type.getElementType()), box,
+      *index, *d, *source, add);
+  rw.replaceOp(op, writeLeadingBox(rw, loc, x, scattered));
   return success();
 }
 
@@ -170,15 +217,6 @@ LogicalResult checkGatherIndex(AtenOp op, ArrayRef<int64_t> selfShape,
            << slices << " index slices along dim " << d
            << " is not supported (at most " << kMaxGatherSlices << ")";
   return success();
-}
-
-/// `x` cut to the index's extent in every dim but `d`.
-Value cropToIndexExtent(OpBuilder &b, Location loc, Value x,
-                        ArrayRef<int64_t> idxShape, int64_t d) {
-  for (int64_t k = 0, rank = idxShape.size(); k < rank; ++k)
-    if (k != d)
-      x = sliceAlong(b, loc, x, k, 0, idxShape[k], 1);
-  return x;
 }
 
 /// Per slice j of `index` along `d`, the sum of `x` over a one-hot mask
@@ -908,8 +946,8 @@ void registerIndexingDecompositions(DecompositionRegistry &r) {
          }});
   r.add({"aten.scatter.src", "shape", all,
          "one select per index slice along `dim` (at most 64) on a one-hot "
-         "mask; the index must span self in the other dims; later slices win "
-         "on repeated indices",
+         "mask, in self's leading box of the index's extent; later slices "
+         "win on repeated indices",
          [](AtenOp op, const AtenArgs &a, RewriterBase &rw) {
            return decomposeScatter(op, a, rw, false);
          }});
