@@ -542,9 +542,9 @@ func.func @index_put_accumulate_bool(%x: tensor<4x8xi1>, %i: tensor<2xi64>, %v: 
 
 // -----
 
-func.func @index_put_two_indices(%x: tensor<4x8x16xf32>, %i: tensor<2xi64>, %j: tensor<2xi64>, %v: tensor<2x16xf32>) -> tensor<4x8x16xf32> {
-  // expected-error @+1 {{index_put is supported with one integer index tensor of rank <= 1}}
-  %0 = spyre.aten "aten.index_put.default"(%x, %i, %j, %v) {args = {indices = [true, true]}, tensor_args = ["self", "indices", "indices", "values"]} : (tensor<4x8x16xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2x16xf32>) -> tensor<4x8x16xf32>
+func.func @index_put_indices_do_not_broadcast(%x: tensor<4x8x16xf32>, %i: tensor<2xi64>, %j: tensor<3xi64>, %v: tensor<2x16xf32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{index tensors do not broadcast together}}
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %j, %v) {args = {indices = [true, true]}, tensor_args = ["self", "indices", "indices", "values"]} : (tensor<4x8x16xf32>, tensor<2xi64>, tensor<3xi64>, tensor<2x16xf32>) -> tensor<4x8x16xf32>
   return %0 : tensor<4x8x16xf32>
 }
 

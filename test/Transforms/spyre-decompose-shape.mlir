@@ -692,6 +692,23 @@ func.func @index_put_accumulate(%x: tensor<4x8xf16>, %i: tensor<3xi64>, %v: tens
 
 // -----
 
+// index_put with two index tensors (`x[i, j] = v`, as transformers' masking
+// utilities write): the indexed dims 0 and 1 are flattened into one row
+// index (i * 8 + j) of x viewed as [32 rows, 16]; the values' rows are
+// scattered there and the rows viewed back.
+// CHECK-LABEL: func.func @index_put_two_indices
+// CHECK: %[[I8:.*]] = spyre.binary mul %{{.*}}, %{{.*}} : tensor<2xi64>, tensor<i64> -> tensor<2xi64>
+// CHECK: %[[ROWS:.*]] = spyre.binary add %{{.*}}, %[[I8]] : tensor<2xi64>, tensor<2xi64> -> tensor<2xi64>
+// CHECK: %[[T:.*]] = spyre.reshape %arg0 : tensor<4x8x16xf32> -> tensor<32x16xf32>
+// CHECK: %[[S:.*]] = spyre.scatter %arg3 into %[[T]][%[[ROWS]]] dim 0 : tensor<2x16xf32>, tensor<32x16xf32>, tensor<2xi64> -> tensor<32x16xf32>
+// CHECK: spyre.reshape %[[S]] : tensor<32x16xf32> -> tensor<4x8x16xf32>
+func.func @index_put_two_indices(%x: tensor<4x8x16xf32>, %i: tensor<2xi64>, %j: tensor<2xi64>, %v: tensor<2x16xf32>) -> tensor<4x8x16xf32> {
+  %0 = spyre.aten "aten.index_put.default"(%x, %i, %j, %v) {args = {indices = [true, true]}, tensor_args = ["self", "indices", "indices", "values"]} : (tensor<4x8x16xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2x16xf32>) -> tensor<4x8x16xf32>
+  return %0 : tensor<4x8x16xf32>
+}
+
+// -----
+
 // masked_scatter with a mask that is one value per row (a token mask, as
 // vision-language models scatter image features): the true rows before
 // each row (an exclusive prefix sum) pick whole source rows.

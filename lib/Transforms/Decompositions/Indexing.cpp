@@ -595,15 +595,16 @@ Value gatherIndexedRows(OpBuilder &b, Location loc, Value table, Value rows,
   return reshapeTo(b, loc, g, picked);
 }
 
-/// `r` ([index dims (nb), rest (nRest)]) with the index dims moved where the
-/// first indexed dim stood when the indexed dims are adjacent (numpy's
-/// rule; in front otherwise).
-Value placeIndexDims(OpBuilder &b, Location loc, Value r,
-                     ArrayRef<IndexedDim> indexed, int64_t nb, int64_t nRest) {
+/// Where x[indices] puts its dims, as a permutation of [index dims (nb),
+/// rest (nRest)]: the index dims where the first indexed dim stood when the
+/// indexed dims are adjacent (numpy's rule), in front otherwise (no
+/// permutation: nullopt).
+std::optional<SmallVector<int64_t>>
+indexDimPlacement(ArrayRef<IndexedDim> indexed, int64_t nb, int64_t nRest) {
   int64_t first = indexed.front().first;
   bool adjacent = indexed.back().first - first + 1 == int64_t(indexed.size());
   if (!adjacent || first <= 0)
-    return r;
+    return std::nullopt;
   SmallVector<int64_t> order;
   for (int64_t d = 0; d < first; ++d)
     order.push_back(nb + d);
@@ -611,7 +612,16 @@ Value placeIndexDims(OpBuilder &b, Location loc, Value r,
     order.push_back(d);
   for (int64_t d = first; d < nRest; ++d)
     order.push_back(nb + d);
-  return permuted(b, loc, r, order);
+  return order;
+}
+
+/// `r` ([index dims (nb), rest (nRest)]) in x[indices]'s layout
+/// (indexDimPlacement).
+Value placeIndexDims(OpBuilder &b, Location loc, Value r,
+                     ArrayRef<IndexedDim> indexed, int64_t nb, int64_t nRest) {
+  std::optional<SmallVector<int64_t>> order =
+      indexDimPlacement(indexed, nb, nRest);
+  return order ? permuted(b, loc, r, *order) : r;
 }
 
 /// index.Tensor: numpy advanced indexing with any number of integer index
@@ -893,6 +903,85 @@ LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
   return scatterSlices(op, rw, *self, *d, *index, *source);
 }
 
+/// index_put with several index tensors (broadcast together, None entries
+/// between them) or one of rank > 1: as index.Tensor, the indexed dims move
+/// to the front and self is viewed as rows [indexed elements, rest]; the
+/// values (broadcast to x[indices]'s shape, its index dims brought to the
+/// front) are written to their flat rows (index_copy, or index_add with
+/// accumulate), and the rows are viewed back.
+LogicalResult putIndexedRows(AtenOp op, const AtenArgs &args, RewriterBase &rw,
+                             Value self, Value values, bool accumulate) {
+  Location loc = op.getLoc();
+  RankedTensorType type = resultType(op);
+  Type et = type.getElementType();
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<IndexedDim> indexed = indexTensors(op, args);
+  if (indexed.empty())
+    return op.emitError("index_put without an index tensor");
+  FailureOr<SmallVector<int64_t>> bshape =
+      broadcastIndexShape(op, indexed, shape.size());
+  if (failed(bshape))
+    return failure();
+  if (accumulate && et.isInteger(1))
+    return op.emitError("index_put with accumulate=True of a bool tensor is "
+                        "not supported");
+  int64_t count = product(*bshape);
+  Value rows = reshapeTo(
+      rw, loc, flatRowIndex(rw, loc, indexed, shape, *bshape), {count});
+  Value x = castTo(rw, loc, self, et);
+  auto [table, restShape] = indexedRowsTable(rw, loc, x, indexed);
+  // The values as x[indices] has them, then as [index dims, rest].
+  SmallVector<int64_t> front(*bshape);
+  llvm::append_range(front, restShape);
+  std::optional<SmallVector<int64_t>> order =
+      indexDimPlacement(indexed, bshape->size(), restShape.size());
+  SmallVector<int64_t> placed = front;
+  if (order)
+    for (auto [i, o] : llvm::enumerate(*order))
+      placed[i] = front[o];
+  Value v = castTo(rw, loc, values, et);
+  if (shapeOf(v) != ArrayRef<int64_t>(placed))
+    v = BroadcastOp::create(rw, loc, RankedTensorType::get(placed, et), v);
+  if (order) {
+    SmallVector<int64_t> inverse(order->size());
+    for (auto [i, o] : llvm::enumerate(*order))
+      inverse[o] = int64_t(i);
+    v = permuted(rw, loc, v, inverse);
+  }
+  Value src = reshapeTo(rw, loc, v, {count, product(restShape)});
+  int64_t tableRows = shapeOf(table)[0];
+  Value written;
+  if (accumulate) {
+    Value added = addedAtIndices(rw, loc, rows, src, 0, tableRows, 1.0);
+    written =
+        castTo(rw, loc,
+               BinaryOp::create(rw, loc, added.getType(), BinaryKind::add,
+                                castTo(rw, loc, table, rw.getF32Type()), added),
+               et);
+  } else {
+    written = ScatterOp::create(rw, loc, table.getType(), table, rows, src, 0);
+  }
+  // Back to self's dims: the indexed dims first, then the rest, permuted
+  // back.
+  SmallVector<int64_t> perm, moved;
+  for (auto [p, idx] : indexed)
+    perm.push_back(p);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(perm, d))
+      perm.push_back(d);
+  for (int64_t p : perm)
+    moved.push_back(shape[p]);
+  Value out = reshapeTo(rw, loc, written, moved);
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, type.getRank()))) {
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      inverse[p] = int64_t(i);
+    out = permuted(rw, loc, out, inverse);
+  }
+  rw.replaceOp(op, out);
+  return success();
+}
+
 /// index_put(self, [None, ..., index, ...], values): `x[:, :, pos] = v` (a
 /// static KV cache's fallback update, and what ep.run_decompositions()
 /// makes of it), as index_copy along the index's position; with
@@ -906,8 +995,7 @@ LogicalResult decomposeIndexPut(AtenOp op, const AtenArgs &args,
     return failure();
   auto [index, position] = singleIndex(op, args);
   if (!index || shapeOf(index).size() > 1 || elementTypeOf(index).isInteger(1))
-    return op.emitError("index_put is supported with one integer index "
-                        "tensor of rank <= 1");
+    return putIndexedRows(op, args, rw, *self, *values, *accumulate);
   if (!*accumulate)
     return scatterSlices(op, rw, *self, position, index, *values);
   RankedTensorType type = resultType(op);
@@ -995,8 +1083,9 @@ void registerIndexingDecompositions(DecompositionRegistry &r) {
   r.add({"aten.index_put.default", "shape", all,
          "one 1-D integer index tensor (`x[:, :, pos] = v`), as index_copy "
          "along its position; accumulate=True as index_add (in f32); "
-         "several or boolean index "
-         "tensors are not supported",
+         "several index tensors (or one of rank > 1) write the flat rows of "
+         "self viewed as [indexed elements, rest]; boolean masks are not "
+         "supported",
          decomposeIndexPut});
 }
 
