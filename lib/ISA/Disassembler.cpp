@@ -156,9 +156,12 @@ void printRing(Line &out, const Inst &inst, const std::string &) {
 void printClamp(Line &out, const Inst &inst) {
   if (inst.clampLevel == kNone)
     return;
-  out << " clamp(arg" << (inst.clampLevel >> 4) << ", level "
-      << (inst.clampLevel & 0xf) << ", step " << inst.clampStep << ", total "
-      << inst.clampTotal;
+  out << " clamp(arg" << (inst.clampLevel >> 4) << ", level ";
+  if (unsigned level = inst.clampLevel & 0xf; level == 0xf)
+    out << "none";
+  else
+    out << level;
+  out << ", step " << inst.clampStep << ", total " << inst.clampTotal;
   if (inst.clampParam != kNone)
     out << ", start=p" << unsigned(inst.clampParam);
   out << ')';

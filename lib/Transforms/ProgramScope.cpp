@@ -102,11 +102,11 @@ ClampAttr ProgramScope::clamp(int64_t tag, int64_t argIndex, int64_t step,
               llvm::any_of(starts, [&](int64_t s) { return s % step != 0; });
   if (!edge)
     return nullptr;
-  int64_t level = levelOf(tag);
-  // Not looping: a level deeper than the open loops reads iteration 0.
-  if (level < 0)
-    level = std::min<int64_t>(open.size(), 2);
-  return ClampAttr::get(ctx, level, argIndex, step, total, params.slot(starts));
+  // Not looping: level -1 reads iteration 0. (A level deeper than the open
+  // loops would not do: with every hardware level open there is none, and
+  // the clamp would follow an unrelated loop.)
+  return ClampAttr::get(ctx, levelOf(tag), argIndex, step, total,
+                        params.slot(starts));
 }
 
 } // namespace spyre

@@ -54,7 +54,7 @@ func.func @causal(%q: tensor<1x1024x64xf16>, %k: tensor<1x1024x64xf16>, %v: tens
 // rows are tiles of 16 whose last is clamped.
 // MULTI-LABEL: spyre.program @k0_attention
 // MULTI-SAME: num_cores = 24
-// MULTI: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 16, total = 40, param = 1>{{.*}}tensor = @in0
+// MULTI: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = -1, arg = 0, step = 16, total = 40, param = 1>{{.*}}tensor = @in0
 // MULTI: spyre.dma_load {box = array<i64: 300, 1, 1>{{.*}}tensor = @in1{{.*}}multicast
 // MULTI: spyre.dma_load {box = array<i64: 300, 1, 1>{{.*}}tensor = @in2{{.*}}multicast
 // MULTI: spyre.sfp_binary "add" {cols = 300 : i64, {{.*}}pitch = array<i64: 1280, 1280, 0>, rows = 16 : i64, {{.*}}src1_type = f16}

@@ -21,7 +21,7 @@
 // CHECK-SAME: params = array<i64: 0, 0, 0, 16384, 32, 8192, 32768, 64, 16384, 49152, 96, 24576>, schedule = #spyre.schedule<split = [4, 1, 1], tile = [32, 128, 256], depth = 2, cost_ns = {{[0-9]+}}>}
 // The activation rows are clamped at the edge; the weight and the bias are
 // the same for every core: one multicast read each.
-// CHECK-NEXT: spyre.dma_load {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 32, total = 100, param = 1>, lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @in0, offset = 0, param = 0>, pitch = array<i64: 512, 0, 0>, run = 512 : i64}
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = -1, arg = 0, step = 32, total = 100, param = 1>, lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @in0, offset = 0, param = 0>, pitch = array<i64: 512, 0, 0>, run = 512 : i64}
 // CHECK-NEXT: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in1, offset = 0>, multicast
 // CHECK-NEXT: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in2, offset = 0>, multicast
 // One K tile: no loop, no accumulation.
@@ -29,7 +29,7 @@
 // The epilogue reads the fp32 accumulator and the bias row (pitch 0).
 // CHECK-NEXT: spyre.sfp_binary "add" {cols = 128 : i64, dst = #spyre.lx<offset = [[T0:[0-9]+]]>, dst_type = f16, pitch = array<i64: 256, 512, 0>, rows = 32 : i64, src0 = #spyre.lx<offset = [[ACC]]>, src0_type = f32, src1 = #spyre.lx<offset = 81920>, src1_type = f16}
 // CHECK-NEXT: spyre.sfp_unary "relu" {{.*}}src0 = #spyre.lx<offset = [[T0]]>
-// CHECK-NEXT: spyre.dma_store {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 32, total = 100, param = 1>, {{.*}}mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 2>
+// CHECK-NEXT: spyre.dma_store {box = array<i64: 32, 1, 1>, clamp = #spyre.clamp<level = -1, arg = 0, step = 32, total = 100, param = 1>, {{.*}}mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 2>
 // CHECK-NEXT: {{^ *\}$}}
 //
 // CHECK: spyre.program @k1_unary attributes {estimate_ns = {{[0-9]+}} : i64, kernel = "k1_unary", lx_bytes = {{[0-9]+}} : i64, macs = 0 : i64, min_bytes = {{[0-9]+}} : i64, min_written_bytes = {{[0-9]+}} : i64, num_cores = 4 : i64, num_params = 5 : i64,
@@ -41,9 +41,9 @@
 // or 1 times) load it into copy 1; tile 0 is computed and stored; then
 // the same cores compute and store tile 1. Per-core parameters: [offset
 // and first row of tile 0, has a tile 1, offset and first row of tile 1].
-// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 16, total = 100, param = 1>, lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 0>
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = -1, arg = 0, step = 16, total = 100, param = 1>, lx = #spyre.lx<offset = 0>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, param = 0>
 // CHECK-NEXT: spyre.loop 0 attributes {count_param = 2 : i64} {
-// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = 1, arg = 0, step = 16, total = 100, param = 4>, lx = #spyre.lx<offset = 4096>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, strides = [0], param = 3>
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = -1, arg = 0, step = 16, total = 100, param = 4>, lx = #spyre.lx<offset = 4096>, mem = #spyre.mem<tensor = @t_k0_matmul, offset = 0, strides = [0], param = 3>
 // CHECK-NEXT: {{^ *\}$}}
 // CHECK-NEXT: spyre.sfp_unary "exp" {{.*}}src0 = #spyre.lx<offset = 0>
 // CHECK-NEXT: spyre.sfp_binary "mul" {{.*}}dst = #spyre.lx<offset = 12288>

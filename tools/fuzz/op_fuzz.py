@@ -33,6 +33,7 @@ import registry  # noqa: E402
 from classify import GENERATOR, OK, REFUSED  # noqa: E402
 from report import Report  # noqa: E402
 from runner import Result, Runner  # noqa: E402
+from spyre_tools import ToolArgs  # noqa: E402
 from table import generate, load_tables  # noqa: E402
 
 
@@ -52,6 +53,11 @@ def parse_args(argv):
                    help="start no batch after this many seconds")
     p.add_argument("--out", default="/tmp/spyre-fuzz", help="reproducers and results.json")
     p.add_argument("--bin-dir", default=os.path.join(ROOT, "build", "bin"))
+    p.add_argument("--arch", default=None,
+                   help="machine description for spyre-compile and spyre-run (a small LX "
+                        "makes every kernel run several tiles per core)")
+    p.add_argument("--max-cores", type=int, default=None,
+                   help="spyre-compile --max-cores (fewer cores: more tiles per core)")
     p.add_argument("--keep-going", action="store_true",
                    help="run every batch even after a MISMATCH, INTERNAL ERROR or "
                         "GENERATOR ERROR (default: start no batch after the first one)")
@@ -112,11 +118,11 @@ _GENS = {}
 _RUNNER = None
 
 
-def _init(bin_dir, out_dir, seed):
+def _init(bin_dir, out_dir, seed, tool_args):
     global _GENS, _RUNNER
     torch.set_num_threads(1)  # one worker per core already
     _GENS = {op: g for t in load_tables().values() for op, g in t.gens.items()}
-    _RUNNER = Runner(bin_dir, out_dir, seed)
+    _RUNNER = Runner(bin_dir, out_dir, seed, tool_args)
 
 
 def _work(task):
@@ -168,7 +174,11 @@ def main(argv=None):
 
     seen = set()
     last_progress = start
-    with multiprocessing.Pool(args.jobs, _init, (args.bin_dir, args.out, args.seed)) as pool:
+    tool_args = ToolArgs.of(args.arch, args.max_cores)
+    if tool_args.compile:  # reproducers need the same options
+        print(f"spyre-compile {' '.join(tool_args.compile)}", flush=True)
+    with multiprocessing.Pool(args.jobs, _init,
+                              (args.bin_dir, args.out, args.seed, tool_args)) as pool:
         for family, n, results in pool.imap_unordered(_work, tasks()):
             report.add(family, n, results)
             for r in results:

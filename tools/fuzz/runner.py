@@ -24,7 +24,7 @@ import fixture
 from classify import GENERATOR, MISMATCH, OK
 from gen import Call
 from program import ExportError
-from spyre_tools import compile_and_run
+from spyre_tools import ToolArgs, compile_and_run
 
 _LOCATED = re.compile(r"^([\w.]+-\d+)\.py:\d+:\d+: error", re.MULTILINE)
 _counter = itertools.count()
@@ -42,8 +42,10 @@ class Result:
 
 
 class Runner:
-    def __init__(self, bin_dir: str, out_dir: str, seed: int):
+    def __init__(self, bin_dir: str, out_dir: str, seed: int,
+                 tool_args: ToolArgs = ToolArgs()):
         self.bin_dir, self.out_dir, self.seed = bin_dir, out_dir, seed
+        self.tool_args = tool_args
 
     def run(self, calls: List[Call]) -> List[Result]:
         results: Dict[str, Result] = {}
@@ -66,7 +68,8 @@ class Runner:
             self._record(calls[0], GENERATOR, classify.signature(str(e)), str(e), work,
                          results)
             return
-        runs = compile_and_run(self.bin_dir, work, sum(len(c.inputs) for c in calls))
+        runs = compile_and_run(self.bin_dir, work, sum(len(c.inputs) for c in calls),
+                               self.tool_args)
         last = runs[-1]
         cls = classify.classify(last.tool, last.returncode, last.output)
         log = "\n".join(r.output for r in runs)

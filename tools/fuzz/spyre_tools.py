@@ -5,7 +5,7 @@ import os
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 TIMEOUT_S = 300
 # the binaries may be replaced by a concurrent rebuild: retry this long
@@ -42,15 +42,30 @@ def run_tool(cmd: List[str]) -> ToolRun:
             time.sleep(2)
 
 
-def compile_and_run(bin_dir: str, work: str, n_inputs: int) -> List[ToolRun]:
+@dataclass(frozen=True)
+class ToolArgs:
+    """Options every call's spyre-compile and spyre-run get."""
+    compile: Tuple[str, ...] = ()
+    run: Tuple[str, ...] = ()
+
+    @staticmethod
+    def of(arch: Optional[str], max_cores: Optional[int]) -> "ToolArgs":
+        both = ("--arch", os.path.abspath(arch)) if arch else ()
+        cores = ("--max-cores", str(max_cores)) if max_cores is not None else ()
+        return ToolArgs(both + cores, both)
+
+
+def compile_and_run(bin_dir: str, work: str, n_inputs: int,
+                    args: ToolArgs = ToolArgs()) -> List[ToolRun]:
     """spyre-compile model.pt2, then spyre-run with input_<i>.npy, outputs
     into work/out; the runs made (the last one failed if any did)."""
     spy = os.path.join(work, "model.spy")
     runs = [run_tool([os.path.join(bin_dir, "spyre-compile"),
-                      os.path.join(work, "model.pt2"), "-o", spy])]
+                      os.path.join(work, "model.pt2"), "-o", spy, *args.compile])]
     if runs[-1].returncode != 0:
         return runs
-    cmd = [os.path.join(bin_dir, "spyre-run"), spy, "--output-dir", os.path.join(work, "out")]
+    cmd = [os.path.join(bin_dir, "spyre-run"), spy, "--output-dir", os.path.join(work, "out"),
+           *args.run]
     for i in range(n_inputs):
         cmd += ["--input", os.path.join(work, f"input_{i}.npy")]
     runs.append(run_tool(cmd))

@@ -1136,10 +1136,11 @@ LogicalResult verifyClamp(Operation *op, std::optional<ClampAttr> clamp,
                           int64_t maxArg) {
   if (!clamp)
     return success();
-  // A level deeper than the enclosing loops reads iteration 0.
-  if (clamp->getLevel() < 0 || clamp->getLevel() >= 3)
+  // Level -1: no loop, iteration 0.
+  if (clamp->getLevel() < -1 || clamp->getLevel() >= 3)
     return op->emitOpError("clamp level ")
-           << clamp->getLevel() << " is not a hardware loop level (0..2)";
+           << clamp->getLevel()
+           << " is not a hardware loop level (0..2) or -1 (none)";
   if (clamp->getArg() < 0 || clamp->getArg() > maxArg)
     return op->emitOpError("clamp argument ")
            << clamp->getArg() << " cannot be clamped";

@@ -2016,7 +2016,7 @@ spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 :
 
 spyre.tensor @t input {io_index = 0 : i64} : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
 spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
-  // expected-error @+1 {{'spyre.dma_load' op clamp level 3 is not a hardware loop level (0..2)}}
+  // expected-error @+1 {{'spyre.dma_load' op clamp level 3 is not a hardware loop level (0..2) or -1 (none)}}
   spyre.dma_load {mem = #spyre.mem<tensor = @t, offset = 0>, lx = #spyre.lx<offset = 0>, box = array<i64: 16, 1, 1>, pitch = array<i64: 128, 0, 0>, run = 128 : i64, clamp = #spyre.clamp<level = 3, arg = 0, step = 16, total = 64>}
 }
 
@@ -2156,8 +2156,8 @@ spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 :
 // -----
 
 spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
-  // expected-error @+1 {{'spyre.pt_matmul' op clamp level -1 is not a hardware loop level (0..2)}}
-  spyre.pt_matmul {dst = #spyre.lx<offset = 0>, lhs = #spyre.lx<offset = 8192>, rhs = #spyre.lx<offset = 16384>, m = 8 : i64, k = 64 : i64, n = 64 : i64, pitch = array<i64: 256, 128, 128>, dst_type = f32, lhs_type = f16, rhs_type = f16, clamp = #spyre.clamp<level = -1, arg = 1, step = 64, total = 100>}
+  // expected-error @+1 {{'spyre.pt_matmul' op clamp level -2 is not a hardware loop level (0..2) or -1 (none)}}
+  spyre.pt_matmul {dst = #spyre.lx<offset = 0>, lhs = #spyre.lx<offset = 8192>, rhs = #spyre.lx<offset = 16384>, m = 8 : i64, k = 64 : i64, n = 64 : i64, pitch = array<i64: 256, 128, 128>, dst_type = f32, lhs_type = f16, rhs_type = f16, clamp = #spyre.clamp<level = -2, arg = 1, step = 64, total = 100>}
 }
 
 // -----

@@ -207,6 +207,7 @@ def Spyre_ClampAttr : Spyre_Attr<"Clamp", "clamp"> {
     The clamped argument (`arg`, the index into the instruction's counts)
     becomes `clamp(total - (P(param) + iv[level] * step), 0, arg)`:
     the last tile of a dimension that the tile size does not divide.
+    `level` -1 means no loop (iteration 0: the tile at the core's start);
     `param` -1 means no per-core start.
   }];
   let parameters = (ins
