@@ -25,6 +25,10 @@
 // reductions' columns and the second product's k; extra query rows are
 // computed and not stored.
 //
+// Held K and V (`hold = [k, v]`, when a core runs several query tiles):
+// each is loaded whole once per head, before the query loop, and the key
+// tiles are read in place instead of streamed.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramScope.h"
@@ -33,6 +37,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace mlir;
 
@@ -302,6 +307,49 @@ static void addAttentionBuffers(KernelPlan &plan, AttentionInputs in,
     addAttentionBuffer(plan, "above", mt, st, IntegerType::get(ctx, 1), 1);
 }
 
+/// The keys and values the schedule holds: each buffer spans every key
+/// position, loaded once per head. One copy: the next head's load queues
+/// behind this head's last store on the core's one DMA queue, so a second
+/// copy would not let it start earlier.
+static LogicalResult
+holdKeysAndValues(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
+  ArrayRef<int64_t> hold = plan.schedule.getHold();
+  if (hold.empty())
+    return success();
+  SmallVector<int64_t> holdable = plan.attentionHoldableInputs();
+  const PlanLoop &s = plan.loops[L.s];
+  for (int64_t input : hold) {
+    if (!llvm::is_contained(holdable, input))
+      return planError(
+          plan, emitErrors,
+          "schedule holds input " + Twine(input) +
+              " of an attention kernel, but only its keys and values can be "
+              "held, when a core runs several query tiles of several key "
+              "tiles (causal: split over at most 8 cores)");
+    PlanTensor &t = plan.tensors[input];
+    t.rows = s.numTiles() * s.tile;
+    t.resident = true;
+    t.copies = 1;
+  }
+  return success();
+}
+
+SmallVector<int64_t> KernelPlan::attentionHoldableInputs() const {
+  AttentionLoops L(loops.size());
+  SmallVector<int64_t> maxTiles = maxTilesPerLoop();
+  AttentionInputs in = inputsOf(kernel);
+  // Causal, each distinct first query tile of a core has its own copy of
+  // the diagonal key tile's code: a few.
+  constexpr int64_t kMaxQuerySplit = 8;
+  if (maxTiles[L.s] <= 1 || maxTiles[L.m] <= 1 ||
+      (in.op.getCausal() && loops[L.m].split > kMaxQuerySplit))
+    return {};
+  SmallVector<int64_t> held = {in.k};
+  if (in.v != in.k)
+    held.push_back(in.v);
+  return held;
+}
+
 LogicalResult KernelPlan::buildAttention(bool emitErrors) {
   AttentionLoops L(kernel.getSpace().size());
   if (failed(addAttentionLoops(*this, L, emitErrors)))
@@ -313,6 +361,8 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
   if (in.mask >= 0 && failed(checkMaskTiles(*this, in, L, emitErrors)))
     return failure();
   markAttentionTransfers(*this, L);
+  if (failed(holdKeysAndValues(*this, L, emitErrors)))
+    return failure();
   addAttentionBuffers(*this, in, L);
   return success();
 }
@@ -349,18 +399,20 @@ static double keyTileComputeNs(const KernelPlan &plan,
 namespace {
 /// An attention kernel's tile transfers by how often they run.
 struct AttentionTransfers {
-  SmallVector<DmaTransfer> streamed, perQuery, stores;
+  SmallVector<DmaTransfer> streamed, perQuery, stores, held;
 };
 } // namespace
 
-/// Groups the tensors' tile transfers: stores, per key tile, per query tile
-/// (hoisted ones run once and are left out).
+/// Groups the tensors' tile transfers: stores, per key tile, per query
+/// tile, held (per head; hoisted ones run once and are left out).
 static AttentionTransfers groupTransfers(const KernelPlan &plan) {
   AttentionTransfers g;
   for (const PlanTensor &t : plan.tensors) {
     DmaTransfer transfer = t.tileTransfer(plan.arch);
     if (t.isResult)
       g.stores.push_back(transfer);
+    else if (t.resident)
+      g.held.push_back(transfer);
     else if (t.variesInAccLoop)
       g.streamed.push_back(transfer);
     else if (!t.hoisted)
@@ -382,16 +434,26 @@ double KernelPlan::estimateAttentionNs() const {
   AttentionTransfers g = groupTransfers(*this);
   // Per query tile: Q, the initial and final passes, the store, and the
   // key tiles streamed (causal: those up to the diagonal, which is also
-  // masked).
-  double perQueryTile = dmaTime(arch, g.perQuery, cores).period +
-                        sfpNs(arch, mt, ev, 4, false) * 2 +
-                        dmaTime(arch, g.stores, cores).period;
+  // masked). Cores sharing a multicast stream of key tiles meet at every
+  // key tile: they run in step, and the node serves every core's Q and
+  // store before any computes. Without one (keys and values held, or
+  // each core its own) the node's order staggers the cores, and it serves
+  // some cores' Q and stores while others compute: a query tile takes the
+  // longer of a core's own work and the node's share of every core's.
+  DmaTime queryDma = dmaTime(arch, g.perQuery, cores);
+  DmaTime storeDma = dmaTime(arch, g.stores, cores);
+  bool inStep = llvm::any_of(
+      g.streamed, [](const DmaTransfer &t) { return t.sharers > 1; });
+  double perQueryTile = sfpNs(arch, mt, ev, 4, false) * 2;
   if (causal)
     perQueryTile += sfpNs(arch, mt, st, 4, false);
   DmaTime keyTileDma = dmaTime(arch, g.streamed, cores);
   auto queryTileNs = [&](int64_t keys) {
-    return perQueryTile +
-           pipelineNs(keyTileDma, compute, DmaTime(), keys, pipelined);
+    double keysNs = pipelineNs(keyTileDma, compute, DmaTime(), keys, pipelined);
+    if (inStep)
+      return queryDma.period + perQueryTile + keysNs + storeDma.period;
+    return std::max(queryDma.core + perQueryTile + keysNs + storeDma.core,
+                    queryDma.period + storeDma.period);
   };
   // The memory node serves every core's transfers (one core's share of a
   // multicast): no core finishes before it has.
@@ -410,6 +472,10 @@ double KernelPlan::estimateAttentionNs() const {
                 std::max<int64_t>(splitM / 2, 1);
   double perKeyNode = dmaTime(arch, causal ? before : g.streamed, 1).memory;
   double diagonalNode = dmaTime(arch, diagonal, 1).memory;
+  // Held keys and values: loaded once per head, before its first key
+  // tile, by every core at once.
+  double heldNs = dmaTime(arch, g.held, cores).period;
+  double heldNode = dmaTime(arch, g.held, 1).memory;
   // The busiest core: its batch tiles times its query tiles, query tile i
   // of a causal kernel seeing key tiles 0..i (square tiles, or one query
   // tile whose rows all fall in the first key tile).
@@ -428,10 +494,13 @@ double KernelPlan::estimateAttentionNs() const {
           perQueryNode + (causal ? double(keys - 1) * perKeyNode + diagonalNode
                                  : double(keys) * perKeyNode);
     }
-    busiest = std::max(busiest, double(batch) * ns);
-    node += double(batch) * served;
+    busiest = std::max(busiest, double(batch) * (heldNs + ns));
+    node += double(batch) * (served + heldNode);
   }
-  return std::max(busiest, node) + double(arch.memoryLatencyNs);
+  // Staggered, the last query tile's stores: every core's at once,
+  // nothing left to overlap them with.
+  double tail = inStep ? 0.0 : storeDma.period - storeDma.core;
+  return std::max(busiest + tail, node) + double(arch.memoryLatencyNs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -465,14 +534,19 @@ public:
         transfer(i, false);
     if (causal)
       diagonalMask();
-    SmallVector<int64_t> outer;
-    for (int64_t l = 0; l <= L.m; ++l)
-      if (maxTiles(l) > 1)
-        outer.push_back(l);
-    for (int64_t l : outer)
-      scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }), l);
+    // The heads, the held keys and values of each, its query tiles.
+    size_t opened = 0;
+    for (int64_t l = 0; l <= L.m; ++l) {
+      if (l == L.m)
+        holdKeysAndValues();
+      if (maxTiles(l) > 1) {
+        scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
+                       l);
+        ++opened;
+      }
+    }
     queryTile();
-    for (size_t i = 0; i < outer.size(); ++i)
+    for (size_t i = 0; i < opened; ++i)
       scope.closeLoop();
     scope.finish();
     plan.describe(program);
@@ -492,6 +566,9 @@ private:
   Type f32;
   /// Level of the innermost loop over query tiles (-1: none).
   int64_t queryLevel = -1;
+  /// The loop rotating buffers advance with, when not the innermost (code
+  /// under a guard rotates with the loop around it).
+  std::optional<int64_t> rotateLevel;
 
   unsigned numInputs() const { return plan.kernel.getInputs().size(); }
   int64_t stickBytes() const { return plan.arch.stickBytes; }
@@ -518,14 +595,14 @@ private:
 
   /// LX address of a buffer, rotating with the innermost open loop.
   LxAddressAttr lx(const PlanBuffer &buf) {
-    return scope.lx(buf.offset, buf.bytes, buf.copies);
+    return scope.lx(buf.offset, buf.bytes, buf.copies, rotateLevel);
   }
   LxAddressAttr lx(StringRef name) { return lx(plan.buffer(name)); }
   /// A tensor's tile: tiles of key positions rotate with the key loop, the
   /// others with the query loop.
   LxAddressAttr tensorLx(unsigned ti) {
     const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[ti]];
-    std::optional<int64_t> level;
+    std::optional<int64_t> level = rotateLevel;
     if (!plan.tensors[ti].variesInAccLoop)
       level = queryLevel;
     return scope.lx(buf.offset, buf.bytes, buf.copies, level);
@@ -544,6 +621,31 @@ private:
       return nullptr;
     return scope.clamp(l, arg, loop.tile, loop.size,
                        perCore([&](int64_t c) { return shares[c].start[l]; }));
+  }
+
+  /// A held tensor's key tile in LX: its rows in the head's buffer at the
+  /// key loop's iteration (streamed), or at the query loop's from the
+  /// core's first query tile `first` (the diagonal).
+  LxAddressAttr heldTileLx(unsigned ti, KeyTile where, int64_t first) {
+    const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[ti]];
+    int64_t tileBytes = st() * plan.tensors[ti].sticks * stickBytes();
+    int64_t keyLevel = scope.levelOf(where == KeyTile::Streamed ? L.s : L.m);
+    SmallVector<int64_t> strides;
+    if (keyLevel >= 0) {
+      strides.assign(keyLevel + 1, 0);
+      strides.back() = tileBytes;
+    }
+    int64_t offset = buf.offset;
+    if (where == KeyTile::Diagonal)
+      offset += first * tileBytes;
+    return LxAddressAttr::get(b.getContext(), offset, strides, 0);
+  }
+
+  /// Loads the keys and values the schedule holds, once per head.
+  void holdKeysAndValues() {
+    for (unsigned i = 0; i < numInputs(); ++i)
+      if (plan.tensors[i].resident)
+        transfer(i, false);
   }
 
   /// The clamp of argument `arg` to the valid key positions of a key tile.
@@ -581,15 +683,21 @@ private:
         MemAddressAttr::get(b.getContext(), symbols[ti], 0, strides, memParam);
     SmallVector<int64_t> box = {t.rows, 1, 1}, pitch = {t.rowPitch, 0, 0};
     IntegerAttr run = i64(t.sticks * stickBytes());
-    ClampAttr clamp = t.rowLoop == L.s ? keyClamp(where, 0)
-                      : t.rowLoop >= 0 ? clampAlong(t.rowLoop, 0)
-                                       : nullptr;
+    ClampAttr clamp = t.resident
+                          ? scope.clamp(L.s, 0, t.rows, plan.loops[L.s].size,
+                                        perCore([](int64_t) { return 0; }))
+                      : t.rowLoop == L.s ? keyClamp(where, 0)
+                      : t.rowLoop >= 0   ? clampAlong(t.rowLoop, 0)
+                                         : nullptr;
+    LxAddressAttr lxAddr =
+        t.resident ? scope.lx(plan.buffers[plan.tensorBuffer[ti]].offset, 0, 1)
+                   : tensorLx(ti);
     if (store)
-      DmaStoreOp::create(b, loc, mem, tensorLx(ti), b.getDenseI64ArrayAttr(box),
+      DmaStoreOp::create(b, loc, mem, lxAddr, b.getDenseI64ArrayAttr(box),
                          b.getDenseI64ArrayAttr(pitch), run, clamp, UnitAttr(),
                          IntegerAttr());
     else
-      DmaLoadOp::create(b, loc, mem, tensorLx(ti), b.getDenseI64ArrayAttr(box),
+      DmaLoadOp::create(b, loc, mem, lxAddr, b.getDenseI64ArrayAttr(box),
                         b.getDenseI64ArrayAttr(pitch), run, clamp,
                         flag(t.sharers > 1), IntegerAttr());
   }
@@ -681,21 +789,55 @@ private:
       keyTile(KeyTile::Streamed);
     }
     if (causal)
-      keyTile(KeyTile::Diagonal);
+      diagonalTiles();
   }
 
-  void keyTile(KeyTile where) {
+  /// The diagonal key tile. Held, its place in LX depends on the core's
+  /// first query tile, which LX addresses cannot take from a parameter:
+  /// one copy of its code per first query tile, each for its cores only.
+  void diagonalTiles() {
+    bool held = llvm::any_of(plan.tensors,
+                             [](const PlanTensor &t) { return t.resident; });
+    std::set<int64_t> firsts;
+    for (const CoreShare &s : shares)
+      firsts.insert(s.start[L.m] / mt());
+    if (!held || firsts.size() == 1) {
+      keyTile(KeyTile::Diagonal, *firsts.begin());
+      return;
+    }
+    rotateLevel = int64_t(scope.depth()) - 1;
+    for (int64_t first : firsts) {
+      scope.openGuard(perCore([&](int64_t c) {
+        return int64_t(shares[c].start[L.m] / mt() == first);
+      }));
+      keyTile(KeyTile::Diagonal, first);
+      scope.closeLoop();
+    }
+    rotateLevel.reset();
+  }
+
+  /// Where key tile `where` of a tensor of key positions is in LX (`first`:
+  /// the core's first query tile).
+  LxAddressAttr keyTileLx(unsigned ti, KeyTile where, int64_t first) {
+    return plan.tensors[ti].resident ? heldTileLx(ti, where, first)
+                                     : tensorLx(ti);
+  }
+
+  /// The work of one key tile; `first` is the first query tile of the
+  /// cores running it.
+  void keyTile(KeyTile where, int64_t first = 0) {
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (!plan.tensors[i].hoisted && plan.tensors[i].variesInAccLoop)
+      if (!plan.tensors[i].hoisted && !plan.tensors[i].resident &&
+          plan.tensors[i].variesInAccLoop)
         transfer(i, false, where);
     const PlanTensor &q = plan.tensors[in.q];
     const PlanTensor &k = plan.tensors[in.k];
     const PlanTensor &v = plan.tensors[in.v];
     Type kType = k.type.getElementType(), vType = v.type.getElementType();
     // Kt[e, s] = K[s, e].
-    sfp<SfpTransposeOp>("transpose", {lx("kt"), kType, pitchOf(st(), kType)},
-                        st(), e(),
-                        {tensorLx(in.k), kType, k.sticks * stickBytes()});
+    sfp<SfpTransposeOp>(
+        "transpose", {lx("kt"), kType, pitchOf(st(), kType)}, st(), e(),
+        {keyTileLx(in.k, where, first), kType, k.sticks * stickBytes()});
     // S = Q Kt (overwriting), then the scale and the masks.
     PtMatmulOp::create(
         b, loc, lx("s"), tensorLx(in.q), lx("kt"), i64(mt()), i64(e()),
@@ -733,8 +875,8 @@ private:
     // O += P' V over the valid keys.
     unary("copy", {lx("p"), vType, pitchOf(st(), vType)}, mt(), st(), scores());
     PtMatmulOp::create(
-        b, loc, lx("o"), lx("p"), tensorLx(in.v), i64(mt()), i64(st()),
-        i64(ev()),
+        b, loc, lx("o"), lx("p"), keyTileLx(in.v, where, first), i64(mt()),
+        i64(st()), i64(ev()),
         b.getDenseI64ArrayAttr({pitchOf(ev(), f32), pitchOf(st(), vType),
                                 v.sticks * stickBytes()}),
         TypeAttr::get(f32), TypeAttr::get(vType), TypeAttr::get(vType),

@@ -686,8 +686,9 @@ private:
     int64_t depth = plan.schedule.getDepth();
     for (PlanTensor &t : plan.tensors)
       sizeTensor(t, maxTiles, depth);
+    SmallVector<int64_t> holdable = plan.holdableInputs();
     for (int64_t input : plan.schedule.getHold()) {
-      if (input != plan.holdableInput())
+      if (!llvm::is_contained(holdable, input))
         return fail("schedule holds input " + Twine(input) +
                     " whole along the accumulation loop, but only the lhs of "
                     "a matmul whose k runs in several tiles and whose lhs "
@@ -1011,20 +1012,22 @@ LogicalResult KernelPlan::readDataPaths(bool emitErrors) {
   return success();
 }
 
-int64_t KernelPlan::holdableInput() const {
+SmallVector<int64_t> KernelPlan::holdableInputs() const {
+  if (kind == KernelKind::Attention)
+    return attentionHoldableInputs();
   if (!isMatmul() || accLoop < 0)
-    return -1;
+    return {};
   int64_t lhs = matmulLhs(*this);
   if (lhs < 0 || tensors[lhs].stickLoop != accLoop)
-    return -1;
+    return {};
   SmallVector<int64_t> maxTiles = maxTilesPerLoop();
   if (maxTiles[accLoop] <= 1)
-    return -1;
+    return {};
   const PlanTensor &t = tensors[lhs];
   for (int64_t l = 0; l < int64_t(loops.size()); ++l)
     if (l != accLoop && (t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
-      return -1;
-  return lhs;
+      return {};
+  return {lhs};
 }
 
 bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {

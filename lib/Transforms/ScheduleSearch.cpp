@@ -92,14 +92,16 @@ private:
     tile[l] = 1;
   }
 
-  /// Plans the current candidate, streamed and, where a matmul's lhs can
-  /// be held whole along k, held; keeps what fits and wins.
+  /// Plans the current candidate, streamed and, where inputs can be held
+  /// whole along the accumulation loop (a matmul's lhs, an attention's
+  /// keys and values), held; keeps what fits and wins.
   void evaluate() {
     FailureOr<KernelPlan> plan = evaluate({});
     if (failed(plan))
       return;
-    if (int64_t lhs = plan->holdableInput(); lhs >= 0)
-      (void)evaluate({lhs});
+    if (SmallVector<int64_t> holdable = plan->holdableInputs();
+        !holdable.empty())
+      (void)evaluate(holdable);
   }
 
   /// The plan of the current candidate holding `hold`, when it builds;

@@ -205,6 +205,72 @@ func.func @attention_keys_split(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64
 
 // -----
 
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// K and V held whole along the key positions (one core runs both query
+// tiles): each buffer spans the 16 keys, one copy.
+// CHECK-LABEL: func.func @attention_held_kv
+// CHECK: #spyre.buffer<name = "in1", offset = {{[0-9]+}}, bytes = 2048, copies = 1>, #spyre.buffer<name = "in2", offset = {{[0-9]+}}, bytes = 2048, copies = 1>
+// CHECK-SAME: hold = [1, 2]
+func.func @attention_held_kv(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %c) {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [1, 1, 1, 1], tile = [8, 64, 8, 64], depth = 2, cost_ns = 0, hold = [1, 2]>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// Only K and V can be held.
+func.func @attention_hold_query(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  // expected-error @+1 {{schedule holds input 0 of an attention kernel, but only its keys}}
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %c) {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [1, 1, 1, 1], tile = [8, 64, 8, 64], depth = 2, cost_ns = 0, hold = [0]>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// One query tile per core: nothing to hold K and V for.
+func.func @attention_hold_one_query_tile(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  // expected-error @+1 {{schedule holds input 1 of an attention kernel, but only its keys and values can be held, when a core runs several query tiles of several key tiles (causal: split over at most 8 cores)}}
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %c) {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [2, 1, 1, 1], tile = [8, 64, 8, 64], depth = 2, cost_ns = 0, hold = [1, 2]>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}
+
+// -----
+
 #row = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
 #lhs = affine_map<(d0, d1, d2) -> (d0, d2)>

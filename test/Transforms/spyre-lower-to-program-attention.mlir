@@ -6,29 +6,35 @@
 // Causal, 1024 queries and keys on one core: square 128-row tiles. The
 // constants (scale, lowest, smallest, 0, -inf, then positions) are loaded
 // once and give the diagonal tile's mask (key position > query position).
-// Per query tile: Q; the running max, sum and accumulator reset; a loop
-// over the key tiles before the diagonal whose count grows with the query
-// tile (0, 1, ..., 7: the tiles past the diagonal are skipped); then the
-// diagonal tile, masked by a select; O / sum; the store.
+// K and V are held (`hold = [1, 2]`): loaded whole once, read in place by
+// every query tile. Per query tile: Q; the running max, sum and
+// accumulator reset; a loop over the key tiles before the diagonal whose
+// count grows with the query tile (0, 1, ..., 7: the tiles past the
+// diagonal are skipped), reading K's tile at the key loop's iteration;
+// then the diagonal tile, at the query loop's iteration, masked by a
+// select; O / sum; the store.
 // CHECK-LABEL: spyre.program @k0_attention
 // CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @cst, offset = 0>{{.*}}run = 640
 // CHECK: spyre.sfp_binary "gt" {bcast_col1, cols = 128 : i64, {{.*}}dst_type = i1, pitch = array<i64: 128, 0, 4>, rows = 128
+// CHECK: spyre.dma_load {box = array<i64: 1024, 1, 1>, lx = #spyre.lx<offset = [[K:[0-9]+]]>, mem = #spyre.mem<tensor = @in1, offset = 0>
+// CHECK: spyre.dma_load {box = array<i64: 1024, 1, 1>, lx = #spyre.lx<offset = [[V:[0-9]+]]>, mem = #spyre.mem<tensor = @in2, offset = 0>
 // CHECK: spyre.loop 8 {
 // CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in0
 // CHECK: spyre.sfp_unary "copy"
 // CHECK: spyre.loop 0 attributes {count_level = 0 : i64, count_step = 1 : i64} {
-// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in1, offset = 0, strides = [0, 16384]>
-// CHECK: spyre.sfp_transpose
+// CHECK-NOT: spyre.dma_load
+// CHECK: spyre.sfp_transpose {{.*}}src0 = #spyre.lx<offset = [[K]], strides = [0, 16384]>
 // CHECK: spyre.pt_matmul
 // CHECK: spyre.sfp_reduce "max"
 // CHECK: spyre.sfp_unary "exp"
 // CHECK: spyre.sfp_reduce "sum"
-// CHECK: spyre.pt_matmul {accumulate
+// CHECK: spyre.pt_matmul {accumulate{{.*}}rhs = #spyre.lx<offset = [[V]], strides = [0, 16384]>
 // CHECK: }
 // The diagonal key tile advances with the query tiles.
-// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in1, offset = 0, strides = [16384]>
+// CHECK-NOT: spyre.dma_load
+// CHECK: spyre.sfp_transpose {{.*}}src0 = #spyre.lx<offset = [[K]], strides = [16384]>
 // CHECK: spyre.sfp_select "select" {bcast_col1, cols = 128 : i64
-// CHECK: spyre.pt_matmul {accumulate
+// CHECK: spyre.pt_matmul {accumulate{{.*}}rhs = #spyre.lx<offset = [[V]], strides = [16384]>
 // CHECK: spyre.sfp_binary "div"
 // CHECK: spyre.dma_store {{.*}}mem = #spyre.mem<tensor = @out0, offset = 0, strides = [16384]>
 // CHECK: spyre.plan

@@ -646,6 +646,17 @@ def register_op_zoo(add, ZooEntry, In):
     att("sdpa_gqa", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
         [I((1, 4, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
         "sdpa(q[1,4,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")
+    # Long enough that a core runs several query tiles of several key tiles
+    # (the flash kernel may hold K and V in LX for all of them), lengths
+    # that are no multiple of a tile.
+    att("sdpa_gqa_long", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
+        [I((1, 4, 300, 64), name="q"), I((1, 2, 300, 64), name="k"),
+         I((1, 2, 300, 64), name="v")], H,
+        "sdpa(q[1,4,300,64], k/v[1,2,300,64], is_causal=True, enable_gqa=True)")
+    att("sdpa_long_mask", lambda q, k, v, m: sdpa(q, k, v, attn_mask=m),
+        [I((1, 2, 260, 64), name="q"), I((1, 2, 300, 64), name="k"),
+         I((1, 2, 300, 64), name="v"), I((1, 1, 260, 300), name="mask")], H,
+        "sdpa(q[1,2,260,64], k/v[1,2,300,64], attn_mask=float[1,1,260,300])")
 
     # --------------------------------------------------- shape / data movement
     op("view", lambda x: x.view(2, 335), [I(A3)], H, "x[2,5,67].view(2, 335)")

@@ -124,7 +124,10 @@ struct PlanTensor {
   bool hoisted = false;
   /// A matmul's lhs the schedule holds whole along k (`sticks` cover all
   /// of k) while k runs in several tiles: moved once, and each k step's
-  /// matmul reads its part in place (not read again for every n tile).
+  /// matmul reads its part in place (not read again for every n tile). An
+  /// attention's keys or values held whole along the key positions (`rows`
+  /// cover them all): loaded once per head, read in place by every query
+  /// tile.
   bool resident = false;
   /// Cores that read the same tile at the same time (the product of the
   /// splits of loops the tensor does not depend on): an input read by
@@ -293,11 +296,15 @@ public:
   /// the plan's tensors (not data movement or attention, which schedule
   /// their own).
   bool canHandOffInLx(const PlanTensor &t) const;
-  /// The input a schedule may hold whole along the accumulation loop
-  /// (`ScheduleAttr::hold`, PlanTensor::resident): a matmul's lhs, sticked
-  /// along k, when k runs in several tiles on some core and the lhs moves
-  /// along no other loop that does; -1 otherwise.
-  int64_t holdableInput() const;
+  /// The inputs a schedule may hold whole along the accumulation loop
+  /// (`ScheduleAttr::hold`, PlanTensor::resident), all or none of them:
+  ///  * a matmul's lhs, sticked along k, when k runs in several tiles on
+  ///    some core and the lhs moves along no other loop that does;
+  ///  * an attention's keys and values, when a core runs several query
+  ///    tiles (each would stream them again) and, causal, every core starts
+  ///    at the first query tile (the diagonal key tile's place in LX then
+  ///    follows the query loop alone).
+  llvm::SmallVector<int64_t> holdableInputs() const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
   /// Estimated nanoseconds of the kernel (without launch overheads): its
@@ -331,6 +338,9 @@ public:
   mlir::LogicalResult buildAttention(bool emitErrors);
   /// Estimated nanoseconds of an attention kernel.
   double estimateAttentionNs() const;
+  /// The keys and values an attention's schedule may hold (see
+  /// holdableInputs()).
+  llvm::SmallVector<int64_t> attentionHoldableInputs() const;
 
   /// Elements of the tile along the stick loop (1 without one).
   int64_t stickTile() const {
