@@ -39,6 +39,14 @@ if [[ "${SPYRE_SKIP_FUZZ:-0}" != 1 ]]; then
     status=1
     fuzz_failed=1
   fi
+  # The same calls on a machine with 128 KiB of LX and 2 cores: the
+  # schedules of large shapes (several tiles per core, every loop level).
+  echo "== op fuzzer, small machine (tools/fuzz/ci.sh --lx-bytes 131072 --max-cores 2)"
+  if ! SPYRE_BUILD_DIR="$build" tools/fuzz/ci.sh --lx-bytes 131072 --max-cores 2 \
+      --time-limit 90 --out "$build/fuzz-ci-small"; then
+    status=1
+    fuzz_failed=1
+  fi
 fi
 
 # The whole suite again on an AddressSanitizer + UBSan build: the importer,

@@ -15,6 +15,7 @@ registry op has no generator.  README.md describes the classes.
 
 import argparse
 import itertools
+import json
 import multiprocessing
 import os
 import shutil
@@ -58,6 +59,9 @@ def parse_args(argv):
                         "makes every kernel run several tiles per core)")
     p.add_argument("--max-cores", type=int, default=None,
                    help="spyre-compile --max-cores (fewer cores: more tiles per core)")
+    p.add_argument("--lx-bytes", type=int, default=None,
+                   help="the default machine (arch/spyre.json) with this much LX per core, "
+                        "written to OUT/arch.json and used as --arch")
     p.add_argument("--keep-going", action="store_true",
                    help="run every batch even after a MISMATCH, INTERNAL ERROR or "
                         "GENERATOR ERROR (default: start no batch after the first one)")
@@ -103,6 +107,18 @@ def batches(selected, args):
                for fam, es in sorted(per_family.items())]
     for group in itertools.zip_longest(*streams):
         yield from (t for t in group if t is not None)
+
+
+def write_arch(out_dir, **fields):
+    """The default machine description with `fields` replaced, as
+    OUT/arch.json; returns its path."""
+    with open(os.path.join(ROOT, "arch", "spyre.json")) as f:
+        arch = json.load(f)
+    arch.update(fields)
+    path = os.path.join(out_dir, "arch.json")
+    with open(path, "w") as f:
+        json.dump(arch, f, indent=2, sort_keys=True)
+    return path
 
 
 def _family_batches(family, entries, calls_per_op, batch_size):
@@ -174,6 +190,8 @@ def main(argv=None):
 
     seen = set()
     last_progress = start
+    if args.lx_bytes is not None:
+        args.arch = write_arch(args.out, lx_bytes=args.lx_bytes)
     tool_args = ToolArgs.of(args.arch, args.max_cores)
     if tool_args.compile:  # reproducers need the same options
         print(f"spyre-compile {' '.join(tool_args.compile)}", flush=True)
