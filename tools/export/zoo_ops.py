@@ -651,8 +651,12 @@ def register_op_zoo(add, ZooEntry, In):
     # that are no multiple of a tile.
     att("sdpa_gqa_long", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
         [I((1, 4, 300, 64), name="q"), I((1, 2, 300, 64), name="k"),
-         I((1, 2, 300, 64), name="v")], H,
+         I((1, 2, 300, 64), name="v")], HS,
         "sdpa(q[1,4,300,64], k/v[1,2,300,64], is_causal=True, enable_gqa=True)")
+    att("sdpa_gqa_long_bf16", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
+        [I((1, 4, 300, 64), "bf16", name="q"), I((1, 2, 300, 64), "bf16", name="k"),
+         I((1, 2, 300, 64), "bf16", name="v")], MIXED,
+        "sdpa(q, k, v in bf16 [1,4,300,64] / [1,2,300,64], is_causal=True, enable_gqa=True)")
     att("sdpa_long_mask", lambda q, k, v, m: sdpa(q, k, v, attn_mask=m),
         [I((1, 2, 260, 64), name="q"), I((1, 2, 300, 64), name="k"),
          I((1, 2, 300, 64), name="v"), I((1, 1, 260, 300), name="mask")], H,
