@@ -538,7 +538,7 @@ public:
     size_t opened = 0;
     for (int64_t l = 0; l <= L.m; ++l) {
       if (l == L.m)
-        holdKeysAndValues();
+        loadHeldKeysAndValues();
       if (maxTiles(l) > 1) {
         scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
                        l);
@@ -642,7 +642,7 @@ private:
   }
 
   /// Loads the keys and values the schedule holds, once per head.
-  void holdKeysAndValues() {
+  void loadHeldKeysAndValues() {
     for (unsigned i = 0; i < numInputs(); ++i)
       if (plan.tensors[i].resident)
         transfer(i, false);
@@ -689,9 +689,13 @@ private:
                       : t.rowLoop == L.s ? keyClamp(where, 0)
                       : t.rowLoop >= 0   ? clampAlong(t.rowLoop, 0)
                                          : nullptr;
+    // A held tensor's load fills its whole buffer, from its start.
     LxAddressAttr lxAddr =
-        t.resident ? scope.lx(plan.buffers[plan.tensorBuffer[ti]].offset, 0, 1)
-                   : tensorLx(ti);
+        t.resident
+            ? LxAddressAttr::get(b.getContext(),
+                                 plan.buffers[plan.tensorBuffer[ti]].offset, {},
+                                 0)
+            : tensorLx(ti);
     if (store)
       DmaStoreOp::create(b, loc, mem, lxAddr, b.getDenseI64ArrayAttr(box),
                          b.getDenseI64ArrayAttr(pitch), run, clamp, UnitAttr(),

@@ -301,9 +301,9 @@ public:
   ///  * a matmul's lhs, sticked along k, when k runs in several tiles on
   ///    some core and the lhs moves along no other loop that does;
   ///  * an attention's keys and values, when a core runs several query
-  ///    tiles (each would stream them again) and, causal, every core starts
-  ///    at the first query tile (the diagonal key tile's place in LX then
-  ///    follows the query loop alone).
+  ///    tiles of several key tiles (each would stream them again) and,
+  ///    causal, the query tiles split over at most 8 cores (the diagonal's
+  ///    code comes once per first query tile).
   llvm::SmallVector<int64_t> holdableInputs() const;
   /// The plan's buffers as attributes (offsets must be assigned).
   mlir::ArrayAttr getBufferAttrs(mlir::MLIRContext *ctx) const;
