@@ -399,12 +399,12 @@ static double keyTileComputeNs(const KernelPlan &plan,
 namespace {
 /// An attention kernel's tile transfers by how often they run.
 struct AttentionTransfers {
-  SmallVector<DmaTransfer> streamed, perQuery, stores, held;
+  SmallVector<DmaTransfer> streamed, perQuery, stores, held, once;
 };
 } // namespace
 
 /// Groups the tensors' tile transfers: stores, per key tile, per query
-/// tile, held (per head; hoisted ones run once and are left out).
+/// tile, held (per head), once (hoisted: before everything else).
 static AttentionTransfers groupTransfers(const KernelPlan &plan) {
   AttentionTransfers g;
   for (const PlanTensor &t : plan.tensors) {
@@ -417,6 +417,8 @@ static AttentionTransfers groupTransfers(const KernelPlan &plan) {
       g.streamed.push_back(transfer);
     else if (!t.hoisted)
       g.perQuery.push_back(transfer);
+    else
+      g.once.push_back(transfer);
   }
   return g;
 }
@@ -476,6 +478,10 @@ double KernelPlan::estimateAttentionNs() const {
   // tile, by every core at once.
   double heldNs = dmaTime(arch, g.held, cores).period;
   double heldNode = dmaTime(arch, g.held, 1).memory;
+  // Hoisted ones (a core's only query tile, the constants): every core's
+  // at once, before anything else.
+  double onceNs = dmaTime(arch, g.once, cores).period;
+  double onceNode = dmaTime(arch, g.once, 1).memory;
   // The busiest core: its batch tiles times its query tiles, query tile i
   // of a causal kernel seeing key tiles 0..i (square tiles, or one query
   // tile whose rows all fall in the first key tile).
@@ -494,8 +500,8 @@ double KernelPlan::estimateAttentionNs() const {
           perQueryNode + (causal ? double(keys - 1) * perKeyNode + diagonalNode
                                  : double(keys) * perKeyNode);
     }
-    busiest = std::max(busiest, double(batch) * (heldNs + ns));
-    node += double(batch) * (served + heldNode);
+    busiest = std::max(busiest, onceNs + double(batch) * (heldNs + ns));
+    node += onceNode + double(batch) * (served + heldNode);
   }
   // Staggered, the last query tile's stores: every core's at once,
   // nothing left to overlap them with.

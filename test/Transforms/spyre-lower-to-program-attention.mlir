@@ -54,18 +54,20 @@ func.func @causal(%q: tensor<1x1024x64xf16>, %k: tensor<1x1024x64xf16>, %v: tens
 // -----
 
 // Grouped heads with a padding mask ([.., 1, 300]: one row for every
-// query): over all cores, the cores of one K/V head read K and V once
-// (multicast); the mask row is added with row pitch 0; the reductions and
-// the second product cover the 300 keys of one whole tile, the 40 query
-// rows are tiles of 16 whose last is clamped.
+// query): the 4 query heads of a K/V head on 4 cores, which read each key
+// tile of K and V once (multicast); the 300 keys stream in tiles of 64,
+// the last one clamped (loads, the reductions' columns, the second
+// product's k); the mask row is added with row pitch 0; each core's 40
+// query rows are one tile, loaded once.
 // MULTI-LABEL: spyre.program @k0_attention
-// MULTI-SAME: num_cores = 24
-// MULTI: spyre.dma_load {box = array<i64: 16, 1, 1>, clamp = #spyre.clamp<level = -1, arg = 0, step = 16, total = 40, param = 1>{{.*}}tensor = @in0
-// MULTI: spyre.dma_load {box = array<i64: 300, 1, 1>{{.*}}tensor = @in1{{.*}}multicast
-// MULTI: spyre.dma_load {box = array<i64: 300, 1, 1>{{.*}}tensor = @in2{{.*}}multicast
-// MULTI: spyre.sfp_binary "add" {cols = 300 : i64, {{.*}}pitch = array<i64: 1280, 1280, 0>, rows = 16 : i64, {{.*}}src1_type = f16}
+// MULTI-SAME: num_cores = 8
+// MULTI: spyre.dma_load {box = array<i64: 40, 1, 1>, lx{{.*}}tensor = @in0
+// MULTI: spyre.loop
+// MULTI: spyre.dma_load {box = array<i64: 64, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 64, total = 300>{{.*}}tensor = @in1{{.*}}multicast
+// MULTI: spyre.dma_load {box = array<i64: 64, 1, 1>, clamp = #spyre.clamp<level = 0, arg = 0, step = 64, total = 300>{{.*}}tensor = @in2{{.*}}multicast
+// MULTI: spyre.sfp_binary "add" {cols = 64 : i64, {{.*}}pitch = array<i64: 256, 256, 0>, rows = 40 : i64, {{.*}}src1_type = f16}
 // MULTI-NOT: spyre.sfp_select
-// MULTI: spyre.dma_store {box = array<i64: 16, 1, 1>, clamp
+// MULTI: spyre.dma_store {box = array<i64: 40, 1, 1>, lx
 func.func @masked_gqa(%q: tensor<1x2x4x40x64xf16>, %k: tensor<1x2x1x300x64xf16>, %v: tensor<1x2x1x300x64xf16>, %m: tensor<1x1x1x1x300xf16>) -> tensor<1x2x4x40x64xf16> {
   %0 = spyre.attention %q, %k, %v mask %m {scale = 0.125 : f64} : tensor<1x2x4x40x64xf16>, tensor<1x2x1x300x64xf16>, tensor<1x2x1x300x64xf16>, tensor<1x1x1x1x300xf16> -> tensor<1x2x4x40x64xf16>
   return %0 : tensor<1x2x4x40x64xf16>
