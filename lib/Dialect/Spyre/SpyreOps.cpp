@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace spyre;
 
@@ -1302,8 +1304,63 @@ LogicalResult DmaGatherOp::verify() { return verifyDmaRows(*this); }
 LogicalResult DmaScatterOp::verify() { return verifyDmaRows(*this); }
 
 namespace {
+/// The most times `loop` runs on any core: its count or its largest
+/// parameter, plus count_step times the largest iteration of the loop at
+/// count_level (a triangular nest); nullopt past int64.
+std::optional<int64_t> maxTrips(LoopOp loop, ArrayRef<LoopOp> enclosing) {
+  std::optional<int64_t> trips = loop.getCount();
+  ProgramOp program = getProgram(loop);
+  if (auto slot = loop.getCountParam(); slot && program) {
+    int64_t n = program.getNumParams();
+    ArrayRef<int64_t> params = program.getParams();
+    for (size_t at = size_t(*slot); n > 0 && at < params.size(); at += n)
+      trips = std::max(*trips, params[at]);
+  }
+  auto level = loop.getCountLevel();
+  auto step = loop.getCountStep();
+  if (level && step && *level >= 0 && size_t(*level) < enclosing.size()) {
+    std::optional<int64_t> outer =
+        maxTrips(enclosing[*level], enclosing.take_front(*level));
+    std::optional<int64_t> more =
+        outer ? llvm::checkedMul(*step, std::max<int64_t>(*outer - 1, 0))
+              : std::nullopt;
+    trips = more ? llvm::checkedAdd(*trips, *more) : std::nullopt;
+  }
+  return trips;
+}
+
+/// The last LX offset `lx` names over every iteration of the loops around
+/// `op`: its offset plus each stride times its loop's last iteration, or,
+/// rotating, below offset + wrap; nullopt past int64.
+std::optional<int64_t> lastLxOffset(Operation *op, LxAddressAttr lx) {
+  SmallVector<LoopOp> loops;
+  for (Operation *p = op->getParentOp();
+       auto loop = dyn_cast_or_null<LoopOp>(p); p = p->getParentOp())
+    loops.insert(loops.begin(), loop);
+  ArrayRef<int64_t> strides = lx.getStrides();
+  if (lx.getWrap() > 0) {
+    int64_t step = lx.getWrap();
+    for (int64_t s : strides)
+      if (s != 0)
+        step = std::gcd(step, s);
+    return llvm::checkedAdd(lx.getOffset(), lx.getWrap() - step);
+  }
+  std::optional<int64_t> last = lx.getOffset();
+  for (auto [l, stride] : llvm::enumerate(strides)) {
+    if (l >= loops.size() || stride <= 0 || !last)
+      continue;
+    std::optional<int64_t> trips =
+        maxTrips(loops[l], ArrayRef(loops).take_front(l));
+    std::optional<int64_t> span =
+        trips ? llvm::checkedMul(stride, std::max<int64_t>(*trips - 1, 0))
+              : std::nullopt;
+    last = span ? llvm::checkedAdd(*last, *span) : std::nullopt;
+  }
+  return last;
+}
+
 /// Checks a ring transfer: a peer core, a tag and a positive byte count
-/// inside the scratchpad.
+/// inside the scratchpad in every iteration.
 template <typename RingOp> LogicalResult verifyRing(RingOp op) {
   if (op.getPeer() < 0 || op.getTag() < 0)
     return op.emitOpError("peer and tag must not be negative");
@@ -1317,12 +1374,21 @@ template <typename RingOp> LogicalResult verifyRing(RingOp op) {
       return failure();
   }
   Arch arch = getArch(op);
-  if (op.getLx().getOffset() + op.getBytes() > arch.lxBytes)
+  if (failed(verifyLx(op, op.getLx(), "lx")))
+    return failure();
+  // Every iteration's bytes, not only the first's.
+  std::optional<int64_t> last = lastLxOffset(op, op.getLx());
+  std::optional<int64_t> end =
+      last ? llvm::checkedAdd(*last, op.getBytes()) : std::nullopt;
+  if (!end)
+    return op.emitOpError("LX range of its loops' iterations does not fit "
+                          "in 64 bits");
+  if (*end > arch.lxBytes)
     return op.emitOpError("LX range [")
-           << op.getLx().getOffset() << ", "
-           << op.getLx().getOffset() + op.getBytes() << ") is outside the "
-           << arch.lxBytes << "-byte scratchpad";
-  return verifyLx(op, op.getLx(), "lx");
+           << *last << ", " << *end << ") is outside the " << arch.lxBytes
+           << "-byte scratchpad"
+           << (*last != op.getLx().getOffset() ? " in its last iteration" : "");
+  return success();
 }
 } // namespace
 

@@ -1684,6 +1684,46 @@ spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 :
 
 // -----
 
+// Every iteration's bytes lie in LX: here the fourth row's do not.
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  spyre.loop 4 {
+    // expected-error @+1 {{'spyre.ring_recv' op LX range [2097024, 2097280) is outside the 2097152-byte scratchpad in its last iteration}}
+    spyre.ring_recv {lx = #spyre.lx<offset = 2096256, strides = [256]>, peer = 1 : i64, tag = 0 : i64, bytes = 256 : i64}
+  }
+}
+
+// -----
+
+// A trip count from a parameter: the largest core's (core 1 runs 5 times).
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 1 : i64, params = array<i64: 1, 5>} {
+  spyre.loop 1 attributes {count_param = 0 : i64} {
+    // expected-error @+1 {{'spyre.ring_send' op LX range [2097024, 2097280) is outside the 2097152-byte scratchpad in its last iteration}}
+    spyre.ring_send {lx = #spyre.lx<offset = 2096000, strides = [256]>, peer = 0 : i64, tag = 0 : i64, bytes = 256 : i64}
+  }
+}
+
+// -----
+
+// A parameter count so large its last offset does not fit in 64 bits.
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 1 : i64, params = array<i64: 1, 9223372036854775807>} {
+  spyre.loop 1 attributes {count_param = 0 : i64} {
+    // expected-error @+1 {{'spyre.ring_send' op LX range of its loops' iterations does not fit in 64 bits}}
+    spyre.ring_send {lx = #spyre.lx<offset = 0, strides = [256]>, peer = 0 : i64, tag = 0 : i64, bytes = 256 : i64}
+  }
+}
+
+// -----
+
+// Rotating through two copies: the second one's bytes.
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  spyre.loop 8 {
+    // expected-error @+1 {{'spyre.ring_recv' op LX range [2097024, 2097280) is outside the 2097152-byte scratchpad in its last iteration}}
+    spyre.ring_recv {lx = #spyre.lx<offset = 2096768, strides = [256], wrap = 512>, peer = 1 : i64, tag = 0 : i64, bytes = 256 : i64}
+  }
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // spyre.reference
 //===----------------------------------------------------------------------===//
