@@ -1199,8 +1199,63 @@ template <typename DmaOp> std::optional<int64_t> packedBoxBytes(DmaOp op) {
   return bytes;
 }
 
+/// The most times `loop` runs on any core: its count or its largest
+/// parameter, plus count_step times the largest iteration of the loop at
+/// count_level (a triangular nest); nullopt past int64.
+std::optional<int64_t> maxTrips(LoopOp loop, ArrayRef<LoopOp> enclosing) {
+  std::optional<int64_t> trips = loop.getCount();
+  ProgramOp program = getProgram(loop);
+  if (auto slot = loop.getCountParam(); slot && program) {
+    int64_t n = program.getNumParams();
+    ArrayRef<int64_t> params = program.getParams();
+    for (size_t at = size_t(*slot); n > 0 && at < params.size(); at += n)
+      trips = std::max(*trips, params[at]);
+  }
+  auto level = loop.getCountLevel();
+  auto step = loop.getCountStep();
+  if (level && step && *level >= 0 && size_t(*level) < enclosing.size()) {
+    std::optional<int64_t> outer =
+        maxTrips(enclosing[*level], enclosing.take_front(*level));
+    std::optional<int64_t> more =
+        outer ? llvm::checkedMul(*step, std::max<int64_t>(*outer - 1, 0))
+              : std::nullopt;
+    trips = more ? llvm::checkedAdd(*trips, *more) : std::nullopt;
+  }
+  return trips;
+}
+
+/// The last LX offset `lx` names over every iteration of the loops around
+/// `op`: its offset plus each stride times its loop's last iteration, or,
+/// rotating, below offset + wrap; nullopt past int64.
+std::optional<int64_t> lastLxOffset(Operation *op, LxAddressAttr lx) {
+  SmallVector<LoopOp> loops;
+  for (Operation *p = op->getParentOp();
+       auto loop = dyn_cast_or_null<LoopOp>(p); p = p->getParentOp())
+    loops.insert(loops.begin(), loop);
+  ArrayRef<int64_t> strides = lx.getStrides();
+  if (lx.getWrap() > 0) {
+    int64_t step = lx.getWrap();
+    for (int64_t s : strides)
+      if (s != 0)
+        step = std::gcd(step, s);
+    return llvm::checkedAdd(lx.getOffset(), lx.getWrap() - step);
+  }
+  std::optional<int64_t> last = lx.getOffset();
+  for (auto [l, stride] : llvm::enumerate(strides)) {
+    if (l >= loops.size() || stride <= 0 || !last)
+      continue;
+    std::optional<int64_t> trips =
+        maxTrips(loops[l], ArrayRef(loops).take_front(l));
+    std::optional<int64_t> span =
+        trips ? llvm::checkedMul(stride, std::max<int64_t>(*trips - 1, 0))
+              : std::nullopt;
+    last = span ? llvm::checkedAdd(*last, *span) : std::nullopt;
+  }
+  return last;
+}
+
 /// Checks that the LX bytes the box spans, packed or rows lx_pitch bytes
-/// apart, lie inside the scratchpad.
+/// apart, lie inside the scratchpad in every iteration.
 template <typename DmaOp>
 LogicalResult verifyDmaLxRange(DmaOp op, const Arch &arch) {
   std::optional<int64_t> bytes = packedBoxBytes(op);
@@ -1214,17 +1269,19 @@ LogicalResult verifyDmaLxRange(DmaOp op, const Arch &arch) {
     std::optional<int64_t> rows = llvm::checkedMul(*pitch, op.getBox()[0] - 1);
     bytes = rows ? llvm::checkedAdd(*rows, *row) : std::nullopt;
   }
-  int64_t offset = op.getLx().getOffset();
+  std::optional<int64_t> offset = lastLxOffset(op, op.getLx());
   std::optional<int64_t> end =
-      bytes ? llvm::checkedAdd(offset, *bytes) : std::nullopt;
+      bytes && offset ? llvm::checkedAdd(*offset, *bytes) : std::nullopt;
   if (!end)
     return op.emitOpError("box [") << op.getBox() << "] of " << op.getRun()
                                    << "-byte runs does not fit in the "
                                    << arch.lxBytes << "-byte scratchpad";
   if (*end > arch.lxBytes)
     return op.emitOpError("LX range [")
-           << offset << ", " << *end << ") is outside the " << arch.lxBytes
-           << "-byte scratchpad";
+           << *offset << ", " << *end << ") is outside the " << arch.lxBytes
+           << "-byte scratchpad"
+           << (*offset != op.getLx().getOffset() ? " in its last iteration"
+                                                 : "");
   return success();
 }
 
@@ -1304,61 +1361,6 @@ LogicalResult DmaGatherOp::verify() { return verifyDmaRows(*this); }
 LogicalResult DmaScatterOp::verify() { return verifyDmaRows(*this); }
 
 namespace {
-/// The most times `loop` runs on any core: its count or its largest
-/// parameter, plus count_step times the largest iteration of the loop at
-/// count_level (a triangular nest); nullopt past int64.
-std::optional<int64_t> maxTrips(LoopOp loop, ArrayRef<LoopOp> enclosing) {
-  std::optional<int64_t> trips = loop.getCount();
-  ProgramOp program = getProgram(loop);
-  if (auto slot = loop.getCountParam(); slot && program) {
-    int64_t n = program.getNumParams();
-    ArrayRef<int64_t> params = program.getParams();
-    for (size_t at = size_t(*slot); n > 0 && at < params.size(); at += n)
-      trips = std::max(*trips, params[at]);
-  }
-  auto level = loop.getCountLevel();
-  auto step = loop.getCountStep();
-  if (level && step && *level >= 0 && size_t(*level) < enclosing.size()) {
-    std::optional<int64_t> outer =
-        maxTrips(enclosing[*level], enclosing.take_front(*level));
-    std::optional<int64_t> more =
-        outer ? llvm::checkedMul(*step, std::max<int64_t>(*outer - 1, 0))
-              : std::nullopt;
-    trips = more ? llvm::checkedAdd(*trips, *more) : std::nullopt;
-  }
-  return trips;
-}
-
-/// The last LX offset `lx` names over every iteration of the loops around
-/// `op`: its offset plus each stride times its loop's last iteration, or,
-/// rotating, below offset + wrap; nullopt past int64.
-std::optional<int64_t> lastLxOffset(Operation *op, LxAddressAttr lx) {
-  SmallVector<LoopOp> loops;
-  for (Operation *p = op->getParentOp();
-       auto loop = dyn_cast_or_null<LoopOp>(p); p = p->getParentOp())
-    loops.insert(loops.begin(), loop);
-  ArrayRef<int64_t> strides = lx.getStrides();
-  if (lx.getWrap() > 0) {
-    int64_t step = lx.getWrap();
-    for (int64_t s : strides)
-      if (s != 0)
-        step = std::gcd(step, s);
-    return llvm::checkedAdd(lx.getOffset(), lx.getWrap() - step);
-  }
-  std::optional<int64_t> last = lx.getOffset();
-  for (auto [l, stride] : llvm::enumerate(strides)) {
-    if (l >= loops.size() || stride <= 0 || !last)
-      continue;
-    std::optional<int64_t> trips =
-        maxTrips(loops[l], ArrayRef(loops).take_front(l));
-    std::optional<int64_t> span =
-        trips ? llvm::checkedMul(stride, std::max<int64_t>(*trips - 1, 0))
-              : std::nullopt;
-    last = span ? llvm::checkedAdd(*last, *span) : std::nullopt;
-  }
-  return last;
-}
-
 /// Checks a ring transfer: a peer core, a tag and a positive byte count
 /// inside the scratchpad in every iteration.
 template <typename RingOp> LogicalResult verifyRing(RingOp op) {

@@ -1993,6 +1993,17 @@ spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 :
 
 // -----
 
+// The last of 4 tiles, 16 KiB apart, would end past LX.
+spyre.tensor @t input {io_index = 0 : i64} : tensor<256x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 64>>
+spyre.program @p attributes {kernel = "k", num_cores = 1 : i64, num_params = 0 : i64, params = array<i64>} {
+  spyre.loop 4 {
+    // expected-error @+1 {{'spyre.dma_load' op LX range [2088960, 2105344) is outside the 2097152-byte scratchpad in its last iteration}}
+    spyre.dma_load {mem = #spyre.mem<tensor = @t, offset = 0, strides = [16384]>, lx = #spyre.lx<offset = 2039808, strides = [16384]>, box = array<i64: 128, 1, 1>, pitch = array<i64: 128, 0, 0>, run = 128 : i64}
+  }
+}
+
+// -----
+
 module attributes {spyre.arch = #spyre.arch<{
     name = "spyre-1mib-lx", cores = 32 : i64, corelets_per_core = 2 : i64,
     pt_rows = 8 : i64, pt_cols = 8 : i64, pt_simd = 8 : i64,
