@@ -485,28 +485,35 @@ double KernelPlan::estimateAttentionNs() const {
   // The busiest core: its batch tiles times its query tiles, query tile i
   // of a causal kernel seeing key tiles 0..i (square tiles, or one query
   // tile whose rows all fall in the first key tile).
-  double busiest = 0, node = 0;
+  // A head's held load queues behind the previous head's last store, which
+  // waits for that head's last query tile: the node idles meanwhile, once
+  // per further head of a core.
+  double busiest = 0, node = 0, nodeIdle = 0;
   for (int64_t c = 0; c < cores; ++c) {
     CoreShare s = share(c);
     int64_t batch = s.tiles[L.ev];
     for (int64_t l = 0; l < L.m; ++l)
       batch *= s.tiles[l];
     int64_t first = s.start[L.m] / mt;
-    double ns = 0, served = 0;
+    double ns = 0, served = 0, lastTile = 0;
     for (int64_t i = first; i < first + s.tiles[L.m]; ++i) {
       int64_t keys = causal ? std::min(i + 1, keyTiles) : keyTiles;
-      ns += queryTileNs(keys);
+      lastTile = queryTileNs(keys);
+      ns += lastTile;
       served +=
           perQueryNode + (causal ? double(keys - 1) * perKeyNode + diagonalNode
                                  : double(keys) * perKeyNode);
     }
     busiest = std::max(busiest, onceNs + double(batch) * (heldNs + ns));
     node += onceNode + double(batch) * (served + heldNode);
+    if (!g.held.empty())
+      nodeIdle = std::max(nodeIdle, double(batch - 1) * lastTile);
   }
   // Staggered, the last query tile's stores: every core's at once,
   // nothing left to overlap them with.
   double tail = inStep ? 0.0 : storeDma.period - storeDma.core;
-  return std::max(busiest + tail, node) + double(arch.memoryLatencyNs);
+  return std::max(busiest + tail, node + nodeIdle) +
+         double(arch.memoryLatencyNs);
 }
 
 //===----------------------------------------------------------------------===//
