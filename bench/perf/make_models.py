@@ -125,6 +125,13 @@ BENCH = {
         [In((1, 8, 512, 128), name="q"), In((1, 8, 512, 128), name="k"),
          In((1, 8, 512, 128), name="v")],
         "F.scaled_dot_product_attention(q, k, v [1,8,512,128], is_causal=True)"),
+    # IBM's per-op suite's attention: 512 queries over 4096 keys, one head
+    # of 128 (the suite's figures: 63 us with sendnn, 269 with torch-spyre)
+    "attention_1x512x4096x128": (
+        lambda q, k, v: keep_ops.scaled_dot_product_attention(q, k, v),
+        [In((1, 1, 512, 128), name="q"), In((1, 1, 4096, 128), name="k"),
+         In((1, 1, 4096, 128), name="v")],
+        "F.scaled_dot_product_attention(q[1,1,512,128], k, v [1,1,4096,128])"),
     # Llama-3-8B attention heads (32 query, 8 kv, head_dim 128): one decode
     # step of eager attention over a 4096-token cache, K and V repeated by
     # transformers' repeat_kv (expand + reshape)

@@ -52,6 +52,7 @@ MODELS = [
     ("sdpa_1x8x512x128", f"{BENCH}/sdpa_1x8x512x128"),
     ("sdpa_gqa_32x8x1024x128", f"{BENCH}/sdpa_gqa_32x8x1024x128"),
     ("eager_gqa_decode_32x8x4096x128", f"{BENCH}/eager_gqa_decode_32x8x4096x128"),
+    ("attention_1x512x4096x128", f"{BENCH}/attention_1x512x4096x128"),
     ("mul_scalar_256x2048", f"{BENCH}/mul_scalar_256x2048"),
     ("mul_scalar_4096x2048", f"{BENCH}/mul_scalar_4096x2048"),
     ("add_1x512x4096", f"{BENCH}/add_1x512x4096"),
@@ -241,6 +242,8 @@ SUITE = [
      56, (COMPARED, None, _SUITE), 62, (COMPARED, None, _SUITE)),
     ("[4,1,4096] @ [4096,12800]", "matmul_4x1x4096x12800",
      721, (COMPARED, None, _SUITE), 846, (COMPARED, None, _SUITE)),
+    ("attention q[1,512,128] x kv[1,4096,128]", "attention_1x512x4096x128",
+     269, (COMPARED, None, _SUITE), 63, (COMPARED, None, _SUITE)),
 ]
 for _op, _model, _ts_us, _ts, _sn_us, _sn in SUITE:
     CALIBRATION.append(Calibration(_op + " (torch-spyre)", _model, "ours", _ts_us, "suite",
