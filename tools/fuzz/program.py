@@ -8,6 +8,7 @@ call (``add.Tensor-17.py:2:0: error: ...``).
 
 import linecache
 import os
+import re
 import sys
 import warnings
 from typing import List, Optional, Tuple
@@ -164,10 +165,12 @@ def _to_graph_dtype(o: torch.Tensor, dt: torch.dtype) -> torch.Tensor:
 
 
 def call_ops(graph: dict, call: Call) -> List[str]:
-    """The targets ("aten.add.Tensor") of the nodes the call's code made."""
-    mark = f'File "{call.label}.py"'
+    """The targets ("aten.add.Tensor") of the nodes the call's code made.
+    The call's file name is relative to the working directory, which the
+    tracer may prefix (a directory of the repository: its path there)."""
+    mark = re.compile(r'File "(?:[^"]*/)?' + re.escape(call.label) + r'\.py"')
     return [n["target"][len("torch.ops."):] for n in graph["nodes"]
-            if mark in n.get("metadata", {}).get("stack_trace", "")]
+            if mark.search(n.get("metadata", {}).get("stack_trace", ""))]
 
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:

@@ -21,9 +21,9 @@ import numpy as np
 import classify
 import compare
 import fixture
+import program
 from classify import GENERATOR, MISMATCH, OK
 from gen import Call
-import program
 from program import ExportError
 from spyre_tools import ToolArgs, compile_and_run
 
@@ -129,14 +129,9 @@ class Runner:
                 got = np.load(got_path)
                 msg = compare.compare(got, ref, o.rtol, o.atol, o.shape_only,
                                       dl16=o.dtype in compare.DL16_DTYPES)
-                if msg is not None and o.dtype == "float32":
-                    if o.call not in exact:
-                        exact[o.call] = program.exact_reference(calls[o.call]) or []
-                    nth = sum(1 for p in outputs[:k] if p.call == o.call)
-                    alt = exact[o.call]
-                    if nth < len(alt) and compare.compare(
-                            got, alt[nth].float().numpy(), o.rtol, o.atol) is None:
-                        msg = None
+                if msg is not None and o.dtype == "float32" and \
+                        self._matches_exact(got, k, outputs, calls, exact):
+                    msg = None
                 if msg is None:
                     continue
                 what = msg.split(" ")[0] if msg.startswith(("shape", "dtype")) else "values"
@@ -144,6 +139,19 @@ class Runner:
             if o.call not in bad:
                 bad[o.call] = (f"wrong {what} ({o.dtype})", msg)
         return bad
+
+    @staticmethod
+    def _matches_exact(got, k: int, outputs, calls: List[Call],
+                       exact: Dict[int, list]) -> bool:
+        """Whether output `k` matches its call evaluated in fp64 (computed
+        once per call, kept in `exact`)."""
+        o = outputs[k]
+        if o.call not in exact:
+            exact[o.call] = program.exact_reference(calls[o.call]) or []
+        nth = sum(1 for p in outputs[:k] if p.call == o.call)
+        alt = exact[o.call]
+        return nth < len(alt) and compare.compare(
+            got, alt[nth].float().numpy(), o.rtol, o.atol) is None
 
     def _record(self, call: Call, cls: str, sig: str, detail: str, work: str,
                 results: Dict[str, Result]) -> None:
