@@ -903,6 +903,56 @@ LogicalResult decomposeIndexCopy(AtenOp op, const AtenArgs &args,
   return scatterSlices(op, rw, *self, *d, *index, *source);
 }
 
+/// The permutation undoing `perm`.
+SmallVector<int64_t> inversePermutation(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = int64_t(i);
+  return inverse;
+}
+
+/// `values` as the rows index_put writes, [count, rest]: broadcast to
+/// x[indices]'s shape (whose index dims numpy places by `indexed`), the
+/// index dims then brought to the front.
+Value valuesAsIndexedRows(RewriterBase &rw, Location loc, Value values, Type et,
+                          ArrayRef<IndexedDim> indexed,
+                          ArrayRef<int64_t> bshape,
+                          ArrayRef<int64_t> restShape) {
+  SmallVector<int64_t> front(bshape);
+  llvm::append_range(front, restShape);
+  std::optional<SmallVector<int64_t>> order =
+      indexDimPlacement(indexed, bshape.size(), restShape.size());
+  SmallVector<int64_t> placed = front;
+  if (order)
+    for (auto [i, o] : llvm::enumerate(*order))
+      placed[i] = front[o];
+  Value v = castTo(rw, loc, values, et);
+  if (shapeOf(v) != ArrayRef<int64_t>(placed))
+    v = BroadcastOp::create(rw, loc, RankedTensorType::get(placed, et), v);
+  if (order)
+    v = permuted(rw, loc, v, inversePermutation(*order));
+  return reshapeTo(rw, loc, v, {product(bshape), product(restShape)});
+}
+
+/// The rows [indexed elements, rest] of a tensor of `shape` viewed back as
+/// that tensor: the indexed dims first, then the rest, permuted back.
+Value indexedRowsAsTensor(RewriterBase &rw, Location loc, Value rows,
+                          ArrayRef<IndexedDim> indexed,
+                          ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> perm, moved;
+  for (auto [p, idx] : indexed)
+    perm.push_back(p);
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    if (!llvm::is_contained(perm, d))
+      perm.push_back(d);
+  for (int64_t p : perm)
+    moved.push_back(shape[p]);
+  Value out = reshapeTo(rw, loc, rows, moved);
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, int64_t(shape.size()))))
+    return out;
+  return permuted(rw, loc, out, inversePermutation(perm));
+}
+
 /// index_put with several index tensors (broadcast together, None entries
 /// between them) or one of rank > 1: as index.Tensor, the indexed dims move
 /// to the front and self is viewed as rows [indexed elements, rest]; the
@@ -925,34 +975,16 @@ LogicalResult putIndexedRows(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   if (accumulate && et.isInteger(1))
     return op.emitError("index_put with accumulate=True of a bool tensor is "
                         "not supported");
-  int64_t count = product(*bshape);
-  Value rows = reshapeTo(
-      rw, loc, flatRowIndex(rw, loc, indexed, shape, *bshape), {count});
-  Value x = castTo(rw, loc, self, et);
-  auto [table, restShape] = indexedRowsTable(rw, loc, x, indexed);
-  // The values as x[indices] has them, then as [index dims, rest].
-  SmallVector<int64_t> front(*bshape);
-  llvm::append_range(front, restShape);
-  std::optional<SmallVector<int64_t>> order =
-      indexDimPlacement(indexed, bshape->size(), restShape.size());
-  SmallVector<int64_t> placed = front;
-  if (order)
-    for (auto [i, o] : llvm::enumerate(*order))
-      placed[i] = front[o];
-  Value v = castTo(rw, loc, values, et);
-  if (shapeOf(v) != ArrayRef<int64_t>(placed))
-    v = BroadcastOp::create(rw, loc, RankedTensorType::get(placed, et), v);
-  if (order) {
-    SmallVector<int64_t> inverse(order->size());
-    for (auto [i, o] : llvm::enumerate(*order))
-      inverse[o] = int64_t(i);
-    v = permuted(rw, loc, v, inverse);
-  }
-  Value src = reshapeTo(rw, loc, v, {count, product(restShape)});
-  int64_t tableRows = shapeOf(table)[0];
+  Value rows =
+      reshapeTo(rw, loc, flatRowIndex(rw, loc, indexed, shape, *bshape),
+                {product(*bshape)});
+  auto [table, restShape] =
+      indexedRowsTable(rw, loc, castTo(rw, loc, self, et), indexed);
+  Value src =
+      valuesAsIndexedRows(rw, loc, values, et, indexed, *bshape, restShape);
   Value written;
   if (accumulate) {
-    Value added = addedAtIndices(rw, loc, rows, src, 0, tableRows, 1.0);
+    Value added = addedAtIndices(rw, loc, rows, src, 0, shapeOf(table)[0], 1.0);
     written =
         castTo(rw, loc,
                BinaryOp::create(rw, loc, added.getType(), BinaryKind::add,
@@ -961,24 +993,7 @@ LogicalResult putIndexedRows(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   } else {
     written = ScatterOp::create(rw, loc, table.getType(), table, rows, src, 0);
   }
-  // Back to self's dims: the indexed dims first, then the rest, permuted
-  // back.
-  SmallVector<int64_t> perm, moved;
-  for (auto [p, idx] : indexed)
-    perm.push_back(p);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (!llvm::is_contained(perm, d))
-      perm.push_back(d);
-  for (int64_t p : perm)
-    moved.push_back(shape[p]);
-  Value out = reshapeTo(rw, loc, written, moved);
-  if (!llvm::equal(perm, llvm::seq<int64_t>(0, type.getRank()))) {
-    SmallVector<int64_t> inverse(perm.size());
-    for (auto [i, p] : llvm::enumerate(perm))
-      inverse[p] = int64_t(i);
-    out = permuted(rw, loc, out, inverse);
-  }
-  rw.replaceOp(op, out);
+  rw.replaceOp(op, indexedRowsAsTensor(rw, loc, written, indexed, shape));
   return success();
 }
 
