@@ -165,9 +165,10 @@ double bodyOpNs(const KernelPlan &plan, const PlanValue &pv) {
   if (plan.kind == KernelKind::Transpose)
     return sfpNs(arch, cols, rows, getElementBytes(pv.lxElementType), false);
   OpWork w = cast<ComputeOpInterface>(pv.op).getWork();
-  int64_t r = pv.shape == TileShape::ColReduced ? 1 : rows;
-  int64_t c =
-      pv.shape == TileShape::RowReduced && !isa<ReduceOp>(pv.op) ? 1 : cols;
+  // A reduction reads its whole input tile.
+  bool reduce = isa<ReduceOp>(pv.op);
+  int64_t r = pv.shape == TileShape::ColReduced && !reduce ? 1 : rows;
+  int64_t c = pv.shape == TileShape::RowReduced && !reduce ? 1 : cols;
   double ns = sfpNs(arch, r, c, 4, w.complex);
   // A select is two instructions: copy, then select.
   return isa<SelectOp>(pv.op) ? 2 * ns : ns;

@@ -454,8 +454,8 @@ private:
   }
 
   /// A reduction along the stick (whole rows, over the logical extent:
-  /// padding never counts) or along the rows of the accumulation loop's
-  /// tiles.
+  /// padding never counts), along the rows of the accumulation loop's
+  /// tiles, or along the rows of a tile that holds all of them.
   void emitReduce(const PlanValue &pv, StringRef fn, LxAddressAttr dst,
                   int64_t dstPitch, int64_t cols) {
     Value input = pv.op->getOperand(0);
@@ -464,6 +464,13 @@ private:
       int64_t n = plan.loops[plan.stickLoop].size;
       emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, pv.rows, n,
                              sourceOf(input, pv.rows, n), std::nullopt);
+      return;
+    }
+    if (plan.accLoop < 0) {
+      Source s = sourceOf(input, plan.rowTile(), cols);
+      emitSfpOp<SfpReduceOp>(fn, dst, dt, dstPitch, plan.rowTile(), cols, s,
+                             std::nullopt, /*accumulate=*/false,
+                             /*reduceRows=*/true);
       return;
     }
     int64_t level = levelOf(plan.accLoop);

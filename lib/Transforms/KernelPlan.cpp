@@ -427,8 +427,45 @@ static size_t countArgReductions(KernelOp kernel) {
   return count;
 }
 
+/// Whether a kernel reducing loop `reduced` needs all of that loop in one
+/// tile: a result varies along it, or an op combines a reduced value with
+/// one that varies along it (a softmax or norm over a dim other than the
+/// stick: `x - max(x, 0)`). Accumulating tiles cannot serve these, since
+/// the reduced value is complete only after the last tile.
+static bool needsWholeReducedLoop(KernelOp kernel, int64_t reduced) {
+  SmallVector<AffineMap> maps = kernel.getIndexingMapList();
+  Block &body = kernel.getBodyBlock();
+  auto usesReduced = [&](AffineMap map) {
+    return map.isFunctionOfDim(unsigned(reduced));
+  };
+  for (AffineMap map : ArrayRef(maps).drop_front(kernel.getInputs().size()))
+    if (usesReduced(map))
+      return true;
+  // A body value varies along the loop when it spans it (body value dims
+  // are the kernel's loops; a broadcast along the loop spans it too).
+  int64_t loops = kernel.getSpace().size();
+  auto varies = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return usesReduced(maps[arg.getArgNumber()]);
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.getRank() == loops && type.getDimSize(reduced) > 1;
+  };
+  llvm::SmallPtrSet<Value, 16> fromReduction;
+  for (Operation &op : body.without_terminator()) {
+    bool anyReduced = llvm::any_of(op.getOperands(), [&](Value v) {
+      return fromReduction.contains(v);
+    });
+    if (anyReduced && llvm::any_of(op.getOperands(), varies))
+      return true;
+    if (isa<ReduceOp>(op) || anyReduced)
+      fromReduction.insert_range(op.getResults());
+  }
+  return false;
+}
+
 /// A reduction along the stick (whole rows in every tile) or along another
-/// dim (its tiles are rows, accumulated into the result).
+/// dim: its tiles are rows, accumulated into the result, or, where what
+/// follows the reduction needs the rows it reduced, all rows in one tile.
 static LogicalResult setReductionRoles(KernelOp kernel, KernelPlan::Roles &r,
                                        bool emitErrors) {
   int64_t n = kernel.getSpace().size();
@@ -443,8 +480,12 @@ static LogicalResult setReductionRoles(KernelOp kernel, KernelPlan::Roles &r,
     r.wholeLoops.push_back(reduced);
     return success();
   }
-  // Along another dim: its tiles are rows, accumulated into the result.
   r.rowLoop = reduced;
+  if (reduced >= 0 && needsWholeReducedLoop(kernel, reduced)) {
+    r.wholeLoops.push_back(reduced);
+    return success();
+  }
+  // Along another dim: its tiles are rows, accumulated into the result.
   r.accLoop = reduced;
   // Arg-reductions keep no running index across tiles.
   r.wholeLoops.append(countArgReductions(kernel), reduced);
@@ -773,9 +814,10 @@ private:
   /// The tile shape of `op`'s result.
   TileShape resultShape(Operation &op) {
     return llvm::TypeSwitch<Operation *, TileShape>(&op)
-        .Case([&](ReduceOp) {
-          return plan.accLoop >= 0 ? TileShape::ColReduced
-                                   : TileShape::RowReduced;
+        .Case([&](ReduceOp reduce) {
+          return plan.accLoop >= 0 || reduce.getDim() != plan.stickLoop
+                     ? TileShape::ColReduced
+                     : TileShape::RowReduced;
         })
         // A broadcast's tile is what its result type spans, whatever its
         // operand spans: broadcasting along the stick makes whole rows.

@@ -282,16 +282,36 @@ func.func @rms_norm(%x: tensor<8x40xf32, #row>, %w: tensor<40xf32, #spyre.layout
 
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 
-// A sum over rows accumulates over row tiles; subtracting it from x would
-// need every row again after the loop, so that op starts a new kernel.
+// A sum over rows that x then needs again (x - sum(x, 0)): the kernel holds
+// all 100 rows of a column tile, so the subtraction joins it.
 // CHECK-LABEL: func.func @column_sum
-// CHECK: %[[K:.*]] = spyre.kernel "k0_reduce"(%arg0)
+// CHECK: spyre.kernel "k0_reduce"(%arg0)
 // CHECK-SAME: iterators = ["reduction", "parallel"]
-// CHECK: spyre.kernel "k1_binary"(%arg0, %[[K]])
+// CHECK: spyre.reduce sum
+// CHECK-NEXT: spyre.binary sub
+// CHECK-NEXT: spyre.yield
+// CHECK-NOT: spyre.kernel
 func.func @column_sum(%x: tensor<100x40xf32, #row>) -> tensor<100x40xf32, #row> {
   %s = spyre.reduce sum %x dim 0 : tensor<100x40xf32, #row> -> tensor<1x40xf32, #row>
   %d = spyre.binary sub %x, %s : tensor<100x40xf32, #row>, tensor<1x40xf32, #row> -> tensor<100x40xf32, #row>
   return %d : tensor<100x40xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+
+// The same over 100,000 rows: a column tile of them (12.8 MB) does not fit
+// LX, so the sum accumulates over row tiles and the subtraction, which
+// needs every row again after the loop, starts a new kernel.
+// CHECK-LABEL: func.func @long_column_sum
+// CHECK: %[[K:.*]] = spyre.kernel "k0_reduce"(%arg0)
+// CHECK-SAME: iterators = ["reduction", "parallel"]
+// CHECK: spyre.kernel "k1_binary"(%arg0, %[[K]])
+func.func @long_column_sum(%x: tensor<100000x40xf32, #row>) -> tensor<100000x40xf32, #row> {
+  %s = spyre.reduce sum %x dim 0 : tensor<100000x40xf32, #row> -> tensor<1x40xf32, #row>
+  %d = spyre.binary sub %x, %s : tensor<100000x40xf32, #row>, tensor<1x40xf32, #row> -> tensor<100000x40xf32, #row>
+  return %d : tensor<100000x40xf32, #row>
 }
 
 // -----

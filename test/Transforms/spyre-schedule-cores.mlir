@@ -141,3 +141,29 @@ func.func @layers(%x: tensor<64x256xf16, #layout>, %w0: tensor<1024x256xf16, #la
   }
   return %0, %1, %2 : tensor<64x1024xf16, #layout>, tensor<64x1024xf16, #layout>, tensor<64x128xf16, #layout>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0, d1)>
+
+// var(x.expand(120, 58), dim 0): the mean is subtracted from the expanded
+// rows, which span the reduced loop though the input does not (a
+// broadcast), and the squares are reduced again: every tile holds all 120
+// rows, the sums are never accumulated over row tiles (whose second sum
+// would count one tile's rows).
+// CHECK-LABEL: func.func @expanded_variance
+// CHECK: schedule = #spyre.schedule<split = [1, {{[0-9]+}}], tile = [120,
+func.func @expanded_variance(%x: tensor<1x58xf32, #row>) -> tensor<1x58xf32, #row> {
+  %0 = spyre.kernel "k0"(%x) {indexing_maps = [#map, #map], iterators = ["reduction", "parallel"], space = array<i64: 120, 58>} : (tensor<1x58xf32, #row>) -> tensor<1x58xf32, #row> {
+  ^bb0(%a: tensor<1x58xf32, #row>):
+    %b = spyre.broadcast %a : tensor<1x58xf32, #row> -> tensor<120x58xf32, #row>
+    %s = spyre.reduce sum %b dim 0 : tensor<120x58xf32, #row> -> tensor<1x58xf32, #row>
+    %d = spyre.binary sub %b, %s : tensor<120x58xf32, #row>, tensor<1x58xf32, #row> -> tensor<120x58xf32, #row>
+    %q = spyre.binary mul %d, %d : tensor<120x58xf32, #row>, tensor<120x58xf32, #row> -> tensor<120x58xf32, #row>
+    %v = spyre.reduce sum %q dim 0 : tensor<120x58xf32, #row> -> tensor<1x58xf32, #row>
+    spyre.yield %v : tensor<1x58xf32, #row>
+  }
+  return %0 : tensor<1x58xf32, #row>
+}
