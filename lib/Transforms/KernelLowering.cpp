@@ -133,11 +133,13 @@ private:
       return LxAddressAttr::get(
           ctx, buf.offset + at.copy % buf.copies * buf.bytes, {}, 0);
     // Inside the accumulation loop only the inputs it streams rotate with
-    // it; an accumulator (kept as a result, hence several copies) rotates
-    // with the tile loop around it.
+    // it; an input fixed along it (a mean subtracted from every row tile)
+    // and an accumulator (kept as a result, hence several copies) were
+    // loaded or are kept around it, and rotate with the tile loop there.
     bool streamed =
-        llvm::any_of(llvm::seq<unsigned>(0, numInputs()),
-                     [&](unsigned i) { return plan.tensorBuffer[i] == idx; });
+        llvm::any_of(llvm::seq<unsigned>(0, numInputs()), [&](unsigned i) {
+          return plan.tensorBuffer[i] == idx && plan.tensors[i].variesInAccLoop;
+        });
     if (inAccLoop && !streamed)
       return scope.lx(buf.offset, buf.bytes, buf.copies,
                       int64_t(scope.depth()) - 2);

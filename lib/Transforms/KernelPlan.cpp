@@ -452,9 +452,8 @@ static bool needsWholeReducedLoop(KernelOp kernel, int64_t reduced) {
   };
   llvm::SmallPtrSet<Value, 16> fromReduction;
   for (Operation &op : body.without_terminator()) {
-    bool anyReduced = llvm::any_of(op.getOperands(), [&](Value v) {
-      return fromReduction.contains(v);
-    });
+    bool anyReduced = llvm::any_of(
+        op.getOperands(), [&](Value v) { return fromReduction.contains(v); });
     if (anyReduced && llvm::any_of(op.getOperands(), varies))
       return true;
     if (isa<ReduceOp>(op) || anyReduced)
