@@ -452,8 +452,21 @@ def native_batch_norm_legit_no_training(input, weight, bias, running_mean, runni
                                                    running_var, momentum, eps)
 
 
+def tensor_and(self, other):
+    """``self & other`` for two tensors (Tensor.__and__), as torch 2.9's
+    pre-dispatch export records it: ``aten.__and__.Tensor``, a
+    CompositeImplicitAutograd op that torch 1.13's make_fx records as its
+    decomposition ``bitwise_and.Tensor``.  A shim, not a handler for
+    Tensor.__and__, so that graphs traced before keep their nodes
+    (transformers' masking_utils ``and_masks`` is written with ``&``)."""
+    if has_torch_function((self, other)):
+        return handle_torch_function(tensor_and, (self, other), self, other)
+    return self & other
+
+
 # builtin-style names torch 2.9 records in torch_fn for the shims
 SHIM_TORCH_FN = {
+    tensor_and: ("__and__", "method_descriptor"),
     rms_norm: ("rms_norm", "function"),
     scaled_dot_product_attention: ("scaled_dot_product_attention", "builtin_function_or_method"),
     # an explicit torch.ops.aten call: no torch function, so no torch_fn
@@ -654,6 +667,10 @@ def _conv_nd(name, dims):
     return h
 
 
+def _h_tensor_and(args, kwargs):
+    return keep("__and__.Tensor")(*args)
+
+
 def _h_linear(args, kwargs):
     return keep("linear")(*args, **kwargs)
 
@@ -683,6 +700,7 @@ def handlers() -> Dict[Any, Callable]:
         rms_norm: _h_rms_norm,
         scaled_dot_product_attention: _h_sdpa,
         native_batch_norm_legit_no_training: _h_nbn,
+        tensor_and: _h_tensor_and,
         F.dropout: _h_dropout,
         F.pad: _h_pad,
         T.reshape: _h_reshape, torch.reshape: _h_reshape,
