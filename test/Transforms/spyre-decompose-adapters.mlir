@@ -199,3 +199,93 @@ func.func @not_rope_order(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %4 = spyre.aten "aten.cat.default"(%3, %2) {args = {dim = 1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
   return %4 : tensor<4x8xf32>
 }
+
+// -----
+
+// Adapter: RoPE on the halves (gpt-oss, transformers' _apply_rotary_emb):
+// cat(a * cos - b * sin, b * cos + a * sin) of x's halves a, b is
+// x * cat(cos, cos) + rotate_half(x) * cat(sin, sin), the Llama form, with
+// rotate_half as the matmul by R (Creation.cpp, matchHalfRotation): no
+// half-stick slice is left. Operand orders of the products and of the add
+// do not matter.
+// CHECK-LABEL: func.func @rope_halves
+// CHECK-NOT: spyre.slice
+// CHECK: %[[R:.*]] = spyre.constant dense<
+// CHECK-SAME: : tensor<8x8xf32>
+// CHECK-NEXT: %[[C2:.*]] = spyre.concat %arg1, %arg1 dim 1 : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x8xf32>
+// CHECK-NEXT: %[[XC:.*]] = spyre.binary mul %arg0, %[[C2]] : tensor<2x3x8xf32>, tensor<3x8xf32> -> tensor<2x3x8xf32>
+// CHECK-NEXT: %[[S2:.*]] = spyre.concat %arg2, %arg2 dim 1
+// CHECK-NEXT: %[[ROT:.*]] = spyre.matmul %arg0, %[[R]] : tensor<2x3x8xf32>, tensor<8x8xf32> -> tensor<2x3x8xf32>
+// CHECK-NEXT: %[[RS:.*]] = spyre.binary mul %[[ROT]], %[[S2]]
+// CHECK-NEXT: %[[OUT:.*]] = spyre.binary add %[[XC]], %[[RS]]
+// CHECK-NEXT: return %[[OUT]]
+// CHECK-NOT: spyre.slice
+func.func @rope_halves(%x: tensor<2x3x8xf32>, %cos: tensor<3x4xf32>, %sin: tensor<3x4xf32>) -> tensor<2x3x8xf32> {
+  %a = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %b = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 8 : i64, start = 4 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %ac = spyre.aten "aten.mul.Tensor"(%cos, %a) {args = {}, tensor_args = ["self", "other"]} : (tensor<3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %bs = spyre.aten "aten.mul.Tensor"(%b, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %first = spyre.aten "aten.sub.Tensor"(%ac, %bs) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %bc = spyre.aten "aten.mul.Tensor"(%b, %cos) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %as = spyre.aten "aten.mul.Tensor"(%sin, %a) {args = {}, tensor_args = ["self", "other"]} : (tensor<3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %second = spyre.aten "aten.add.Tensor"(%as, %bc) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %out = spyre.aten "aten.cat.default"(%first, %second) {args = {dim = -1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x8xf32>
+  return %out : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Near-miss: b * cos - a * sin in the second half is no rotation.
+// CHECK-LABEL: func.func @not_rope_halves_sign
+// CHECK-NOT: spyre.matmul
+// CHECK: spyre.concat
+func.func @not_rope_halves_sign(%x: tensor<2x3x8xf32>, %cos: tensor<3x4xf32>, %sin: tensor<3x4xf32>) -> tensor<2x3x8xf32> {
+  %a = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %b = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 8 : i64, start = 4 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %ac = spyre.aten "aten.mul.Tensor"(%a, %cos) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %bs = spyre.aten "aten.mul.Tensor"(%b, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %first = spyre.aten "aten.sub.Tensor"(%ac, %bs) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %bc = spyre.aten "aten.mul.Tensor"(%b, %cos) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %as = spyre.aten "aten.mul.Tensor"(%a, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %second = spyre.aten "aten.sub.Tensor"(%bc, %as) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %out = spyre.aten "aten.cat.default"(%first, %second) {args = {dim = -1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x8xf32>
+  return %out : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Near-miss: the second half multiplies by another table than the first.
+// CHECK-LABEL: func.func @not_rope_halves_tables
+// CHECK-NOT: spyre.matmul
+// CHECK: spyre.concat
+func.func @not_rope_halves_tables(%x: tensor<2x3x8xf32>, %cos: tensor<3x4xf32>, %sin: tensor<3x4xf32>, %cos2: tensor<3x4xf32>) -> tensor<2x3x8xf32> {
+  %a = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %b = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 8 : i64, start = 4 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %ac = spyre.aten "aten.mul.Tensor"(%a, %cos) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %bs = spyre.aten "aten.mul.Tensor"(%b, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %first = spyre.aten "aten.sub.Tensor"(%ac, %bs) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %bc = spyre.aten "aten.mul.Tensor"(%b, %cos2) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %as = spyre.aten "aten.mul.Tensor"(%a, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %second = spyre.aten "aten.add.Tensor"(%bc, %as) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %out = spyre.aten "aten.cat.default"(%first, %second) {args = {dim = -1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x8xf32>
+  return %out : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Near-miss: a product is also a result; rewriting would compute it twice.
+// CHECK-LABEL: func.func @not_rope_halves_shared
+// CHECK-NOT: spyre.matmul
+// CHECK: spyre.concat
+func.func @not_rope_halves_shared(%x: tensor<2x3x8xf32>, %cos: tensor<3x4xf32>, %sin: tensor<3x4xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x4xf32>) {
+  %a = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %b = spyre.aten "aten.slice.Tensor"(%x) {args = {dim = 2 : i64, end = 8 : i64, start = 4 : i64, step = 1 : i64}, tensor_args = ["self"]} : (tensor<2x3x8xf32>) -> tensor<2x3x4xf32>
+  %ac = spyre.aten "aten.mul.Tensor"(%a, %cos) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %bs = spyre.aten "aten.mul.Tensor"(%b, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %first = spyre.aten "aten.sub.Tensor"(%ac, %bs) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %bc = spyre.aten "aten.mul.Tensor"(%b, %cos) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %as = spyre.aten "aten.mul.Tensor"(%a, %sin) {args = {}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %second = spyre.aten "aten.add.Tensor"(%bc, %as) {args = {alpha = 1 : i64}, tensor_args = ["self", "other"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %out = spyre.aten "aten.cat.default"(%first, %second) {args = {dim = -1 : i64}, tensor_args = ["tensors", "tensors"]} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x8xf32>
+  return %out, %ac : tensor<2x3x8xf32>, tensor<2x3x4xf32>
+}

@@ -272,6 +272,14 @@ def register_op_zoo(add, ZooEntry, In):
        "x * z + (x @ y) * w, all [8,256] but y [256,256]: RoPE's form (x @ y is "
        "rotate_half); x * z is computed in the matmul kernel's epilogue",
        tol="matmul")
+    op("rope_halves",
+       lambda x, y, z: torch.cat((x.chunk(2, -1)[0] * y - x.chunk(2, -1)[1] * z,
+                                  x.chunk(2, -1)[1] * y + x.chunk(2, -1)[0] * z), -1),
+       [I((1, 4, 20, 64)), I((20, 32)), I((20, 32))], HS,
+       "cat(a * cos - b * sin, b * cos + a * sin) with a, b = x[1,4,20,64].chunk(2, -1) "
+       "(gpt-oss's RoPE on the halves, head_dim 64): rewritten to x * cat(cos, cos) + "
+       "rotate_half(x) * cat(sin, sin), one matmul kernel with its epilogue",
+       tol="matmul")
     op("gated_mlp_bias", None, [I((37, 256), name="x")], H,
        "silu(x @ wg^T + bg) * (x @ wu^T + bu), x [37,256], wg/wu [704,256] (nn.Linear "
        "weights): the gate projection (bias, SiLU) runs in the up projection's "

@@ -92,10 +92,11 @@ bool cutsOnlyLastDim(SliceOp slice, ArrayRef<int64_t> inShape,
 }
 
 /// `v` as `SliceOp` of `x` along the last dim at [start, start + size),
-/// unit strides, every other dim whole.
-bool isLastDimWindow(Value v, Value &x, int64_t start, int64_t size) {
+/// unit strides, every other dim whole; with `soleUse`, `v` read only once.
+bool isLastDimWindow(Value v, Value &x, int64_t start, int64_t size,
+                     bool soleUse = true) {
   auto slice = v.getDefiningOp<SliceOp>();
-  if (!slice || !slice->hasOneUse())
+  if (!slice || (soleUse && !slice->hasOneUse()))
     return false;
   Value in = slice.getInput();
   if (x && in != x)
@@ -169,6 +170,107 @@ Value rotateHalfByMatmul(OpBuilder &b, Location loc, Value x) {
   return MatmulOp::create(b, loc, type, x, rot);
 }
 
+//===----------------------------------------------------------------------===//
+// Adapter: RoPE on the halves of x as rotate_half
+//===----------------------------------------------------------------------===//
+//
+// gpt-oss (transformers' `_apply_rotary_emb`) rotates the two halves of x
+// (`a, b = chunk(x, 2, -1)`, cos and sin of D/2) and joins them:
+//   cat(a * cos - b * sin, b * cos + a * sin, dim = -1).
+// Decomposed literally that is two half-stick slices, four multiplies, a sub,
+// an add and a concatenation: five or more kernels per q and k, each half
+// moved through device memory. It equals the Llama form on whole rows,
+//   x * cat(cos, cos) + rotate_half(x) * cat(sin, sin),
+// (first half: a * cos + (-b) * sin, second: b * cos + a * sin, the same
+// products and sums, so the same roundings), whose rotate_half is the
+// matmul above with the multiplies in its epilogue: one kernel. cat(cos,
+// cos) and cat(sin, sin) are built from the tables (constants fold; a table
+// computed on the device adds one small concatenation). Rewritten only when
+// the rotate_half matmul is the cheaper form and the products, the sub and
+// the add feed nothing else (nothing is computed twice).
+
+/// The factor `product` multiplies the last-dim window [start, start + h) of
+/// `x` by (either operand order, `x` set by the first window seen), when
+/// `product` is a one-use multiply of that window's shape; else null.
+Value factorOfWindow(Value product, Value &x, int64_t start, int64_t h) {
+  auto mul = product.getDefiningOp<BinaryOp>();
+  if (!mul || mul.getKind() != BinaryKind::mul || !mul->hasOneUse())
+    return nullptr;
+  for (auto [half, factor] : {std::pair(mul.getLhs(), mul.getRhs()),
+                              std::pair(mul.getRhs(), mul.getLhs())}) {
+    Value window = x;
+    if (shapeOf(product) == shapeOf(half) &&
+        isLastDimWindow(half, window, start, h, /*soleUse=*/false)) {
+      x = window;
+      return factor;
+    }
+  }
+  return nullptr;
+}
+
+/// `v`'s defining binary op of `kind` when `v` is its only use.
+BinaryOp soleBinary(Value v, BinaryKind kind) {
+  auto bin = v.getDefiningOp<BinaryOp>();
+  return bin && bin.getKind() == kind && bin->hasOneUse() ? bin : BinaryOp();
+}
+
+/// The rotation of the halves: x, cos and sin, when `parts` are
+/// [a * cos - b * sin, b * cos + a * sin] of x's halves a and b.
+struct HalfRotation {
+  Value x, cos, sin;
+};
+
+std::optional<HalfRotation>
+matchHalfRotation(ArrayRef<Value> parts, int64_t dim, RankedTensorType type) {
+  if (!hasRotateHalfShape(parts, dim, type))
+    return std::nullopt;
+  int64_t h = type.getShape().back() / 2;
+  BinaryOp first = soleBinary(parts[0], BinaryKind::sub);
+  BinaryOp second = soleBinary(parts[1], BinaryKind::add);
+  if (!first || !second)
+    return std::nullopt;
+  HalfRotation r;
+  r.cos = factorOfWindow(first.getLhs(), r.x, 0, h);
+  r.sin = factorOfWindow(first.getRhs(), r.x, h, h);
+  if (!r.cos || !r.sin || r.x.getType() != type)
+    return std::nullopt;
+  // b * cos + a * sin, in either order.
+  for (auto [bc, as] : {std::pair(second.getLhs(), second.getRhs()),
+                        std::pair(second.getRhs(), second.getLhs())})
+    if (factorOfWindow(bc, r.x, h, h) == r.cos &&
+        factorOfWindow(as, r.x, 0, h) == r.sin)
+      return r;
+  return std::nullopt;
+}
+
+/// A table of the halves' width as a table of whole rows: cat(t, t) along
+/// the last dim (t itself when that dim broadcasts).
+Value doubledTable(OpBuilder &b, Location loc, Value t) {
+  ArrayRef<int64_t> shape = shapeOf(t);
+  if (shape.empty() || shape.back() == 1)
+    return t;
+  return concatAlong(b, loc, {t, t}, int64_t(shape.size()) - 1);
+}
+
+/// x * cat(cos, cos) + rotate_half(x) * cat(sin, sin), rotate_half as x @ R.
+Value rotateByHalves(OpBuilder &b, Location loc, const HalfRotation &r) {
+  auto type = cast<RankedTensorType>(r.x.getType());
+  Value xc = BinaryOp::create(b, loc, type, BinaryKind::mul, r.x,
+                              doubledTable(b, loc, r.cos));
+  Value rs = BinaryOp::create(b, loc, type, BinaryKind::mul,
+                              rotateHalfByMatmul(b, loc, r.x),
+                              doubledTable(b, loc, r.sin));
+  return BinaryOp::create(b, loc, type, BinaryKind::add, xc, rs);
+}
+
+/// Whether the rotate_half matmul is the cheaper form for `type` by the
+/// machine description's cost model.
+bool rotateHalfByMatmulPays(Operation *op, RankedTensorType type) {
+  int64_t d = type.getShape().back();
+  return rotateHalfByMatmulIsCheaper(getArch(op), type.getNumElements() / d, d,
+                                     getElementBytes(type.getElementType()));
+}
+
 LogicalResult decomposeCat(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
   SmallVector<Value> inputs = args.tensorList("tensors");
   FailureOr<int64_t> dim = args.getInt("dim");
@@ -192,16 +294,17 @@ LogicalResult decomposeCat(AtenOp op, const AtenArgs &args, RewriterBase &rw) {
     rw.replaceOp(op, parts.front());
     return success();
   }
-  if (Value x = matchRotateHalf(parts, *d, type)) {
-    int64_t dim = type.getShape().back();
-    if (rotateHalfByMatmulIsCheaper(getArch(op), type.getNumElements() / dim,
-                                    dim,
-                                    getElementBytes(type.getElementType()))) {
-      // The slices and the neg are left dead; the pass's clean-up erases
-      // them.
-      rw.replaceOp(op, rotateHalfByMatmul(rw, op.getLoc(), x));
-      return success();
-    }
+  // The slices and the neg (or the products) are left dead; the pass's
+  // clean-up erases them.
+  if (Value x = matchRotateHalf(parts, *d, type);
+      x && rotateHalfByMatmulPays(op, type)) {
+    rw.replaceOp(op, rotateHalfByMatmul(rw, op.getLoc(), x));
+    return success();
+  }
+  if (std::optional<HalfRotation> r = matchHalfRotation(parts, *d, type);
+      r && rotateHalfByMatmulPays(op, type)) {
+    rw.replaceOp(op, rotateByHalves(rw, op.getLoc(), *r));
+    return success();
   }
   rw.replaceOpWithNewOp<ConcatOp>(op, type, parts, *d);
   return success();
@@ -467,10 +570,12 @@ LogicalResult decomposeScalarTensor(AtenOp op, const AtenArgs &args,
 void registerCreationDecompositions(DecompositionRegistry &r) {
   const char *all = "all";
   r.add({"aten.cat.default", "shape", all,
-         "each input copied into its region by DMA; adapter: RoPE's "
+         "each input copied into its region by DMA; adapters: RoPE's "
          "rotate_half (`cat(-x[..., D/2:], x[..., :D/2])`) becomes one "
          "matmul by a constant signed permutation when the cost model "
-         "says it is cheaper than slicing the stick dim",
+         "says it is cheaper than slicing the stick dim, and RoPE on the "
+         "halves (`cat(a * cos - b * sin, b * cos + a * sin)`, gpt-oss) "
+         "becomes `x * cat(cos, cos) + rotate_half(x) * cat(sin, sin)`",
          decomposeCat});
   r.add({"aten.stack.default", "shape", all,
          "the inputs reshaped with a 1 at `dim`, then concatenated",
