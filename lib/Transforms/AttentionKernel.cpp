@@ -3,7 +3,8 @@
 // The plan, cost and program of a kernel holding one `spyre.attention`
 // (loops: batch..., m, ev, s, e). Per core, for each tile of query rows:
 //
-//   load Q; m = lowest, l = 0, O = 0
+//   load Q; m = lowest, l = 0, O = 0     (with sinks: m = sink, l = 1, the
+//                                         sink's exp(sink - m))
 //   for each tile of key positions (K, V and mask tiles streamed through
 //   rotating buffers):
 //     Kt = transpose(K)                     (SFP: the PT array wants K^T
@@ -54,6 +55,7 @@ Value createAttentionConstants(OpBuilder &b, AttentionOp op) {
   values[kLowest] = std::numeric_limits<float>::lowest();
   values[kSmallest] = std::numeric_limits<float>::min();
   values[kNegInf] = -std::numeric_limits<float>::infinity();
+  values[kOne] = 1.0f;
   for (int64_t i = 0; i < positions; ++i)
     values[kIota + i] = float(i);
   auto plain = RankedTensorType::get({int64_t(values.size())}, b.getF32Type());
@@ -78,7 +80,7 @@ struct AttentionLoops {
 struct AttentionInputs {
   AttentionOp op;
   unsigned q, k, v, consts;
-  int64_t mask = -1;
+  int64_t mask = -1, sinks = -1;
 };
 
 AttentionInputs inputsOf(KernelOp kernel) {
@@ -96,6 +98,8 @@ AttentionInputs inputsOf(KernelOp kernel) {
   in.v = arg(in.op.getValue());
   if (in.op.getMask())
     in.mask = arg(in.op.getMask());
+  if (in.op.getSinks())
+    in.sinks = arg(in.op.getSinks());
   in.consts = kernel.getInputs().size() - 1;
   return in;
 }
@@ -774,8 +778,7 @@ private:
     for (unsigned i = 0; i < numInputs(); ++i)
       if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop)
         transfer(i, false);
-    unary("copy", stat("max"), mt(), 1, constant(kLowest));
-    unary("copy", stat("sum"), mt(), 1, constant(kZero));
+    initRowStatistics();
     unary("copy", acc(), mt(), ev(), constant(kZero));
     keyTiles();
     // out = O / max(l, smallest), in the result's element type.
@@ -786,6 +789,22 @@ private:
     binary("div", {tensorLx(out), outType, result.sticks * stickBytes()}, mt(),
            ev(), acc(), column("sum"));
     transfer(out, true);
+  }
+
+  /// The running max and sum of a query tile's rows before its first key
+  /// tile: lowest and 0, or with sinks each row's sink logit and 1 (its
+  /// exp(sink - max), rescaled with the sum as the max grows).
+  void initRowStatistics() {
+    if (in.sinks < 0) {
+      unary("copy", stat("max"), mt(), 1, constant(kLowest));
+      unary("copy", stat("sum"), mt(), 1, constant(kZero));
+      return;
+    }
+    const PlanTensor &sinks = plan.tensors[in.sinks];
+    unary("copy", stat("max"), mt(), 1,
+          {tensorLx(in.sinks), sinks.type.getElementType(),
+           sinks.rows > 1 ? sinks.sticks * stickBytes() : 0});
+    unary("copy", stat("sum"), mt(), 1, constant(kOne));
   }
 
   /// The key tiles of a query tile: all of them, or, causal, the t0 + i

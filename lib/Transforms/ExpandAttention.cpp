@@ -99,9 +99,26 @@ Value expand(RewriterBase &rw, AttentionOp op) {
     scores = BinaryOp::create(rw, loc, scoreType, BinaryKind::add, scores,
                               createCausalMask(rw, loc, scoreShape[rank - 2],
                                                scoreShape[rank - 1], f32));
+  // The sinks: one more column of logits, dropped after the softmax.
+  Value sinks = op.getSinks();
+  if (sinks) {
+    SmallVector<int64_t> column(scoreShape);
+    column.back() = 1;
+    SmallVector<int64_t> aligned(rank - shapeOf(sinks).size(), 1);
+    llvm::append_range(aligned, shapeOf(sinks));
+    Value col = reshapeTo(rw, loc, castTo(rw, loc, sinks, f32), aligned);
+    if (shapeOf(col) != ArrayRef<int64_t>(column))
+      col =
+          BroadcastOp::create(rw, loc, RankedTensorType::get(column, f32), col);
+    scores = concatAlong(rw, loc, {scores, col}, rank - 1);
+  }
   // With a mask a row can be masked entirely: it gives 0.
   Value p = createSoftmax(rw, loc, scores, rank - 1, /*log=*/false,
                           /*safe=*/bool(op.getMask()));
+  if (sinks) {
+    SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+    p = SliceOp::create(rw, loc, scoreType, p, offsets, strides);
+  }
   Value value = op.getValue();
   p = castTo(rw, loc, p, elementTypeOf(value));
   auto outType = cast<RankedTensorType>(op.getType());

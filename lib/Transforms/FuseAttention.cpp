@@ -13,6 +13,10 @@
 //   X  = casts, one reshape, splat scale factors and one additive mask
 //        around matmul(q, k) {transpose_rhs}
 //
+// With attention sinks (gpt-oss), P is the first S columns of the softmax
+// of cat(X, sinks) (casts and a shift by the row max around the cat): the
+// sink column is one more logit per row, and becomes the op's `sinks`.
+//
 // The reshape is the grouped-query form canonicalization makes of
 // repeat_kv: the scores of G query heads are rows of one K/V head
 // ([..., Hk, G * L, S] viewed as [..., Hk * G, L, S]); the attention op is
@@ -22,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Preconditions.h"
+#include "spyre/Dialect/Spyre/ShapeUtils.h"
 #include "spyre/Transforms/Decompositions.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -82,6 +87,8 @@ struct EagerAttention {
   double maskScale = 1.0; // of the mask (a scale applied after adding it)
   ReshapeOp rowsToHeads;  // scores [.., Hk, G*L, S] -> [.., Hq, L, S]
   ReshapeOp headsToRows;  // probabilities back to the scores' shape
+  SliceOp sinkColumnDrop; // the probabilities without the sink column
+  Value sinks;            // one logit per row, [.., M, 1] (null: none)
   llvm::SetVector<Operation *> chain; // every op the attention replaces
 };
 
@@ -291,6 +298,79 @@ Value peelProbabilityCasts(Value p, EagerAttention &m) {
   return p;
 }
 
+/// Walks from p @ v's lhs through casts and at most one reshape (the
+/// probabilities back to the scores' shape), and through the slice that
+/// drops a sink column when there is one; returns the softmax's result.
+Value peelProbabilities(Value p, EagerAttention &m) {
+  p = peelProbabilityCasts(p, m);
+  auto slice = p.getDefiningOp<SliceOp>();
+  if (!slice)
+    return p;
+  // The leading columns of the last dim, every other dim whole.
+  ArrayRef<int64_t> in = shapeOf(slice.getInput()), out = shapeOf(p);
+  int64_t last = int64_t(in.size()) - 1;
+  if (last < 0 || in[last] <= out[last])
+    return p;
+  for (int64_t d = 0; d <= last; ++d)
+    if (slice.getOffsets()[d] != 0 || slice.getStrides()[d] != 1 ||
+        (d != last && in[d] != out[d]))
+      return p;
+  m.sinkColumnDrop = slice;
+  m.chain.insert(slice);
+  return peelProbabilityCasts(slice.getInput(), m);
+}
+
+/// `x` through casts (recorded in the chain).
+Value peelCasts(Value x, EagerAttention &m) {
+  while (auto cast = x.getDefiningOp<CastOp>()) {
+    m.chain.insert(cast);
+    x = cast.getInput();
+  }
+  return x;
+}
+
+/// `c - max(c)` along the last dim (softmax's own shift, written out):
+/// returns c, else `x`.
+Value peelRowMaxShift(Value x, EagerAttention &m) {
+  auto sub = x.getDefiningOp<BinaryOp>();
+  if (!sub || sub.getKind() != BinaryKind::sub)
+    return x;
+  auto max = sub.getRhs().getDefiningOp<ReduceOp>();
+  if (!max || max.getKind() != ReduceKind::max ||
+      max.getInput() != sub.getLhs() ||
+      int64_t(max.getDim()) != int64_t(shapeOf(x).size()) - 1)
+    return x;
+  m.chain.insert(sub);
+  m.chain.insert(max);
+  return sub.getLhs();
+}
+
+/// With a sink column dropped from the probabilities, the softmax input
+/// `x` is cat(X, sinks) along the last dim, through casts and a shift by
+/// the row max: records the sinks (a broadcast along the rows peeled) and
+/// returns X, the scores the probabilities keep; failure when it is not.
+FailureOr<Value> matchSinkColumn(Value x, EagerAttention &m) {
+  if (!m.sinkColumnDrop)
+    return x;
+  Value c = peelCasts(peelRowMaxShift(peelCasts(x, m), m), m);
+  auto cat = c.getDefiningOp<ConcatOp>();
+  int64_t last = int64_t(shapeOf(c).size()) - 1;
+  if (!cat || cat.getInputs().size() != 2 || int64_t(cat.getDim()) != last)
+    return failure();
+  Value scores = cat.getInputs()[0], column = cat.getInputs()[1];
+  if (shapeOf(column)[last] != 1 ||
+      shapeOf(scores) != shapeOf(m.sinkColumnDrop.getResult()))
+    return failure();
+  m.chain.insert(cat);
+  if (auto bcast = column.getDefiningOp<BroadcastOp>();
+      bcast && bcast->hasOneUse()) {
+    m.chain.insert(bcast);
+    column = bcast.getInput();
+  }
+  m.sinks = column;
+  return scores;
+}
+
 /// Whether every op of the chain feeds only the chain or `out`.
 bool chainFeedsOnlyItself(const EagerAttention &m, MatmulOp out) {
   for (Operation *op : m.chain)
@@ -341,6 +421,19 @@ bool keysServeQueries(ArrayRef<int64_t> ks, ArrayRef<int64_t> vs,
   return true;
 }
 
+/// Whether the sinks are floats broadcasting to the rows of the scores
+/// `xs` ([.., M, 1]).
+bool sinksFitRows(const EagerAttention &m, ArrayRef<int64_t> xs) {
+  if (!m.sinks)
+    return true;
+  SmallVector<int64_t> rows(xs.drop_back());
+  rows.push_back(1);
+  std::optional<SmallVector<int64_t>> joint =
+      broadcastShapes(shapeOf(m.sinks), rows);
+  return isa<FloatType>(elementTypeOf(m.sinks)) && joint &&
+         ArrayRef<int64_t>(*joint) == ArrayRef<int64_t>(rows);
+}
+
 /// Whether q, k, v and the softmax input `x` have attention's types and
 /// shapes (K and V batch dims broadcast over or equal to the queries').
 bool hasAttentionShapes(EagerAttention &m, Value x) {
@@ -355,7 +448,7 @@ bool hasAttentionShapes(EagerAttention &m, Value x) {
   int64_t headDim = m.rowsToHeads ? rank - 3 : -1;
   if (m.rowsToHeads ? !groupedHeadsMatch(m, scores, xs, rank) : scores != xs)
     return false;
-  return keysServeQueries(ks, vs, scores, xs, headDim);
+  return sinksFitRows(m, xs) && keysServeQueries(ks, vs, scores, xs, headDim);
 }
 
 /// The eager-attention chain that ends in `out` (p @ v), checked: every op
@@ -365,8 +458,10 @@ FailureOr<EagerAttention> matchEagerAttention(MatmulOp out) {
     return failure();
   EagerAttention m;
   m.output = out;
-  Value p = peelProbabilityCasts(out.getLhs(), m);
+  Value p = peelProbabilities(out.getLhs(), m);
   FailureOr<Value> x = matchSoftmax(p, m);
+  if (succeeded(x))
+    x = matchSinkColumn(*x, m);
   if (failed(x) || failed(matchScores(*x, m)) ||
       bool(m.rowsToHeads) != bool(m.headsToRows))
     return failure();
@@ -385,14 +480,19 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
       shapeOf(m.headsToRows ? m.headsToRows.getInput() : m.scores.getResult());
   int64_t rank = xs.size();
   AttentionOperands in{q, m.scores.getRhs(), out.getRhs(), m.mask};
+  auto alignRank = [&](Value t) {
+    SmallVector<int64_t> aligned(rank - shapeOf(t).size(), 1);
+    llvm::append_range(aligned, shapeOf(t));
+    return reshapeTo(rw, loc, t, aligned);
+  };
+  if (m.sinks)
+    in.sinks = alignRank(m.sinks);
   if (in.mask) {
     if (m.maskScale != 1.0)
       in.mask = BinaryOp::create(
           rw, loc, in.mask.getType(), BinaryKind::mul, in.mask,
           createSplat(rw, loc, elementTypeOf(in.mask), m.maskScale));
-    SmallVector<int64_t> aligned(rank - shapeOf(in.mask).size(), 1);
-    llvm::append_range(aligned, shapeOf(in.mask));
-    in.mask = reshapeTo(rw, loc, in.mask, aligned);
+    in.mask = alignRank(in.mask);
   }
   if (m.rowsToHeads) {
     // q in the query heads' space, K and V shared by their G heads.
@@ -410,7 +510,8 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
   auto outType = cast<RankedTensorType>(out.getType());
   Value attention = AttentionOp::create(
       rw, loc, RankedTensorType::get(resultShape, outType.getElementType()),
-      in.q, in.k, in.v, in.mask, rw.getF64FloatAttr(m.scale), UnitAttr());
+      in.q, in.k, in.v, in.mask, in.sinks, rw.getF64FloatAttr(m.scale),
+      UnitAttr());
   rw.replaceOp(out, reshapeTo(rw, loc, attention, outType.getShape()));
   // The chain, users first.
   SmallVector<Operation *> dead(m.chain.begin(), m.chain.end());

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace spyre::rt {
 
@@ -562,12 +563,18 @@ private:
 
   /// Scores `p` (their max `rowMax`) to probabilities in place, fp32,
   /// rounded to `dtype`; a row of -inf gives 0 (PyTorch's _safe_softmax).
-  void softmax(std::vector<float> &p, float rowMax, isa::DType dtype) const {
+  /// `sink`: one more logit in the sum (attention sinks), or none.
+  void softmax(std::vector<float> &p, float rowMax, isa::DType dtype,
+               std::optional<float> sink = std::nullopt) const {
+    if (sink)
+      rowMax = std::max(rowMax, *sink);
     float sum = 0;
     for (float &x : p) {
       x = std::isinf(rowMax) && rowMax < 0 ? 0.0f : std::exp(x - rowMax);
       sum += x;
     }
+    if (sink && !(std::isinf(rowMax) && rowMax < 0))
+      sum += std::exp(*sink - rowMax);
     for (float &x : p)
       x = store.rounded(sum > 0 ? x / sum : 0.0f, dtype);
   }
@@ -587,12 +594,13 @@ private:
            r.shape[rank - 1] == value.shape[rank - 1];
   }
 
+  /// ints: causal, has a mask, has sinks (files before sinks: two).
   Status attention(const RefOpDesc &op, HostValue &r) {
-    bool causal = op.ints.size() == 2 && op.ints[0] != 0;
-    bool hasMask = op.ints.size() == 2 && op.ints[1] != 0;
-    if (op.ints.size() != 2)
+    if (op.ints.size() != 2 && op.ints.size() != 3)
       return opError("attention attributes missing");
-    SPYRE_RETURN_IF_ERROR(arity(op, hasMask ? 4 : 3));
+    bool causal = op.ints[0] != 0, hasMask = op.ints[1] != 0;
+    bool hasSinks = op.ints.size() == 3 && op.ints[2] != 0;
+    SPYRE_RETURN_IF_ERROR(arity(op, 3 + int(hasMask) + int(hasSinks)));
     const HostValue &q = operand(op, 0), &key = operand(op, 1),
                     &value = operand(op, 2);
     if (!attentionShapesFit(q, key, value, r))
@@ -610,6 +618,12 @@ private:
     scoreShape.push_back(s);
     if (hasMask && !broadcastIndices(operand(op, 3).shape, scoreShape, maskIx))
       return opError("attention mask does not broadcast to the scores");
+    std::vector<int64_t> rowShape(scoreShape), sinkIx;
+    rowShape.back() = 1;
+    const HostValue *sinks = hasSinks ? &operand(op, hasMask ? 4 : 3) : nullptr;
+    if (sinks &&
+        (sinks->isInt() || !broadcastIndices(sinks->shape, rowShape, sinkIx)))
+      return opError("attention sinks do not broadcast to the score rows");
     const float inf = std::numeric_limits<float>::infinity();
     std::vector<float> p(static_cast<size_t>(s));
     for (size_t bt = 0; bt < offQ.size(); ++bt)
@@ -628,7 +642,10 @@ private:
           p[j] = score;
           rowMax = std::max(rowMax, score);
         }
-        softmax(p, rowMax, value.dtype);
+        std::optional<float> sink;
+        if (sinks)
+          sink = float(sinks->at(sinkIx[int64_t(bt) * m + i]));
+        softmax(p, rowMax, value.dtype, sink);
         for (int64_t c = 0; c < dv; ++c) {
           float acc = 0;
           for (int64_t j = 0; j < s; ++j)

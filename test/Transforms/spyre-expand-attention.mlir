@@ -106,3 +106,25 @@ func.func @no_keys(%q: tensor<2x9x40xf16>, %k: tensor<2x0x40xf16>,
   %o = spyre.attention %q, %k, %v {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x0x40xf16>, tensor<2x0x40xf16> -> tensor<2x9x40xf16>
   return %o : tensor<2x9x40xf16>
 }
+
+// -----
+
+// Sinks: one more column of logits (the per-head sink broadcast over the
+// queries, in f32) after the keys' scores; the softmax over all columns;
+// the sink column dropped before p @ v.
+// CHECK-LABEL: func.func @sinks
+// CHECK: %[[S:.*]] = spyre.binary mul
+// CHECK: %[[S32:.*]] = spyre.cast %arg3 : tensor<2x1x1xf16> -> tensor<2x1x1xf32>
+// CHECK: %[[COL:.*]] = spyre.broadcast %[[S32]] : tensor<2x1x1xf32> -> tensor<2x9x1xf32>
+// CHECK: %[[CAT:.*]] = spyre.concat %[[S]], %[[COL]] dim 2 : tensor<2x9x12xf32>, tensor<2x9x1xf32> -> tensor<2x9x13xf32>
+// CHECK: %[[MAX:.*]] = spyre.reduce max %[[CAT]] dim 2 : tensor<2x9x13xf32> -> tensor<2x9x1xf32>
+// CHECK: %[[P:.*]] = spyre.binary div
+// CHECK: %[[KEPT:.*]] = spyre.slice %[[P]] offsets [0, 0, 0] strides [1, 1, 1] : tensor<2x9x13xf32> -> tensor<2x9x12xf32>
+// CHECK: %[[PH:.*]] = spyre.cast %[[KEPT]] : tensor<2x9x12xf32> -> tensor<2x9x12xf16>
+// CHECK: spyre.matmul %[[PH]], %arg2
+// FLASH-LABEL: func.func @sinks
+// FLASH: spyre.attention {{.*}} sinks(
+func.func @sinks(%q: tensor<2x9x40xf16>, %k: tensor<2x12x40xf16>, %v: tensor<2x12x24xf16>, %s: tensor<2x1x1xf16>) -> tensor<2x9x24xf16> {
+  %0 = spyre.attention %q, %k, %v sinks(%s : tensor<2x1x1xf16>) {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x12x40xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
+  return %0 : tensor<2x9x24xf16>
+}

@@ -176,3 +176,91 @@ func.func @computed_mask(%q: tensor<8x32xf16>, %k: tensor<12x32xf16>,
   %o = spyre.matmul %p16, %v : tensor<8x12xf16>, tensor<12x32xf16> -> tensor<8x32xf16>
   return %o : tensor<8x32xf16>
 }
+
+// -----
+
+// Attention sinks as gpt-oss writes them (transformers' GptOss eager
+// attention): a per-head logit broadcast to a column, concatenated to the
+// scores, the row max subtracted, softmax, the sink column dropped. The
+// column's broadcast is peeled: the sinks are [1, 4, 1, 1], split with the
+// grouped query heads ([1, 2, 2, 1, 1]; they vary along the heads, not the
+// queries, so the heads are not folded into rows).
+// CHECK-LABEL: func.func @sinks
+// CHECK: %[[Q:.*]] = spyre.reshape %arg0 : tensor<1x2x10x40xf16> -> tensor<1x4x5x40xf16>
+// CHECK: %[[QG:.*]] = spyre.reshape %[[Q]] : tensor<1x4x5x40xf16> -> tensor<1x2x2x5x40xf16>
+// CHECK: %[[K:.*]] = spyre.reshape %arg1 : tensor<1x2x9x40xf16> -> tensor<1x2x1x9x40xf16>
+// CHECK: %[[V:.*]] = spyre.reshape %arg2 : tensor<1x2x9x40xf16> -> tensor<1x2x1x9x40xf16>
+// CHECK: %[[MG:.*]] = spyre.reshape %arg3 : tensor<1x1x5x9xf16> -> tensor<1x1x1x5x9xf16>
+// CHECK: %[[SG:.*]] = spyre.reshape %arg4 : tensor<1x4x1x1xf16> -> tensor<1x2x2x1x1xf16>
+// CHECK: %[[O:.*]] = spyre.attention %[[QG]], %[[K]], %[[V]] mask %[[MG]] sinks(%[[SG]] : tensor<1x2x2x1x1xf16>) {scale = 1.250000e-01 : f64}
+// CHECK-NOT: spyre.concat
+// CHECK-NOT: spyre.reduce
+// CHECK-NOT: spyre.slice
+// CHECK: return
+func.func @sinks(%q: tensor<1x2x10x40xf16>, %k: tensor<1x2x9x40xf16>,
+                 %v: tensor<1x2x9x40xf16>, %mask: tensor<1x1x5x9xf16>,
+                 %sinks: tensor<1x4x1x1xf16>) -> tensor<1x2x10x40xf16> {
+  %c = spyre.constant dense<1.250000e-01> : tensor<f16> : tensor<f16>
+  %s = spyre.matmul %q, %k {transpose_rhs} : tensor<1x2x10x40xf16>, tensor<1x2x9x40xf16> -> tensor<1x2x10x9xf16>
+  %h = spyre.reshape %s : tensor<1x2x10x9xf16> -> tensor<1x4x5x9xf16>
+  %x0 = spyre.binary mul %h, %c : tensor<1x4x5x9xf16>, tensor<f16> -> tensor<1x4x5x9xf16>
+  %x = spyre.binary add %x0, %mask : tensor<1x4x5x9xf16>, tensor<1x1x5x9xf16> -> tensor<1x4x5x9xf16>
+  %col = spyre.broadcast %sinks : tensor<1x4x1x1xf16> -> tensor<1x4x5x1xf16>
+  %cat = spyre.concat %x, %col dim 3 : tensor<1x4x5x9xf16>, tensor<1x4x5x1xf16> -> tensor<1x4x5x10xf16>
+  %cm = spyre.reduce max %cat dim 3 : tensor<1x4x5x10xf16> -> tensor<1x4x5x1xf16>
+  %shifted = spyre.binary sub %cat, %cm : tensor<1x4x5x10xf16>, tensor<1x4x5x1xf16> -> tensor<1x4x5x10xf16>
+  %x32 = spyre.cast %shifted : tensor<1x4x5x10xf16> -> tensor<1x4x5x10xf32>
+  %mx = spyre.reduce max %x32 dim 3 : tensor<1x4x5x10xf32> -> tensor<1x4x5x1xf32>
+  %sh = spyre.binary sub %x32, %mx : tensor<1x4x5x10xf32>, tensor<1x4x5x1xf32> -> tensor<1x4x5x10xf32>
+  %e = spyre.unary exp %sh : tensor<1x4x5x10xf32> -> tensor<1x4x5x10xf32>
+  %sum = spyre.reduce sum %e dim 3 : tensor<1x4x5x10xf32> -> tensor<1x4x5x1xf32>
+  %p = spyre.binary div %e, %sum : tensor<1x4x5x10xf32>, tensor<1x4x5x1xf32> -> tensor<1x4x5x10xf32>
+  %p16 = spyre.cast %p : tensor<1x4x5x10xf32> -> tensor<1x4x5x10xf16>
+  %kept = spyre.slice %p16 offsets [0, 0, 0, 0] strides [1, 1, 1, 1] : tensor<1x4x5x10xf16> -> tensor<1x4x5x9xf16>
+  %r = spyre.reshape %kept : tensor<1x4x5x9xf16> -> tensor<1x2x10x9xf16>
+  %o = spyre.matmul %r, %v : tensor<1x2x10x9xf16>, tensor<1x2x9x40xf16> -> tensor<1x2x10x40xf16>
+  return %o : tensor<1x2x10x40xf16>
+}
+
+// -----
+
+// Near-miss: the slice keeps the sink column and drops a key's: not sinks,
+// not fused.
+// CHECK-LABEL: func.func @sinks_wrong_column
+// CHECK-NOT: spyre.attention
+// CHECK: spyre.concat
+func.func @sinks_wrong_column(%q: tensor<4x5x40xf16>, %k: tensor<4x9x40xf16>,
+                              %v: tensor<4x8x40xf16>, %col: tensor<4x5x1xf16>)
+    -> tensor<4x5x40xf16> {
+  %s = spyre.matmul %q, %k {transpose_rhs} : tensor<4x5x40xf16>, tensor<4x9x40xf16> -> tensor<4x5x9xf16>
+  %cat = spyre.concat %col, %s dim 2 : tensor<4x5x1xf16>, tensor<4x5x9xf16> -> tensor<4x5x10xf16>
+  %mx = spyre.reduce max %cat dim 2 : tensor<4x5x10xf16> -> tensor<4x5x1xf16>
+  %sh = spyre.binary sub %cat, %mx : tensor<4x5x10xf16>, tensor<4x5x1xf16> -> tensor<4x5x10xf16>
+  %e = spyre.unary exp %sh : tensor<4x5x10xf16> -> tensor<4x5x10xf16>
+  %sum = spyre.reduce sum %e dim 2 : tensor<4x5x10xf16> -> tensor<4x5x1xf16>
+  %p = spyre.binary div %e, %sum : tensor<4x5x10xf16>, tensor<4x5x1xf16> -> tensor<4x5x10xf16>
+  %kept = spyre.slice %p offsets [0, 0, 0] strides [1, 1, 1] : tensor<4x5x10xf16> -> tensor<4x5x8xf16>
+  %o = spyre.matmul %kept, %v : tensor<4x5x8xf16>, tensor<4x8x40xf16> -> tensor<4x5x40xf16>
+  return %o : tensor<4x5x40xf16>
+}
+
+// -----
+
+// Near-miss: the scores with the sink column are also a result (read
+// twice): not fused.
+// CHECK-LABEL: func.func @sinks_scores_read_twice
+// CHECK-NOT: spyre.attention
+func.func @sinks_scores_read_twice(%q: tensor<4x5x40xf16>, %k: tensor<4x9x40xf16>,
+                                   %v: tensor<4x9x40xf16>, %col: tensor<4x5x1xf16>)
+    -> (tensor<4x5x40xf16>, tensor<4x5x10xf16>) {
+  %s = spyre.matmul %q, %k {transpose_rhs} : tensor<4x5x40xf16>, tensor<4x9x40xf16> -> tensor<4x5x9xf16>
+  %cat = spyre.concat %s, %col dim 2 : tensor<4x5x9xf16>, tensor<4x5x1xf16> -> tensor<4x5x10xf16>
+  %mx = spyre.reduce max %cat dim 2 : tensor<4x5x10xf16> -> tensor<4x5x1xf16>
+  %sh = spyre.binary sub %cat, %mx : tensor<4x5x10xf16>, tensor<4x5x1xf16> -> tensor<4x5x10xf16>
+  %e = spyre.unary exp %sh : tensor<4x5x10xf16> -> tensor<4x5x10xf16>
+  %sum = spyre.reduce sum %e dim 2 : tensor<4x5x10xf16> -> tensor<4x5x1xf16>
+  %p = spyre.binary div %e, %sum : tensor<4x5x10xf16>, tensor<4x5x1xf16> -> tensor<4x5x10xf16>
+  %kept = spyre.slice %p offsets [0, 0, 0] strides [1, 1, 1] : tensor<4x5x10xf16> -> tensor<4x5x9xf16>
+  %o = spyre.matmul %kept, %v : tensor<4x5x9xf16>, tensor<4x9x40xf16> -> tensor<4x5x40xf16>
+  return %o, %cat : tensor<4x5x40xf16>, tensor<4x5x10xf16>
+}

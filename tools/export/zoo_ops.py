@@ -651,6 +651,35 @@ def register_op_zoo(add, ZooEntry, In):
        MIXED, "one bf16 decode step of eager attention over 1100 cached keys (streamed "
        "through LX in tiles, the last one partial), 4 query heads per K/V head, an "
        "additive float mask: one flash-attention kernel", tol="matmul")
+
+    def sinks_attention(q, k, v, mask, sinks, scaling, groups):
+        # transformers' GptOss eager_attention_forward: a per-head sink logit
+        # joins each row's softmax and selects no value
+        w = torch.matmul(q, repeat_kv(k, groups).transpose(2, 3)) * scaling + mask
+        col = sinks.reshape(1, -1, 1, 1).expand(q.shape[0], -1, q.shape[-2], -1)
+        w = torch.cat([w, col], dim=-1)
+        w = w - w.max(dim=-1, keepdim=True).values
+        p = F.softmax(w, dim=-1, dtype=w.dtype)[..., :-1]
+        return torch.matmul(p, repeat_kv(v, groups))
+
+    op("eager_attention_sinks",
+       lambda q, k, v, b, s: sinks_attention(
+           q, k, v, torch.zeros((70, 70), dtype=q.dtype).masked_fill(~b, torch.finfo(q.dtype).min),
+           s, 0.125, 2),
+       [I((1, 4, 70, 64), name="q"), I((1, 2, 70, 64), name="k"), I((1, 2, 70, 64), name="v"),
+        I((70, 70), "bool", "causal_bool", "causal"), I((4,), name="sinks")],
+       HS, "gpt-oss's eager attention with sinks: repeat_kv'd K/V, scaled scores plus a "
+       "causal mask of finfo.min, a per-head sink logit concatenated, the row max "
+       "subtracted, softmax, the sink column dropped; 70 queries and keys (edge tiles): "
+       "one flash-attention kernel whose rows start at their sink", tol="matmul")
+    op("eager_attention_sinks_decode",
+       lambda q, k, v, m, s: sinks_attention(q, k, v, m, s, 64 ** -0.5, 4),
+       [I((1, 8, 1, 64), "bf16", name="q"), I((1, 2, 300, 64), "bf16", name="k"),
+        I((1, 2, 300, 64), "bf16", name="v"), I((1, 1, 1, 300), "bf16", name="mask"),
+        I((8,), "bf16", name="sinks")],
+       MIXED, "one bf16 decode step of gpt-oss's eager attention with sinks over 300 "
+       "cached keys, 4 query heads per K/V head: one flash-attention kernel",
+       tol="matmul")
     att("sdpa_gqa", lambda q, k, v: sdpa(q, k, v, is_causal=True, enable_gqa=True),
         [I((1, 4, 9, 40), name="q"), I((1, 2, 9, 40), name="k"), I((1, 2, 9, 40), name="v")], H,
         "sdpa(q[1,4,9,40], k/v[1,2,9,40], is_causal=True, enable_gqa=True)")

@@ -155,13 +155,14 @@ mlir::Value createIota(mlir::OpBuilder &b, mlir::Location loc, int64_t n,
 /// the binary, unless folding makes one within its limits).
 mlir::Value createCausalMask(mlir::OpBuilder &b, mlir::Location loc,
                              int64_t rows, int64_t cols, mlir::Type type);
-/// The operands of `spyre.attention` (`mask` null when there is none).
+/// The operands of `spyre.attention` (`mask`, `sinks` null when there are
+/// none).
 struct AttentionOperands {
-  mlir::Value q, k, v, mask;
+  mlir::Value q, k, v, mask, sinks;
 };
 /// Views attention operands for `groups` query heads per key/value head,
-/// the heads being dim `headDim` of q, k and v (the mask has q's rank): the
-/// G heads become rows of one tile when the mask reads them alike (and not
+/// the heads being dim `headDim` of q, k and v (mask and sinks of q's rank):
+/// the G heads become rows of one tile when the mask reads them alike (and not
 /// `causal`), else q is [..., Hk, G, L, E] over k, v [..., Hk, 1, S, E].
 /// Neither way copies K or V.
 AttentionOperands groupAttentionHeads(mlir::OpBuilder &b, mlir::Location loc,

@@ -362,6 +362,7 @@ enum AttentionConstant {
   kSmallest,
   kZero,
   kNegInf,
+  kOne,
   kIota = 8, // a 32-byte header
 };
 

@@ -77,7 +77,10 @@ def SpyreFuseAttention : Pass<"spyre-fuse-attention", "::mlir::ModuleOp"> {
     probabilities, row maxima) are used elsewhere, a second mask, a mask
     added in the grouped rows' space, a key given untransposed, a scale that
     is not a splat constant. A scale applied after the mask scales the mask
-    too. Output: the same values, except that a row masked entirely with
+    too. Attention sinks (gpt-oss) fuse as the op's `sinks`: probabilities
+    that are the first S columns of the softmax of `cat(scores, column)`
+    along the keys (casts and a shift by the row max around the `cat`),
+    the column a broadcast per-head logit. Output: the same values, except that a row masked entirely with
     `-inf` gives 0 where the plain softmax gives NaN (transformers' masks
     use the dtype's minimum, never `-inf`).
 

@@ -406,6 +406,20 @@ IterationSpace AttentionOp::getIterationSpace() {
     space.operandMaps.push_back(
         onScores.compose(AffineMap::get(loops, 0, toLoops, ctx)));
   }
+  if (Value sinks = getSinks()) {
+    // The sinks broadcast over (batch..., m, 1): the loops (batch..., m) to
+    // their dims, the last always 0.
+    SmallVector<int64_t> rows(batch);
+    rows.append({m, 1});
+    AffineMap onRows = broadcastMap(
+        cast<RankedTensorType>(sinks.getType()).getShape(), rows, ctx);
+    SmallVector<AffineExpr> toLoops;
+    for (int64_t i = 0; i <= nb; ++i)
+      toLoops.push_back(dim(i));
+    toLoops.push_back(getAffineConstantExpr(0, ctx));
+    space.operandMaps.push_back(
+        onRows.compose(AffineMap::get(loops, 0, toLoops, ctx)));
+  }
   space.resultMaps.push_back(over(nb, nb + 1));
   return space;
 }

@@ -362,19 +362,25 @@ struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
 /// folders can read, that no result of its function mutates (a
 /// `buffer_mutation:<name>` output). Parameters stay weights: a user may
 /// swap them in the .spy.
-bool isConstantWeight(WeightOp w) {
-  if (w.getKind() == WeightKind::parameter || !w.getValue() ||
-      !constfold::isFoldable(*w.getValue()))
-    return false;
+/// Whether a result of `w`'s function mutates it (a
+/// `buffer_mutation:<name>` output), or `w` is outside a function.
+bool isMutatedOrLoose(WeightOp w) {
   auto func = w->getParentOfType<FunctionOpInterface>();
   if (!func)
-    return false;
+    return true;
   std::string mutation = ("buffer_mutation:" + w.getName()).str();
   for (unsigned j = 0, e = func.getNumResults(); j < e; ++j)
     if (auto kind = func.getResultAttrOfType<StringAttr>(j, "spyre.output");
         kind && kind.getValue() == mutation)
-      return false;
-  return true;
+      return true;
+  return false;
+}
+
+bool isConstantWeight(WeightOp w) {
+  if (w.getKind() == WeightKind::parameter || !w.getValue() ||
+      !constfold::isFoldable(*w.getValue()))
+    return false;
+  return !isMutatedOrLoose(w);
 }
 
 /// weight (constant in value) -> constant, when one of its users has only
@@ -406,11 +412,50 @@ struct ConstantWeightToConstant : public OpRewritePattern<WeightOp> {
   }
 };
 
+/// weight -> reshape, the weight's only use: the weight in the reshape's
+/// shape. The emitter writes load-time data in any shape and layout, so a
+/// reshape that repacks sticks (attention sinks [H] viewed as [1, H, 1, 1])
+/// is done once at compile time instead of as a kernel in every run. Its
+/// bytes are the same row-major elements: an inline dense value is
+/// reshaped, external data is kept when stored contiguously (no strides).
+/// A mutated buffer keeps its one shape (the runtime updates it in place).
+struct WeightTakesItsReshapesShape : public OpRewritePattern<WeightOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WeightOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasOneUse() || isMutatedOrLoose(op))
+      return failure();
+    auto reshape = dyn_cast<ReshapeOp>(*op->getUsers().begin());
+    if (!reshape)
+      return failure();
+    auto type = cast<RankedTensorType>(reshape.getType());
+    ElementsAttr value;
+    if (std::optional<ElementsAttr> v = op.getValue()) {
+      auto dense = dyn_cast<DenseElementsAttr>(*v);
+      if (!dense)
+        return failure();
+      value = dense.reshape(
+          RankedTensorType::get(type.getShape(), type.getElementType()));
+    }
+    if (ExternalDataAttr external = op.getExternalAttr();
+        external && !external.getStrides().empty())
+      return failure();
+    rewriter.setInsertionPoint(op);
+    auto reshaped = cast<WeightOp>(rewriter.clone(*op));
+    reshaped.getResult().setType(type);
+    if (value)
+      reshaped.setValueAttr(value);
+    rewriter.replaceOp(reshape, reshaped.getResult());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void WeightOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<ConstantWeightToConstant>(context);
+  results.add<ConstantWeightToConstant, WeightTakesItsReshapesShape>(context);
 }
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -346,6 +346,24 @@ LogicalResult verifyAttentionMask(AttentionOp op, RankedTensorType q,
   return success();
 }
 
+/// Checks that the optional sinks are a float tensor broadcasting to the
+/// [..., M, 1] rows of the scores: one logit per row (or per head).
+LogicalResult verifyAttentionSinks(AttentionOp op, RankedTensorType q) {
+  Value sinks = op.getSinks();
+  if (!sinks)
+    return success();
+  auto st = cast<RankedTensorType>(sinks.getType());
+  SmallVector<int64_t> rows(q.getShape().drop_back());
+  rows.push_back(1);
+  std::optional<SmallVector<int64_t>> joint =
+      broadcastShapes(st.getShape(), rows);
+  if (!isa<FloatType>(st.getElementType()) || !joint ||
+      ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(rows))
+    return op.emitOpError("sinks must be a float tensor that broadcasts to [")
+           << rows << "]";
+  return success();
+}
+
 } // namespace
 
 LogicalResult AttentionOp::verify() {
@@ -356,7 +374,8 @@ LogicalResult AttentionOp::verify() {
   if (failed(verifyAttentionRanks(*this, q, k, v, out)) ||
       failed(verifyAttentionElementTypes(*this, q, k, v, out)) ||
       failed(verifyAttentionShapes(*this, q, k, v, out)) ||
-      failed(verifyAttentionMask(*this, q, k)))
+      failed(verifyAttentionMask(*this, q, k)) ||
+      failed(verifyAttentionSinks(*this, q)))
     return failure();
   return verifyOperandsAndResultsSticks(*this);
 }

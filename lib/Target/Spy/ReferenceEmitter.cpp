@@ -199,7 +199,7 @@ private:
         .Case([&](AttentionOp a) {
           d.scale = a.getScale().convertToDouble();
           return set(d, RefKind::Attention, 0,
-                     {a.getCausal(), bool(a.getMask())});
+                     {a.getCausal(), bool(a.getMask()), bool(a.getSinks())});
         })
         .Case([&](RestickifyOp) { return set(d, RefKind::Restickify); })
         .Default([](Operation *other) -> LogicalResult {

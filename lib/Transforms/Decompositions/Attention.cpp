@@ -71,30 +71,38 @@ AttentionOperands groupAttentionHeads(OpBuilder &b, Location loc,
                                       bool causal) {
   int64_t rank = shapeOf(in.q).size();
   int64_t L = shapeOf(in.q)[rank - 2];
-  ArrayRef<int64_t> ms = in.mask ? shapeOf(in.mask) : ArrayRef<int64_t>();
-  // G heads x L queries as the rows of one tile, when the mask reads them
-  // alike: it varies along neither, or along both (then a view). Not when
-  // causal: a row's query position would no longer be its index.
-  bool fold = !causal &&
-              (!in.mask || L == 1 || (ms[headDim] == 1) == (ms[rank - 2] == 1));
-  AttentionOperands out;
+  // G heads x L queries as the rows of one tile, when the mask and the
+  // sinks read them alike: each varies along neither, or along both (then
+  // a view). Not when causal: a row's query position would no longer be
+  // its index.
+  auto readsAlike = [&](Value t) {
+    if (!t)
+      return true;
+    ArrayRef<int64_t> s = shapeOf(t);
+    return (s[headDim] == 1) == (s[rank - 2] == 1);
+  };
+  bool fold =
+      !causal && (L == 1 || (readsAlike(in.mask) && readsAlike(in.sinks)));
+  // A mask or sinks view: dim `headDim` split into [heads, groups], merged
+  // with the rows when folding.
+  auto grouped = [&](Value t) -> Value {
+    if (!t)
+      return t;
+    SmallVector<int64_t> shape = splitDim(shapeOf(t), headDim, groups);
+    return reshapeTo(b, loc, t, fold ? mergeDims(shape, headDim + 1) : shape);
+  };
+  AttentionOperands out{in.q, in.k, in.v};
   if (fold) {
     out.q = reshapeTo(
         b, loc, in.q,
         mergeDims(splitDim(shapeOf(in.q), headDim, groups), headDim + 1));
-    out.k = in.k;
-    out.v = in.v;
-    if (in.mask)
-      out.mask =
-          reshapeTo(b, loc, in.mask,
-                    mergeDims(splitDim(ms, headDim, groups), headDim + 1));
-    return out;
+  } else {
+    out.q = reshapeTo(b, loc, in.q, splitDim(shapeOf(in.q), headDim, groups));
+    out.k = reshapeTo(b, loc, in.k, splitDim(shapeOf(in.k), headDim, 1));
+    out.v = reshapeTo(b, loc, in.v, splitDim(shapeOf(in.v), headDim, 1));
   }
-  out.q = reshapeTo(b, loc, in.q, splitDim(shapeOf(in.q), headDim, groups));
-  out.k = reshapeTo(b, loc, in.k, splitDim(shapeOf(in.k), headDim, 1));
-  out.v = reshapeTo(b, loc, in.v, splitDim(shapeOf(in.v), headDim, 1));
-  if (in.mask)
-    out.mask = reshapeTo(b, loc, in.mask, splitDim(ms, headDim, groups));
+  out.mask = grouped(in.mask);
+  out.sinks = grouped(in.sinks);
   return out;
 }
 
@@ -296,7 +304,8 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   Location loc = op.getLoc();
   Value out = AttentionOp::create(
       rw, loc, outType, operands->q, operands->k, operands->v, operands->mask,
-      rw.getF64FloatAttr(in->scale), causalOp ? rw.getUnitAttr() : UnitAttr());
+      /*sinks=*/Value(), rw.getF64FloatAttr(in->scale),
+      causalOp ? rw.getUnitAttr() : UnitAttr());
   return reshapeTo(rw, loc, out, resultType(op).getShape());
 }
 

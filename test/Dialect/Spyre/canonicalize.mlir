@@ -861,6 +861,43 @@ func.func @weights(%x: tensor<2xf32>)
 
 // -----
 
+// A weight read only by a reshape takes the reshape's shape (gpt-oss's
+// attention sinks [H] viewed as [1, H, 1, 1]: a repack kernel in every run
+// otherwise): an inline value is reshaped, contiguous external data kept.
+// Not: external data with strides, a weight read elsewhere too, a mutated
+// buffer.
+// CHECK-LABEL: func.func @weight_reshaped
+// CHECK-NEXT: %[[S:.*]] = spyre.weight "attn.sinks" parameter = dense<{{\[\[\[\[}}1.000000e+00]], {{\[\[}}2.000000e+00]], {{\[\[}}3.000000e+00]], {{\[\[}}4.000000e+00]]]]> : tensor<1x4x1x1xf16> : tensor<1x4x1x1xf16>
+// CHECK-NEXT: %[[E:.*]] = spyre.weight "e" parameter external <file = "m.pt2", entry = "data/0", offset = 64> : tensor<32xf16>
+// CHECK-NEXT: %[[T:.*]] = spyre.weight "t" parameter external <file = "m.pt2", entry = "data/1", offset = 0, strides = [1, 4]> : tensor<4x8xf16>
+// CHECK-NEXT: %[[TR:.*]] = spyre.reshape %[[T]] : tensor<4x8xf16> -> tensor<32xf16>
+// CHECK-NEXT: %[[U:.*]] = spyre.weight "u" parameter = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf16> : tensor<4xf16>
+// CHECK-NEXT: %[[UR:.*]] = spyre.reshape %[[U]]
+// CHECK-NEXT: %[[UN:.*]] = spyre.unary neg %[[U]]
+// CHECK-NEXT: %[[C:.*]] = spyre.weight "count" buffer external <file = "m.pt2", entry = "data/2", offset = 0> : tensor<4xf16>
+// CHECK-NEXT: %[[CR:.*]] = spyre.reshape %[[C]]
+// CHECK-NEXT: return %[[S]], %[[E]], %[[TR]], %[[UR]], %[[UN]], %[[CR]]
+func.func @weight_reshaped()
+    -> (tensor<1x4x1x1xf16> {spyre.output = "user"}, tensor<32xf16> {spyre.output = "user"},
+        tensor<32xf16> {spyre.output = "user"}, tensor<1x4x1x1xf16> {spyre.output = "user"},
+        tensor<4xf16> {spyre.output = "user"},
+        tensor<1x4x1x1xf16> {spyre.output = "buffer_mutation:count"}) {
+  %s = spyre.weight "attn.sinks" parameter = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf16> : tensor<4xf16>
+  %0 = spyre.reshape %s : tensor<4xf16> -> tensor<1x4x1x1xf16>
+  %e = spyre.weight "e" parameter external <file = "m.pt2", entry = "data/0", offset = 64> : tensor<4x8xf16>
+  %1 = spyre.reshape %e : tensor<4x8xf16> -> tensor<32xf16>
+  %t = spyre.weight "t" parameter external <file = "m.pt2", entry = "data/1", offset = 0, strides = [1, 4]> : tensor<4x8xf16>
+  %2 = spyre.reshape %t : tensor<4x8xf16> -> tensor<32xf16>
+  %u = spyre.weight "u" parameter = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf16> : tensor<4xf16>
+  %3 = spyre.reshape %u : tensor<4xf16> -> tensor<1x4x1x1xf16>
+  %4 = spyre.unary neg %u : tensor<4xf16> -> tensor<4xf16>
+  %c = spyre.weight "count" buffer external <file = "m.pt2", entry = "data/2", offset = 0> : tensor<4xf16>
+  %5 = spyre.reshape %c : tensor<4xf16> -> tensor<1x4x1x1xf16>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x4x1x1xf16>, tensor<32xf16>, tensor<32xf16>, tensor<1x4x1x1xf16>, tensor<4xf16>, tensor<1x4x1x1xf16>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // spyre.restickify
 //===----------------------------------------------------------------------===//

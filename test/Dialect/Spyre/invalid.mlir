@@ -2412,3 +2412,19 @@ func.func @attention_mask(%q: tensor<4x8xf16>, %k: tensor<6x8xf16>, %v: tensor<6
   %0 = spyre.attention %q, %k, %v mask %m {scale = 1.0 : f64} : tensor<4x8xf16>, tensor<6x8xf16>, tensor<6x8xf16>, tensor<4x5xf16> -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
+
+// -----
+
+func.func @attention_sinks_shape(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>, %s: tensor<2x4x2xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op sinks must be a float tensor that broadcasts to [2, 4, 1]}}
+  %0 = spyre.attention %q, %k, %v sinks(%s : tensor<2x4x2xf16>) {scale = 1.0 : f64} : tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+func.func @attention_sinks_type(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>, %s: tensor<2x1x1xi32>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op sinks must be a float tensor that broadcasts to [2, 4, 1]}}
+  %0 = spyre.attention %q, %k, %v sinks(%s : tensor<2x1x1xi32>) {scale = 1.0 : f64} : tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}

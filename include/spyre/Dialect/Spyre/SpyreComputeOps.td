@@ -39,7 +39,8 @@ def Spyre_MatmulOp : Spyre_ComputeOp<"matmul", [
   let hasCanonicalizer = 1;
 }
 
-def Spyre_AttentionOp : Spyre_ComputeOp<"attention"> {
+def Spyre_AttentionOp : Spyre_ComputeOp<"attention",
+    [AttrSizedOperandSegments]> {
   let summary = "softmax(q @ k^T * scale + mask) @ v in one kernel";
   let description = [{
     `result[..., m, :] = sum_s p[..., m, s] * value[..., s, :]` with
@@ -55,18 +56,29 @@ def Spyre_AttentionOp : Spyre_ComputeOp<"attention"> {
     With `causal`, query row `m` also masks every key position `s > m`
     (PyTorch's `is_causal`, top-left aligned; needs M <= S).
 
+    With `sinks` (attention sinks, gpt-oss), each row's softmax also
+    counts one more logit that selects no value: `p[..., m, s] =
+    exp(x[..., m, s]) / (sum_s' exp(x[..., m, s']) + exp(sinks[..., m, 0]))`
+    for the scaled, masked scores `x`; `sinks` broadcasts to `[..., M, 1]`
+    (one logit per head: `[..., H, 1, 1]`). PyTorch writes it as the
+    softmax of the scores with the sink column concatenated, that column
+    dropped after.
+
     Lowered as one flash-style kernel: the key and value stream through LX
     in tiles of S, the softmax is online (running fp32 max and sum per
     row), and the scores never leave LX; with `causal` the key tiles past
-    a query tile's diagonal are skipped.
+    a query tile's diagonal are skipped. Sinks start each row's running
+    max at its sink and its running sum at 1.
   }];
   let arguments = (ins AnyRankedTensor:$query, AnyRankedTensor:$key,
                        AnyRankedTensor:$value,
-                       Optional<AnyRankedTensor>:$mask, F64Attr:$scale,
+                       Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$sinks, F64Attr:$scale,
                        UnitAttr:$causal);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $query `,` $key `,` $value (`mask` $mask^)? attr-dict `:`
+    $query `,` $key `,` $value (`mask` $mask^)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)? attr-dict `:`
     type($query) `,` type($key) `,` type($value) (`,` type($mask)^)? `->`
     type($result)
   }];
