@@ -142,6 +142,17 @@ BENCH = {
         [In((1, 32, 1, 128), name="q"), In((1, 8, 4096, 128), name="k"),
          In((1, 8, 4096, 128), name="v")],
         "eager attention, q[1,32,1,128] over repeat_kv(k, v [1,8,4096,128])"),
+    # gpt-oss-20b attention heads (64 query, 8 kv, head_dim 64) at prefill
+    # 512, transformers' GptOss eager form: the causal mask of finfo.min built
+    # in the graph and a per-head sink logit joined to each row's softmax
+    "attention_sinks_64x8x512x64": (
+        lambda q, k, v, s: _sinks_attention(
+            q, k, v, torch.triu(torch.full((512, 512), torch.finfo(q.dtype).min,
+                                           dtype=q.dtype), 1), s),
+        [In((1, 64, 512, 64), name="q"), In((1, 8, 512, 64), name="k"),
+         In((1, 8, 512, 64), name="v"), In((64,), name="sinks")],
+        "gpt-oss eager attention with sinks: q[1,64,512,64] over repeat_kv(k, v "
+        "[1,8,512,64]), the causal mask of finfo.min built in the graph, sinks[64]"),
     # the same heads at prefill: causal SDPA with enable_gqa over 1024 tokens
     "sdpa_gqa_32x8x1024x128": (
         lambda q, k, v: keep_ops.scaled_dot_product_attention(
@@ -216,6 +227,16 @@ def _repeat_kv(x, n):
     """transformers' repeat_kv: each kv head repeated n times."""
     b, h, s, d = x.shape
     return x[:, :, None, :, :].expand(b, h, n, s, d).reshape(b, h * n, s, d)
+
+
+def _sinks_attention(q, k, v, mask, sinks):
+    # transformers' GptOss eager_attention_forward (scaling 64 ** -0.5)
+    w = torch.matmul(q, _repeat_kv(k, 8).transpose(2, 3)) * 0.125 + mask
+    col = sinks.reshape(1, -1, 1, 1).expand(q.shape[0], -1, q.shape[-2], -1)
+    w = torch.cat([w, col], dim=-1)
+    w = w - w.max(dim=-1, keepdim=True).values
+    p = F.softmax(w, dim=-1, dtype=w.dtype)[..., :-1]
+    return torch.matmul(p, _repeat_kv(v, 8))
 
 
 def _moe(x, slots, w, back, gate):

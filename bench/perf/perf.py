@@ -53,6 +53,7 @@ MODELS = [
     ("sdpa_gqa_32x8x1024x128", f"{BENCH}/sdpa_gqa_32x8x1024x128"),
     ("eager_gqa_decode_32x8x4096x128", f"{BENCH}/eager_gqa_decode_32x8x4096x128"),
     ("attention_1x512x4096x128", f"{BENCH}/attention_1x512x4096x128"),
+    ("attention_sinks_64x8x512x64", f"{BENCH}/attention_sinks_64x8x512x64"),
     ("mul_scalar_256x2048", f"{BENCH}/mul_scalar_256x2048"),
     ("mul_scalar_4096x2048", f"{BENCH}/mul_scalar_4096x2048"),
     ("add_1x512x4096", f"{BENCH}/add_1x512x4096"),

@@ -249,7 +249,16 @@ static LogicalResult checkMaskTiles(const KernelPlan &plan,
   return success();
 }
 
-/// What a core moves once, per query tile, per key tile.
+/// Whether input `t` varies with a head but neither with the query nor the
+/// key tiles (sinks, one logit per head): loaded once per head, before its
+/// query tiles, into one buffer (the next head's load queues behind this
+/// head's last store on the core's one DMA queue).
+static bool loadedPerHead(const PlanTensor &t, const AttentionLoops &L) {
+  return !t.isResult && !t.hoisted && !t.resident && !t.variesInAccLoop &&
+         t.loopBytes[L.m] == 0;
+}
+
+/// What a core moves once, per head, per query tile, per key tile.
 static void markAttentionTransfers(KernelPlan &plan, const AttentionLoops &L) {
   int64_t n = plan.loops.size();
   int64_t depth = plan.schedule.getDepth();
@@ -259,7 +268,7 @@ static void markAttentionTransfers(KernelPlan &plan, const AttentionLoops &L) {
       return t.loopBytes[l] && maxTiles[l] > 1;
     });
     t.variesInAccLoop = t.loopBytes[L.s] != 0;
-    t.copies = t.hoisted ? 1 : depth;
+    t.copies = t.hoisted || loadedPerHead(t, L) ? 1 : depth;
     for (int64_t l = 0; l < n; ++l)
       if (!t.isResult && !t.loopBytes[l])
         t.sharers *= plan.loops[l].split;
@@ -403,13 +412,15 @@ static double keyTileComputeNs(const KernelPlan &plan,
 namespace {
 /// An attention kernel's tile transfers by how often they run.
 struct AttentionTransfers {
-  SmallVector<DmaTransfer> streamed, perQuery, stores, held, once;
+  SmallVector<DmaTransfer> streamed, perQuery, stores, held, perHead, once;
 };
 } // namespace
 
 /// Groups the tensors' tile transfers: stores, per key tile, per query
-/// tile, held (per head), once (hoisted: before everything else).
+/// tile, held and per head (the sinks), once (hoisted: before everything
+/// else).
 static AttentionTransfers groupTransfers(const KernelPlan &plan) {
+  AttentionLoops L(plan.loops.size());
   AttentionTransfers g;
   for (const PlanTensor &t : plan.tensors) {
     DmaTransfer transfer = t.tileTransfer(plan.arch);
@@ -419,6 +430,8 @@ static AttentionTransfers groupTransfers(const KernelPlan &plan) {
       g.held.push_back(transfer);
     else if (t.variesInAccLoop)
       g.streamed.push_back(transfer);
+    else if (loadedPerHead(t, L))
+      g.perHead.push_back(transfer);
     else if (!t.hoisted)
       g.perQuery.push_back(transfer);
     else
@@ -480,8 +493,10 @@ double KernelPlan::estimateAttentionNs() const {
   double diagonalNode = dmaTime(arch, diagonal, 1).memory;
   // Held keys and values: loaded once per head, before its first key
   // tile, by every core at once.
-  double heldNs = dmaTime(arch, g.held, cores).period;
-  double heldNode = dmaTime(arch, g.held, 1).memory;
+  double heldNs = dmaTime(arch, g.held, cores).period +
+                  dmaTime(arch, g.perHead, cores).period;
+  double heldNode =
+      dmaTime(arch, g.held, 1).memory + dmaTime(arch, g.perHead, 1).memory;
   // Hoisted ones (a core's only query tile, the constants): every core's
   // at once, before anything else.
   double onceNs = dmaTime(arch, g.once, cores).period;
@@ -555,7 +570,7 @@ public:
     size_t opened = 0;
     for (int64_t l = 0; l <= L.m; ++l) {
       if (l == L.m)
-        loadHeldKeysAndValues();
+        loadPerHead();
       if (maxTiles(l) > 1) {
         scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
                        l);
@@ -616,9 +631,11 @@ private:
   }
   LxAddressAttr lx(StringRef name) { return lx(plan.buffer(name)); }
   /// A tensor's tile: tiles of key positions rotate with the key loop, the
-  /// others with the query loop.
+  /// others with the query loop; one loaded per head stays put.
   LxAddressAttr tensorLx(unsigned ti) {
     const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[ti]];
+    if (loadedPerHead(plan.tensors[ti], L))
+      return LxAddressAttr::get(b.getContext(), buf.offset, {}, 0);
     std::optional<int64_t> level = rotateLevel;
     if (!plan.tensors[ti].variesInAccLoop)
       level = queryLevel;
@@ -658,10 +675,11 @@ private:
     return LxAddressAttr::get(b.getContext(), offset, strides, 0);
   }
 
-  /// Loads the keys and values the schedule holds, once per head.
-  void loadHeldKeysAndValues() {
+  /// Loads the keys and values the schedule holds, and the inputs that
+  /// vary with the head only (the sinks), once per head.
+  void loadPerHead() {
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (plan.tensors[i].resident)
+      if (plan.tensors[i].resident || loadedPerHead(plan.tensors[i], L))
         transfer(i, false);
   }
 
@@ -776,7 +794,8 @@ private:
   void queryTile() {
     queryLevel = int64_t(scope.depth()) - 1;
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop)
+      if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop &&
+          !loadedPerHead(plan.tensors[i], L))
         transfer(i, false);
     initRowStatistics();
     unary("copy", acc(), mt(), ev(), constant(kZero));

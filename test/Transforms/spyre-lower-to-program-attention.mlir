@@ -75,16 +75,17 @@ func.func @masked_gqa(%q: tensor<1x2x4x40x64xf16>, %k: tensor<1x2x1x300x64xf16>,
 
 // -----
 
-// Sinks (one logit per head, [1, 8, 1, 1]): loaded with each query tile
-// (one stick, row pitch 0), they start every row's running max, and the
-// running sum starts at 1 (the constant after -inf: index 5, offset + 20),
-// the sink's exp(sink - max); the key tiles then run as without sinks.
+// Sinks (one logit per head, [1, 8, 1, 1]): loaded once per head, before
+// its query tiles, into one buffer (one stick, row pitch 0), they start
+// every row's running max, and the running sum starts at 1 (the constant
+// after -inf: index 5, offset + 20), the sink's exp(sink - max); the key
+// tiles then run as without sinks.
 // CHECK-LABEL: spyre.program @k0_attention
 // CHECK: spyre.dma_load {box = array<i64: 1, 1, 1>, lx = #spyre.lx<offset = [[C:[0-9]+]]>, mem = #spyre.mem<tensor = @cst, offset = 0>
 // CHECK: spyre.loop 8 {
-// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in0
-// CHECK: spyre.dma_load {box = array<i64: 1, 1, 1>, lx = #spyre.lx<offset = [[S:[0-9]+]], strides = [128], wrap = 256>, mem = #spyre.mem<tensor = @in3, offset = 0, strides = [128]>, pitch = array<i64: 0, 0, 0>
-// CHECK-NEXT: spyre.sfp_unary "copy" {cols = 1 : i64, dst = #spyre.lx<offset = [[MAX:[0-9]+]]>, dst_type = f32, pitch = array<i64: 128, 0, 0>, rows = 100 : i64, src0 = #spyre.lx<offset = [[S]], strides = [128], wrap = 256>, src0_type = f16}
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 1, 1, 1>, lx = #spyre.lx<offset = [[S:[0-9]+]]>, mem = #spyre.mem<tensor = @in3, offset = 0, strides = [128]>, pitch = array<i64: 0, 0, 0>
+// CHECK-NEXT: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in0
+// CHECK-NEXT: spyre.sfp_unary "copy" {cols = 1 : i64, dst = #spyre.lx<offset = [[MAX:[0-9]+]]>, dst_type = f32, pitch = array<i64: 128, 0, 0>, rows = 100 : i64, src0 = #spyre.lx<offset = [[S]]>, src0_type = f16}
 // CHECK-NEXT: spyre.sfp_unary "copy" {bcast_col0, cols = 1 : i64, dst = #spyre.lx<offset = [[SUM:[0-9]+]]>, {{.*}}src0_type = f32}
 // CHECK: spyre.sfp_binary "max" {cols = 1 : i64, {{.*}}src0 = #spyre.lx<offset = [[MAX]]>
 // CHECK: spyre.sfp_binary "div" {bcast_col1, {{.*}}src1 = #spyre.lx<offset = [[SUM]]>

@@ -644,6 +644,15 @@ def register_op_zoo(add, ZooEntry, In):
        HS, "transformers' eager attention: repeat_kv'd K/V, scaled scores plus a causal mask "
        "of finfo.min built in the graph, fp32 softmax: one flash-attention kernel "
        "(spyre-fuse-attention)", tol="matmul")
+    op("eager_attention_triu_mask",
+       lambda q, k, v: eager_attention(
+           q, k, v, torch.triu(torch.full((300, 300), torch.finfo(q.dtype).min,
+                                          dtype=q.dtype), 1), 0.125, 1),
+       [I((1, 2, 300, 64), name="q"), I((1, 2, 300, 64), name="k"),
+        I((1, 2, 300, 64), name="v")],
+       H, "eager attention under the causal mask of finfo.min built in the graph "
+       "by triu (300 x 300: too large to fold): the mask becomes the kernel's causal "
+       "flag (key tiles past the diagonal skipped, no mask read)", tol="matmul")
     op("eager_attention_decode",
        lambda q, k, v, m: eager_attention(q, k, v, m, 64 ** -0.5, 4),
        [I((1, 8, 1, 64), "bf16", name="q"), I((1, 2, 1100, 64), "bf16", name="k"),

@@ -451,7 +451,199 @@ struct WeightTakesItsReshapesShape : public OpRewritePattern<WeightOp> {
   }
 };
 
+/// The lowest value a mask may hold where it masks: exp(score + mask -
+/// max) is 0 in f32 for any score a softmax sees (transformers' masks use
+/// the dtype's minimum, -65504 in f16; others -1e9 or -inf).
+constexpr double kMaskedAtMost = -32768.0;
+
+/// What a constant additive attention mask is.
+enum class ConstantMask { none, zero, causal };
+
+/// Whether a float value adds nothing (0) or masks (kMaskedAtMost or less).
+bool isKept(double v) { return v == 0.0; }
+bool isMasked(double v) { return v <= kMaskedAtMost; }
+
+/// The splat value of a float constant, if `v` is one.
+std::optional<double> splatFloat(Value v) {
+  DenseElementsAttr values;
+  if (!matchPattern(v, m_Constant(&values)) || !values.isSplat() ||
+      !isa<FloatType>(values.getElementType()))
+    return std::nullopt;
+  return values.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// A constant position vector along dim `dim` of `rank` (size 1 in every
+/// other dim) holding k + offset at position k: an iota.
+struct Positions {
+  int64_t dim, offset;
+};
+
+std::optional<Positions> positionsOf(Value v, int64_t rank) {
+  DenseElementsAttr values;
+  if (!matchPattern(v, m_Constant(&values)) ||
+      !isa<IntegerType>(values.getElementType()))
+    return std::nullopt;
+  ArrayRef<int64_t> shape = values.getType().getShape();
+  if (int64_t(shape.size()) > rank)
+    return std::nullopt;
+  // Aligned to the right, as broadcasting does; one dim of size > 1.
+  int64_t lead = rank - int64_t(shape.size()), dim = -1;
+  for (auto [d, n] : llvm::enumerate(shape))
+    if (n > 1) {
+      if (dim >= 0)
+        return std::nullopt;
+      dim = lead + int64_t(d);
+    }
+  if (dim < 0 || values.isSplat())
+    return std::nullopt;
+  auto ints = values.getValues<APInt>();
+  int64_t offset = (*ints.begin()).getSExtValue(), k = 0;
+  for (const APInt &x : ints)
+    if (x.getSExtValue() != k++ + offset)
+      return std::nullopt;
+  return Positions{dim, offset};
+}
+
+/// `pred` with its operands swapped (a < b is b > a).
+ComparePredicate swapped(ComparePredicate pred) {
+  switch (pred) {
+  case ComparePredicate::lt:
+    return ComparePredicate::gt;
+  case ComparePredicate::le:
+    return ComparePredicate::ge;
+  case ComparePredicate::gt:
+    return ComparePredicate::lt;
+  case ComparePredicate::ge:
+    return ComparePredicate::le;
+  default:
+    return pred;
+  }
+}
+
+/// Whether `cond`, a comparison of a key position with a query position
+/// (iotas along the last two dims), is key > query (`past`: true) or key
+/// <= query (`past`: false) for keys j and queries i.
+std::optional<bool> comparesKeyPastQuery(Value cond, int64_t rank) {
+  auto cmp = cond.getDefiningOp<CompareOp>();
+  if (!cmp || rank < 2)
+    return std::nullopt;
+  std::optional<Positions> a = positionsOf(cmp.getLhs(), rank);
+  std::optional<Positions> b = positionsOf(cmp.getRhs(), rank);
+  if (!a || !b)
+    return std::nullopt;
+  ComparePredicate pred = cmp.getPredicate();
+  // As key (j + kOff) pred query (i + qOff).
+  if (a->dim == rank - 2 && b->dim == rank - 1) {
+    std::swap(a, b);
+    pred = swapped(pred);
+  }
+  if (a->dim != rank - 1 || b->dim != rank - 2)
+    return std::nullopt;
+  // j + ka pred i + qb  <=>  j - i pred d.
+  int64_t d = b->offset - a->offset;
+  switch (pred) {
+  case ComparePredicate::gt: // j - i > d
+    return d == 0 ? std::optional<bool>(true) : std::nullopt;
+  case ComparePredicate::ge: // j - i >= d
+    return d == 1 ? std::optional<bool>(true) : std::nullopt;
+  case ComparePredicate::le: // j - i <= d
+    return d == 0 ? std::optional<bool>(false) : std::nullopt;
+  case ComparePredicate::lt: // j - i < d
+    return d == 1 ? std::optional<bool>(false) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether `mask` is select(key > query, masked, 0) (or key <= query with
+/// the values swapped) over position iotas: the form triu/tril and the
+/// masks built from arange take, folded or not (a [4096, 4096] one is too
+/// large to fold), through casts and reshapes that add unit dims.
+bool isCausalSelect(Value mask, int64_t m, int64_t s) {
+  while (Operation *def = mask.getDefiningOp()) {
+    if (!isa<CastOp, ReshapeOp>(def))
+      break;
+    mask = def->getOperand(0);
+  }
+  auto select = mask.getDefiningOp<SelectOp>();
+  if (!select)
+    return false;
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(mask.getType()).getShape();
+  int64_t rank = shape.size();
+  if (rank < 2 || shape[rank - 2] != m || shape[rank - 1] != s || m > s)
+    return false;
+  std::optional<bool> past = comparesKeyPastQuery(select.getCondition(), rank);
+  std::optional<double> t = splatFloat(select.getTrueValue());
+  std::optional<double> f = splatFloat(select.getFalseValue());
+  if (!past || !t || !f)
+    return false;
+  return *past ? isMasked(*t) && isKept(*f) : isKept(*t) && isMasked(*f);
+}
+
+/// Whether the constant `mask` of an attention with `m` queries and `s`
+/// keys adds nothing (all 0) or is exactly the top-left causal mask (0 at
+/// key j <= query i, masked past it) for every head: then the op's
+/// `causal` (which skips the key tiles past the diagonal and reads no
+/// mask) computes the same probabilities.
+ConstantMask classifyConstantMask(Value mask, int64_t m, int64_t s) {
+  if (isCausalSelect(mask, m, s))
+    return ConstantMask::causal;
+  DenseElementsAttr values;
+  if (!matchPattern(mask, m_Constant(&values)) ||
+      !isa<FloatType>(values.getElementType()))
+    return ConstantMask::none;
+  if (values.isSplat())
+    return values.getSplatValue<APFloat>().isZero() ? ConstantMask::zero
+                                                    : ConstantMask::none;
+  ArrayRef<int64_t> shape = values.getType().getShape();
+  int64_t rank = shape.size();
+  if (rank < 2 || shape[rank - 2] != m || shape[rank - 1] != s || m > s ||
+      values.getNumElements() != m * s)
+    return ConstantMask::none;
+  int64_t k = 0;
+  for (const APFloat &v : values.getValues<APFloat>()) {
+    int64_t i = k / s, j = k % s;
+    ++k;
+    if (j <= i ? !isKept(v.convertToDouble()) : !isMasked(v.convertToDouble()))
+      return ConstantMask::none;
+  }
+  return ConstantMask::causal;
+}
+
+/// attention(mask = a constant causal mask) -> attention {causal}, and a
+/// constant zero mask dropped: eager attention builds its causal mask in
+/// the graph (transformers' `create_causal_mask` from positions), which
+/// folds to a constant when the shapes are static; as the flag the kernel
+/// skips the key tiles past the diagonal and reads no mask.
+struct ConstantMaskToCausal : public OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    Value mask = op.getMask();
+    if (!mask)
+      return failure();
+    ArrayRef<int64_t> q =
+        cast<RankedTensorType>(op.getQuery().getType()).getShape();
+    ArrayRef<int64_t> key =
+        cast<RankedTensorType>(op.getKey().getType()).getShape();
+    ConstantMask kind = classifyConstantMask(mask, q.end()[-2], key.end()[-2]);
+    if (kind == ConstantMask::none)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getMaskMutable().clear();
+      if (kind == ConstantMask::causal)
+        op.setCausal(true);
+    });
+    return success();
+  }
+};
+
 } // namespace
+
+void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ConstantMaskToCausal>(context);
+}
 
 void WeightOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {

@@ -899,6 +899,78 @@ func.func @weight_reshaped()
 // -----
 
 //===----------------------------------------------------------------------===//
+// spyre.attention: constant masks
+//===----------------------------------------------------------------------===//
+
+// A constant mask that is exactly the top-left causal one for every head
+// (0 where key <= query, the dtype's minimum or -inf past it: exp() of it
+// is 0 in f32) becomes the op's `causal`, also with fewer queries than
+// keys; a zero mask is dropped. Kept: a sliding window, a "mask" of -1,
+// one mask per head.
+// CHECK-LABEL: func.func @attention_constant_masks
+// CHECK-DAG: %[[HEADS:.*]] = spyre.constant {{.*}} : tensor<2x4x4xf16>
+// CHECK-DAG: %[[SOFT:.*]] = spyre.constant dense<{{\[\[}}0.000000e+00, -1.000000e+00
+// CHECK-DAG: %[[WINDOW:.*]] = spyre.constant dense<{{\[\[}}0.000000e+00, -6.550400e+04, -6.550400e+04, -6.550400e+04], [0.000000e+00, 0.000000e+00, -6.550400e+04, -6.550400e+04], [-6.550400e+04
+// CHECK: %[[A0:.*]] = spyre.attention %arg0, %arg1, %arg2 {causal, scale = 5.000000e-01 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+// CHECK-NEXT: %[[A1:.*]] = spyre.attention %arg0, %arg1, %arg2 {scale = 5.000000e-01 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16> -> tensor<2x4x8xf16>
+// CHECK-NEXT: %[[A2:.*]] = spyre.attention %arg3, %arg4, %arg5 {causal, scale = 5.000000e-01 : f64}
+// CHECK-NEXT: %[[A3:.*]] = spyre.attention %arg0, %arg1, %arg2 mask %[[WINDOW]]
+// CHECK-NEXT: %[[A4:.*]] = spyre.attention %arg0, %arg1, %arg2 mask %[[SOFT]]
+// CHECK-NEXT: %[[A5:.*]] = spyre.attention %arg0, %arg1, %arg2 mask %[[HEADS]]
+// CHECK-NEXT: return %[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[A4]], %[[A5]]
+func.func @attention_constant_masks(%q: tensor<2x4x8xf16>, %k: tensor<2x4x8xf16>, %v: tensor<2x4x8xf16>, %q3: tensor<2x3x8xf16>, %k5: tensor<2x5x8xf16>, %v5: tensor<2x5x8xf16>)
+    -> (tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x3x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>) {
+  %causal = spyre.constant dense<[[[0.0, -65504.0, -65504.0, -65504.0], [0.0, 0.0, -65504.0, -65504.0], [0.0, 0.0, 0.0, -65504.0], [0.0, 0.0, 0.0, 0.0]]]> : tensor<1x4x4xf16> : tensor<1x4x4xf16>
+  %0 = spyre.attention %q, %k, %v mask %causal {scale = 0.5 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<1x4x4xf16> -> tensor<2x4x8xf16>
+  %zero = spyre.constant dense<0.0> : tensor<4x4xf16> : tensor<4x4xf16>
+  %1 = spyre.attention %q, %k, %v mask %zero {scale = 0.5 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<4x4xf16> -> tensor<2x4x8xf16>
+  %wide = spyre.constant dense<[[0.0, 0xFC00, 0xFC00, 0xFC00, 0xFC00], [0.0, 0.0, 0xFC00, 0xFC00, 0xFC00], [0.0, 0.0, 0.0, 0xFC00, 0xFC00]]> : tensor<3x5xf16> : tensor<3x5xf16>
+  %2 = spyre.attention %q3, %k5, %v5 mask %wide {scale = 0.5 : f64} : tensor<2x3x8xf16>, tensor<2x5x8xf16>, tensor<2x5x8xf16>, tensor<3x5xf16> -> tensor<2x3x8xf16>
+  %window = spyre.constant dense<[[0.0, -65504.0, -65504.0, -65504.0], [0.0, 0.0, -65504.0, -65504.0], [-65504.0, 0.0, 0.0, -65504.0], [-65504.0, -65504.0, 0.0, 0.0]]> : tensor<4x4xf16> : tensor<4x4xf16>
+  %3 = spyre.attention %q, %k, %v mask %window {scale = 0.5 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<4x4xf16> -> tensor<2x4x8xf16>
+  %soft = spyre.constant dense<[[0.0, -1.0, -1.0, -1.0], [0.0, 0.0, -1.0, -1.0], [0.0, 0.0, 0.0, -1.0], [0.0, 0.0, 0.0, 0.0]]> : tensor<4x4xf16> : tensor<4x4xf16>
+  %4 = spyre.attention %q, %k, %v mask %soft {scale = 0.5 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<4x4xf16> -> tensor<2x4x8xf16>
+  %heads = spyre.constant dense<[[[0.0, -65504.0, -65504.0, -65504.0], [0.0, 0.0, -65504.0, -65504.0], [0.0, 0.0, 0.0, -65504.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, -65504.0, -65504.0, -65504.0], [0.0, 0.0, -65504.0, -65504.0], [0.0, 0.0, 0.0, -65504.0], [0.0, 0.0, 0.0, 0.0]]]> : tensor<2x4x4xf16> : tensor<2x4x4xf16>
+  %5 = spyre.attention %q, %k, %v mask %heads {scale = 0.5 : f64} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x4xf16> -> tensor<2x4x8xf16>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x3x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>
+}
+
+// -----
+
+// The same masks unfolded (over 2^16 elements, canonicalization does not
+// fold them): select(key > query, finfo.min, 0) over position iotas, as
+// triu and transformers' arange masks decompose, through a reshape; also
+// select(query >= key, 0, finfo.min). Kept: key > query + 1, a diagonal
+// one further.
+// CHECK-LABEL: func.func @attention_causal_selects
+// CHECK: %[[A0:.*]] = spyre.attention %arg0, %arg1, %arg2 {{.}}causal, scale = 5.000000e-01 : f64
+// CHECK: %[[A1:.*]] = spyre.attention %arg0, %arg1, %arg2 {{.}}causal, scale = 5.000000e-01 : f64
+// CHECK: %[[M:.*]] = spyre.select
+// CHECK: %[[A2:.*]] = spyre.attention %arg0, %arg1, %arg2 mask %[[M]] {{.}}scale
+// CHECK: return %[[A0]], %[[A1]], %[[A2]]
+func.func @attention_causal_selects(%q: tensor<1x256x8xf16>, %k: tensor<1x257x8xf16>, %v: tensor<1x257x8xf16>)
+    -> (tensor<1x256x8xf16>, tensor<1x256x8xf16>, tensor<1x256x8xf16>) {
+  %cols = spyre.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256]]> : tensor<1x257xi32> : tensor<1x257xi32>
+  %rows1 = spyre.constant dense<[[1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11], [12], [13], [14], [15], [16], [17], [18], [19], [20], [21], [22], [23], [24], [25], [26], [27], [28], [29], [30], [31], [32], [33], [34], [35], [36], [37], [38], [39], [40], [41], [42], [43], [44], [45], [46], [47], [48], [49], [50], [51], [52], [53], [54], [55], [56], [57], [58], [59], [60], [61], [62], [63], [64], [65], [66], [67], [68], [69], [70], [71], [72], [73], [74], [75], [76], [77], [78], [79], [80], [81], [82], [83], [84], [85], [86], [87], [88], [89], [90], [91], [92], [93], [94], [95], [96], [97], [98], [99], [100], [101], [102], [103], [104], [105], [106], [107], [108], [109], [110], [111], [112], [113], [114], [115], [116], [117], [118], [119], [120], [121], [122], [123], [124], [125], [126], [127], [128], [129], [130], [131], [132], [133], [134], [135], [136], [137], [138], [139], [140], [141], [142], [143], [144], [145], [146], [147], [148], [149], [150], [151], [152], [153], [154], [155], [156], [157], [158], [159], [160], [161], [162], [163], [164], [165], [166], [167], [168], [169], [170], [171], [172], [173], [174], [175], [176], [177], [178], [179], [180], [181], [182], [183], [184], [185], [186], [187], [188], [189], [190], [191], [192], [193], [194], [195], [196], [197], [198], [199], [200], [201], [202], [203], [204], [205], [206], [207], [208], [209], [210], [211], [212], [213], [214], [215], [216], [217], [218], [219], [220], [221], [222], [223], [224], [225], [226], [227], [228], [229], [230], [231], [232], [233], [234], [235], [236], [237], [238], [239], [240], [241], [242], [243], [244], [245], [246], [247], [248], [249], [250], [251], [252], [253], [254], [255], [256]]> : tensor<256x1xi32> : tensor<256x1xi32>
+  %rows = spyre.constant dense<[[0], [1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11], [12], [13], [14], [15], [16], [17], [18], [19], [20], [21], [22], [23], [24], [25], [26], [27], [28], [29], [30], [31], [32], [33], [34], [35], [36], [37], [38], [39], [40], [41], [42], [43], [44], [45], [46], [47], [48], [49], [50], [51], [52], [53], [54], [55], [56], [57], [58], [59], [60], [61], [62], [63], [64], [65], [66], [67], [68], [69], [70], [71], [72], [73], [74], [75], [76], [77], [78], [79], [80], [81], [82], [83], [84], [85], [86], [87], [88], [89], [90], [91], [92], [93], [94], [95], [96], [97], [98], [99], [100], [101], [102], [103], [104], [105], [106], [107], [108], [109], [110], [111], [112], [113], [114], [115], [116], [117], [118], [119], [120], [121], [122], [123], [124], [125], [126], [127], [128], [129], [130], [131], [132], [133], [134], [135], [136], [137], [138], [139], [140], [141], [142], [143], [144], [145], [146], [147], [148], [149], [150], [151], [152], [153], [154], [155], [156], [157], [158], [159], [160], [161], [162], [163], [164], [165], [166], [167], [168], [169], [170], [171], [172], [173], [174], [175], [176], [177], [178], [179], [180], [181], [182], [183], [184], [185], [186], [187], [188], [189], [190], [191], [192], [193], [194], [195], [196], [197], [198], [199], [200], [201], [202], [203], [204], [205], [206], [207], [208], [209], [210], [211], [212], [213], [214], [215], [216], [217], [218], [219], [220], [221], [222], [223], [224], [225], [226], [227], [228], [229], [230], [231], [232], [233], [234], [235], [236], [237], [238], [239], [240], [241], [242], [243], [244], [245], [246], [247], [248], [249], [250], [251], [252], [253], [254], [255]]> : tensor<256x1xi32> : tensor<256x1xi32>
+  %min = spyre.constant dense<-65504.0> : tensor<f16> : tensor<f16>
+  %zero = spyre.constant dense<0.0> : tensor<f16> : tensor<f16>
+  %past = spyre.compare ge %cols, %rows1 : tensor<1x257xi32>, tensor<256x1xi32> -> tensor<256x257xi1>
+  %m0 = spyre.select %past, %min, %zero : tensor<256x257xi1>, tensor<f16>, tensor<f16> -> tensor<256x257xf16>
+  %m0r = spyre.reshape %m0 : tensor<256x257xf16> -> tensor<1x256x257xf16>
+  %0 = spyre.attention %q, %k, %v mask %m0r {scale = 0.5 : f64} : tensor<1x256x8xf16>, tensor<1x257x8xf16>, tensor<1x257x8xf16>, tensor<1x256x257xf16> -> tensor<1x256x8xf16>
+  %kept = spyre.compare ge %rows, %cols : tensor<256x1xi32>, tensor<1x257xi32> -> tensor<256x257xi1>
+  %m1 = spyre.select %kept, %zero, %min : tensor<256x257xi1>, tensor<f16>, tensor<f16> -> tensor<256x257xf16>
+  %1 = spyre.attention %q, %k, %v mask %m1 {scale = 0.5 : f64} : tensor<1x256x8xf16>, tensor<1x257x8xf16>, tensor<1x257x8xf16>, tensor<256x257xf16> -> tensor<1x256x8xf16>
+  %shifted = spyre.compare gt %cols, %rows1 : tensor<1x257xi32>, tensor<256x1xi32> -> tensor<256x257xi1>
+  %m2 = spyre.select %shifted, %min, %zero : tensor<256x257xi1>, tensor<f16>, tensor<f16> -> tensor<256x257xf16>
+  %2 = spyre.attention %q, %k, %v mask %m2 {scale = 0.5 : f64} : tensor<1x256x8xf16>, tensor<1x257x8xf16>, tensor<1x257x8xf16>, tensor<256x257xf16> -> tensor<1x256x8xf16>
+  return %0, %1, %2 : tensor<1x256x8xf16>, tensor<1x256x8xf16>, tensor<1x256x8xf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // spyre.restickify
 //===----------------------------------------------------------------------===//
 

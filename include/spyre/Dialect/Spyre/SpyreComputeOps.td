@@ -83,6 +83,7 @@ def Spyre_AttentionOp : Spyre_ComputeOp<"attention",
     type($result)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Spyre_UnaryOp : Spyre_ComputeOp<"unary", [Spyre_Pointwise,
