@@ -638,6 +638,183 @@ struct ConstantMaskToCausal : public OpRewritePattern<AttentionOp> {
   }
 };
 
+/// The element strides of `w`'s storage: its external data's, else
+/// row-major.
+SmallVector<int64_t> storageStrides(WeightOp w) {
+  if (ExternalDataAttr ext = w.getExternalAttr();
+      ext && !ext.getStrides().empty())
+    return SmallVector<int64_t>(ext.getStrides());
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(w.getType()).getShape();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Every `step`-th element of `values` along `dim` from `start`, as `type`.
+DenseElementsAttr sliceElements(DenseElementsAttr values, int64_t dim,
+                                int64_t start, int64_t step,
+                                RankedTensorType type) {
+  auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+  if (values.isSplat())
+    return values.resizeSplat(plain);
+  ArrayRef<int64_t> from = values.getType().getShape();
+  ArrayRef<int64_t> to = type.getShape();
+  SmallVector<Attribute> all(values.getValues<Attribute>());
+  SmallVector<Attribute> picked;
+  picked.reserve(plain.getNumElements());
+  SmallVector<int64_t> index(to.size(), 0);
+  for (int64_t k = 0, n = plain.getNumElements(); k < n; ++k) {
+    int64_t flat = 0;
+    for (size_t d = 0; d < to.size(); ++d) {
+      int64_t i = int64_t(d) == dim ? start + index[d] * step : index[d];
+      flat = flat * from[d] + i;
+    }
+    picked.push_back(all[flat]);
+    for (int64_t d = int64_t(to.size()) - 1; d >= 0 && ++index[d] == to[d]; --d)
+      index[d] = 0;
+  }
+  return DenseElementsAttr::get(plain, picked);
+}
+
+/// Whether `slice` takes every step-th element (step > 1) of the last dim
+/// and every other dim whole.
+bool stridesLastDimOnly(SliceOp slice) {
+  ArrayRef<int64_t> in =
+      cast<RankedTensorType>(slice.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = slice.getType().getShape();
+  int64_t last = int64_t(in.size()) - 1;
+  if (last < 0 || slice.getStrides()[last] <= 1)
+    return false;
+  for (int64_t d = 0; d < last; ++d)
+    if (slice.getOffsets()[d] != 0 || slice.getStrides()[d] != 1 ||
+        in[d] != out[d])
+      return false;
+  return true;
+}
+
+/// Whether `w` is a weight whose storage a slice can address: one use,
+/// never mutated, an inline dense value or external data.
+bool isSliceableWeight(WeightOp w) {
+  if (!w || !w->hasOneUse() || isMutatedOrLoose(w))
+    return false;
+  std::optional<ElementsAttr> value = w.getValue();
+  return !value || isa<DenseElementsAttr>(*value);
+}
+
+/// A copy of `w` (before `at`) holding its `size` elements along `dim`
+/// from `start`, every `step`: external data gets its offset and strides
+/// moved, an inline value its elements picked.
+WeightOp sliceWeight(PatternRewriter &rewriter, Operation *at, WeightOp w,
+                     int64_t dim, int64_t start, int64_t step, int64_t size) {
+  auto type = cast<RankedTensorType>(w.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = size;
+  auto partType =
+      RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+  rewriter.setInsertionPoint(at);
+  auto part = cast<WeightOp>(rewriter.clone(*w));
+  part.getResult().setType(partType);
+  if (std::optional<ElementsAttr> value = w.getValue()) {
+    part.setValueAttr(sliceElements(cast<DenseElementsAttr>(*value), dim, start,
+                                    step, partType));
+    return part;
+  }
+  ExternalDataAttr ext = w.getExternalAttr();
+  SmallVector<int64_t> strides = storageStrides(w), partStrides(strides);
+  partStrides[dim] *= step;
+  int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+  part.setExternalAttr(ExternalDataAttr::get(
+      rewriter.getContext(), ext.getFile(), ext.getEntry(),
+      ext.getOffset() + start * strides[dim] * elementBytes, partStrides));
+  return part;
+}
+
+/// The bias of `product`'s one use, `product + bias` with `bias` a
+/// sliceable weight that varies along the last dim at most (a linear
+/// layer's bias): that add, else null.
+BinaryOp biasAddOf(MatmulOp product) {
+  if (!product->hasOneUse())
+    return {};
+  auto add = dyn_cast<BinaryOp>(*product->getUsers().begin());
+  if (!add || add.getKind() != BinaryKind::add ||
+      add.getType() != product.getType())
+    return {};
+  Value other =
+      add.getLhs() == product.getResult() ? add.getRhs() : add.getLhs();
+  auto bias = other.getDefiningOp<WeightOp>();
+  auto biasType = cast<RankedTensorType>(other.getType());
+  int64_t n = product.getType().getShape().back();
+  if (!isSliceableWeight(bias) || biasType.getRank() == 0 ||
+      (biasType.getShape().back() != n && biasType.getShape().back() != 1))
+    return {};
+  return add;
+}
+
+/// slice(x @ w [+ b], last dim, every step-th column) -> x @ slice(w)
+/// [+ slice(b)]: a weight's product (and a linear layer's bias) read only
+/// through strided column slices (gpt-oss's interleaved gate/up
+/// projection, `gate_up[..., ::2]` and `[..., 1::2]`) multiplies each
+/// slice of the weight instead, cut at compile time. Strided slices of the
+/// stick dim are element-by-element copy kernels; the products of the
+/// halves are matmuls the gated-MLP fusion can join. Unit-step windows are
+/// left to spyre-reorder-on-chip, which reads them in place (one product,
+/// one read of x).
+struct StridedSlicesOfWeightProduct : public OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto w = op.getRhs().getDefiningOp<WeightOp>();
+    if (!isSliceableWeight(w) || op.getTransposeLhs())
+      return failure();
+    BinaryOp add = biasAddOf(op);
+    Value sliced = add ? add.getResult() : op.getResult();
+    SmallVector<SliceOp> slices;
+    for (Operation *user : sliced.getUsers()) {
+      auto slice = dyn_cast<SliceOp>(user);
+      if (!slice || !stridesLastDimOnly(slice))
+        return failure();
+      slices.push_back(slice);
+    }
+    if (slices.empty())
+      return failure();
+    int64_t n = cast<RankedTensorType>(w.getType()).getRank() -
+                (op.getTransposeRhs() ? 2 : 1);
+    WeightOp bias;
+    if (add)
+      bias = (add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<WeightOp>();
+    for (SliceOp slice : slices) {
+      int64_t start = slice.getOffsets().back();
+      int64_t step = slice.getStrides().back();
+      int64_t size = slice.getType().getShape().back();
+      WeightOp part = sliceWeight(rewriter, slice, w, n, start, step, size);
+      Value out = MatmulOp::create(rewriter, op.getLoc(), slice.getType(),
+                                   op.getLhs(), part.getResult(), UnitAttr(),
+                                   op.getTransposeRhsAttr());
+      if (bias) {
+        auto biasType = cast<RankedTensorType>(bias.getType());
+        Value b = bias.getResult();
+        if (biasType.getShape().back() != 1)
+          b = sliceWeight(rewriter, slice, bias, biasType.getRank() - 1, start,
+                          step, size)
+                  .getResult();
+        rewriter.setInsertionPoint(slice);
+        out = BinaryOp::create(rewriter, add.getLoc(), slice.getType(),
+                               BinaryKind::add, out, b);
+      }
+      rewriter.replaceOp(slice, out);
+    }
+    if (add)
+      rewriter.eraseOp(add);
+    rewriter.eraseOp(op);
+    rewriter.eraseOp(w);
+    if (bias)
+      rewriter.eraseOp(bias);
+    return success();
+  }
+};
+
 } // namespace
 
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -652,7 +829,8 @@ void WeightOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<FoldTransposeIntoMatmul, GroupedHeadsAsRows>(context);
+  results.add<FoldTransposeIntoMatmul, GroupedHeadsAsRows,
+              StridedSlicesOfWeightProduct>(context);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,

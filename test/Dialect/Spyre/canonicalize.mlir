@@ -970,6 +970,58 @@ func.func @attention_causal_selects(%q: tensor<1x256x8xf16>, %k: tensor<1x257x8x
 
 // -----
 
+// A weight's product read only through strided column slices (gpt-oss's
+// interleaved gate/up projection with its bias, `[..., ::2]` and
+// `[..., 1::2]`) multiplies each slice of the weight: inline values picked
+// (the bias too), external data with its offset and strides moved (a
+// transposed rhs: its rows). Kept: a unit-step window (read in place by
+// its consumer), a product read whole too.
+// CHECK-LABEL: func.func @strided_weight_products
+// CHECK-NEXT: %[[W0:.*]] = spyre.weight "experts.gate_up_proj" parameter = dense<{{\[\[\[}}1.000000e+00, 3.000000e+00], [5.000000e+00, 7.000000e+00]
+// CHECK-SAME: : tensor<2x4x2xf32>
+// CHECK-NEXT: %[[P0:.*]] = spyre.matmul %arg0, %[[W0]] : tensor<2x3x4xf32>, tensor<2x4x2xf32> -> tensor<2x3x2xf32>
+// CHECK-NEXT: %[[B0:.*]] = spyre.weight "experts.gate_up_proj_bias" parameter = dense<{{\[\[\[}}5.000000e-01, 2.500000e+00]], {{\[\[}}4.500000e+00, 6.500000e+00]]]> : tensor<2x1x2xf32>
+// CHECK-NEXT: %[[G:.*]] = spyre.binary add %[[P0]], %[[B0]]
+// CHECK-NEXT: %[[W1:.*]] = spyre.weight "experts.gate_up_proj" parameter = dense<{{\[\[\[}}2.000000e+00, 4.000000e+00]
+// CHECK-NEXT: %[[P1:.*]] = spyre.matmul %arg0, %[[W1]]
+// CHECK-NEXT: %[[B1:.*]] = spyre.weight "experts.gate_up_proj_bias" parameter = dense<{{\[\[\[}}1.500000e+00, 3.500000e+00]]
+// CHECK-NEXT: %[[U:.*]] = spyre.binary add %[[P1]], %[[B1]]
+// CHECK-NEXT: %[[F:.*]] = spyre.weight "fc.weight" parameter external <file = "m.pt2", entry = "data/0", offset = 68, strides = [8, 2]> : tensor<4x4xf32>
+// CHECK-NEXT: %[[ODD:.*]] = spyre.matmul %arg1, %[[F]] : tensor<3x4xf32>, tensor<4x4xf32> -> tensor<3x4xf32>
+// CHECK-NEXT: %[[L:.*]] = spyre.weight "lin.weight" parameter external <file = "m.pt2", entry = "data/1", offset = 0, strides = [8, 1]> : tensor<4x4xf32>
+// CHECK-NEXT: %[[EVEN:.*]] = spyre.matmul %arg1, %[[L]] {transpose_rhs} : tensor<3x4xf32>, tensor<4x4xf32> -> tensor<3x4xf32>
+// CHECK-NEXT: %[[WIN:.*]] = spyre.weight "win.weight"
+// CHECK-NEXT: %[[S:.*]] = spyre.matmul %arg1, %[[WIN]] : tensor<3x4xf32>, tensor<4x4xf32> -> tensor<3x4xf32>
+// CHECK-NEXT: %[[HALF:.*]] = spyre.slice %[[S]] offsets [0, 2] strides [1, 1]
+// CHECK-NEXT: %[[SH:.*]] = spyre.weight "shared.weight"
+// CHECK-NEXT: %[[O:.*]] = spyre.matmul %arg1, %[[SH]] : tensor<3x4xf32>, tensor<4x4xf32> -> tensor<3x4xf32>
+// CHECK-NEXT: %[[OE:.*]] = spyre.slice %[[O]] offsets [0, 0] strides [1, 2]
+// CHECK-NEXT: return %[[G]], %[[U]], %[[ODD]], %[[EVEN]], %[[HALF]], %[[OE]], %[[O]]
+func.func @strided_weight_products(%x: tensor<2x3x4xf32>, %y: tensor<3x4xf32>)
+    -> (tensor<2x3x2xf32>, tensor<2x3x2xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x4xf32>) {
+  %w = spyre.weight "experts.gate_up_proj" parameter = dense<[[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0], [13.0, 14.0, 15.0, 16.0]], [[17.0, 18.0, 19.0, 20.0], [21.0, 22.0, 23.0, 24.0], [25.0, 26.0, 27.0, 28.0], [29.0, 30.0, 31.0, 32.0]]]> : tensor<2x4x4xf32> : tensor<2x4x4xf32>
+  %b = spyre.weight "experts.gate_up_proj_bias" parameter = dense<[[[0.5, 1.5, 2.5, 3.5]], [[4.5, 5.5, 6.5, 7.5]]]> : tensor<2x1x4xf32> : tensor<2x1x4xf32>
+  %p = spyre.matmul %x, %w : tensor<2x3x4xf32>, tensor<2x4x4xf32> -> tensor<2x3x4xf32>
+  %pb = spyre.binary add %p, %b : tensor<2x3x4xf32>, tensor<2x1x4xf32> -> tensor<2x3x4xf32>
+  %gate = spyre.slice %pb offsets [0, 0, 0] strides [1, 1, 2] : tensor<2x3x4xf32> -> tensor<2x3x2xf32>
+  %up = spyre.slice %pb offsets [0, 0, 1] strides [1, 1, 2] : tensor<2x3x4xf32> -> tensor<2x3x2xf32>
+  %e = spyre.weight "fc.weight" parameter external <file = "m.pt2", entry = "data/0", offset = 64> : tensor<4x8xf32>
+  %q = spyre.matmul %y, %e : tensor<3x4xf32>, tensor<4x8xf32> -> tensor<3x8xf32>
+  %odd = spyre.slice %q offsets [0, 1] strides [1, 2] : tensor<3x8xf32> -> tensor<3x4xf32>
+  %t = spyre.weight "lin.weight" parameter external <file = "m.pt2", entry = "data/1", offset = 0> : tensor<8x4xf32>
+  %r = spyre.matmul %y, %t {transpose_rhs} : tensor<3x4xf32>, tensor<8x4xf32> -> tensor<3x8xf32>
+  %even = spyre.slice %r offsets [0, 0] strides [1, 2] : tensor<3x8xf32> -> tensor<3x4xf32>
+  %u = spyre.weight "win.weight" parameter external <file = "m.pt2", entry = "data/2", offset = 0> : tensor<4x4xf32>
+  %s = spyre.matmul %y, %u : tensor<3x4xf32>, tensor<4x4xf32> -> tensor<3x4xf32>
+  %half = spyre.slice %s offsets [0, 2] strides [1, 1] : tensor<3x4xf32> -> tensor<3x2xf32>
+  %v = spyre.weight "shared.weight" parameter external <file = "m.pt2", entry = "data/3", offset = 0> : tensor<4x4xf32>
+  %o = spyre.matmul %y, %v : tensor<3x4xf32>, tensor<4x4xf32> -> tensor<3x4xf32>
+  %oe = spyre.slice %o offsets [0, 0] strides [1, 2] : tensor<3x4xf32> -> tensor<3x2xf32>
+  return %gate, %up, %odd, %even, %half, %oe, %o : tensor<2x3x2xf32>, tensor<2x3x2xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x4xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // spyre.restickify
 //===----------------------------------------------------------------------===//
