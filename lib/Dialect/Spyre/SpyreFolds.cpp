@@ -520,6 +520,17 @@ ComparePredicate swapped(ComparePredicate pred) {
   }
 }
 
+/// Whether `j - i pred d` is j > i (true) or j <= i (false) for integers.
+std::optional<bool> keyPastQuery(ComparePredicate pred, int64_t d) {
+  if ((pred == ComparePredicate::gt && d == 0) ||
+      (pred == ComparePredicate::ge && d == 1))
+    return true;
+  if ((pred == ComparePredicate::le && d == 0) ||
+      (pred == ComparePredicate::lt && d == 1))
+    return false;
+  return std::nullopt;
+}
+
 /// Whether `cond`, a comparison of a key position with a query position
 /// (iotas along the last two dims), is key > query (`past`: true) or key
 /// <= query (`past`: false) for keys j and queries i.
@@ -540,19 +551,7 @@ std::optional<bool> comparesKeyPastQuery(Value cond, int64_t rank) {
   if (a->dim != rank - 1 || b->dim != rank - 2)
     return std::nullopt;
   // j + ka pred i + qb  <=>  j - i pred d.
-  int64_t d = b->offset - a->offset;
-  switch (pred) {
-  case ComparePredicate::gt: // j - i > d
-    return d == 0 ? std::optional<bool>(true) : std::nullopt;
-  case ComparePredicate::ge: // j - i >= d
-    return d == 1 ? std::optional<bool>(true) : std::nullopt;
-  case ComparePredicate::le: // j - i <= d
-    return d == 0 ? std::optional<bool>(false) : std::nullopt;
-  case ComparePredicate::lt: // j - i < d
-    return d == 1 ? std::optional<bool>(false) : std::nullopt;
-  default:
-    return std::nullopt;
-  }
+  return keyPastQuery(pred, b->offset - a->offset);
 }
 
 /// Whether `mask` is select(key > query, masked, 0) (or key <= query with
@@ -760,6 +759,30 @@ BinaryOp biasAddOf(MatmulOp product) {
 /// halves are matmuls the gated-MLP fusion can join. Unit-step windows are
 /// left to spyre-reorder-on-chip, which reads them in place (one product,
 /// one read of x).
+/// `slice` of `op` (x @ w, `n` the weight's N dim) [+ `bias` by `add`] as
+/// x @ slice(w) [+ slice(bias)], built before `slice`.
+Value productOfSlice(PatternRewriter &rewriter, SliceOp slice, MatmulOp op,
+                     WeightOp w, int64_t n, BinaryOp add, WeightOp bias) {
+  int64_t start = slice.getOffsets().back();
+  int64_t step = slice.getStrides().back();
+  int64_t size = slice.getType().getShape().back();
+  WeightOp part = sliceWeight(rewriter, slice, w, n, start, step, size);
+  Value out =
+      MatmulOp::create(rewriter, op.getLoc(), slice.getType(), op.getLhs(),
+                       part.getResult(), UnitAttr(), op.getTransposeRhsAttr());
+  if (!bias)
+    return out;
+  auto biasType = cast<RankedTensorType>(bias.getType());
+  Value b = bias.getResult();
+  if (biasType.getShape().back() != 1)
+    b = sliceWeight(rewriter, slice, bias, biasType.getRank() - 1, start, step,
+                    size)
+            .getResult();
+  rewriter.setInsertionPoint(slice);
+  return BinaryOp::create(rewriter, add.getLoc(), slice.getType(),
+                          BinaryKind::add, out, b);
+}
+
 struct StridedSlicesOfWeightProduct : public OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -784,27 +807,9 @@ struct StridedSlicesOfWeightProduct : public OpRewritePattern<MatmulOp> {
     if (add)
       bias = (add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs())
                  .getDefiningOp<WeightOp>();
-    for (SliceOp slice : slices) {
-      int64_t start = slice.getOffsets().back();
-      int64_t step = slice.getStrides().back();
-      int64_t size = slice.getType().getShape().back();
-      WeightOp part = sliceWeight(rewriter, slice, w, n, start, step, size);
-      Value out = MatmulOp::create(rewriter, op.getLoc(), slice.getType(),
-                                   op.getLhs(), part.getResult(), UnitAttr(),
-                                   op.getTransposeRhsAttr());
-      if (bias) {
-        auto biasType = cast<RankedTensorType>(bias.getType());
-        Value b = bias.getResult();
-        if (biasType.getShape().back() != 1)
-          b = sliceWeight(rewriter, slice, bias, biasType.getRank() - 1, start,
-                          step, size)
-                  .getResult();
-        rewriter.setInsertionPoint(slice);
-        out = BinaryOp::create(rewriter, add.getLoc(), slice.getType(),
-                               BinaryKind::add, out, b);
-      }
-      rewriter.replaceOp(slice, out);
-    }
+    for (SliceOp slice : slices)
+      rewriter.replaceOp(slice,
+                         productOfSlice(rewriter, slice, op, w, n, add, bias));
     if (add)
       rewriter.eraseOp(add);
     rewriter.eraseOp(op);
