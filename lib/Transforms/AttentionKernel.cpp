@@ -26,6 +26,9 @@
 // reductions' columns and the second product's k; extra query rows are
 // computed and not stored.
 //
+// Causal, a core's query tiles are two runs, one early and one late, so
+// every core reads about as many key tiles (queryRuns).
+//
 // Held K and V (`hold = [k, v]`, when a core runs several query tiles):
 // each is loaded whole once per head, before the query loop, and the key
 // tiles are read in place instead of streamed.
@@ -106,7 +109,34 @@ AttentionInputs inputsOf(KernelOp kernel) {
 
 int64_t bytesOf(Type t) { return getElementBytes(t); }
 
+/// Consecutive query tiles a core runs: the first and how many.
+struct QueryRun {
+  int64_t first, tiles;
+};
+
 } // namespace
+
+/// The query tiles core `core` runs, in runs of consecutive tiles (as many
+/// runs on every core). Causal, query tile i reads i + 1 key tiles, so a
+/// split of the T query tiles over S cores in S consecutive shares gives
+/// the last core 2S - 1 times the first one's work: when every core gets
+/// two tiles or more, the tiles are dealt in 2S consecutive chunks, core c
+/// taking chunk c and chunk 2S - 1 - c (an early, short one with a late,
+/// long one). Otherwise the core's share.
+static SmallVector<QueryRun, 2>
+queryRuns(const KernelPlan &plan, const AttentionLoops &L, int64_t core) {
+  const PlanLoop &m = plan.loops[L.m];
+  int64_t chunks = 2 * m.split, t = m.numTiles();
+  if (!inputsOf(plan.kernel).op.getCausal() || m.split == 1 || t < chunks) {
+    CoreShare s = plan.share(core);
+    return {{s.start[L.m] / m.tile, s.tiles[L.m]}};
+  }
+  auto chunk = [&](int64_t i) {
+    return QueryRun{i * t / chunks, (i + 1) * t / chunks - i * t / chunks};
+  };
+  int64_t c = plan.splitCoord(core, L.m);
+  return {chunk(c), chunk(chunks - 1 - c)};
+}
 
 //===----------------------------------------------------------------------===//
 // Plan
@@ -513,15 +543,16 @@ double KernelPlan::estimateAttentionNs() const {
     int64_t batch = s.tiles[L.ev];
     for (int64_t l = 0; l < L.m; ++l)
       batch *= s.tiles[l];
-    int64_t first = s.start[L.m] / mt;
     double ns = 0, served = 0, lastTile = 0;
-    for (int64_t i = first; i < first + s.tiles[L.m]; ++i) {
-      int64_t keys = causal ? std::min(i + 1, keyTiles) : keyTiles;
-      lastTile = queryTileNs(keys);
-      ns += lastTile;
-      served +=
-          perQueryNode + (causal ? double(keys - 1) * perKeyNode + diagonalNode
-                                 : double(keys) * perKeyNode);
+    for (QueryRun run : queryRuns(*this, L, c)) {
+      for (int64_t i = run.first; i < run.first + run.tiles; ++i) {
+        int64_t keys = causal ? std::min(i + 1, keyTiles) : keyTiles;
+        lastTile = queryTileNs(keys);
+        ns += lastTile;
+        served += perQueryNode +
+                  (causal ? double(keys - 1) * perKeyNode + diagonalNode
+                          : double(keys) * perKeyNode);
+      }
     }
     busiest = std::max(busiest, onceNs + double(batch) * (heldNs + ns));
     node += onceNode + double(batch) * (served + heldNode);
@@ -566,18 +597,32 @@ public:
         transfer(i, false);
     if (causal)
       diagonalMask();
-    // The heads, the held keys and values of each, its query tiles.
+    // The heads, the held keys and values of each, its runs of query tiles.
     size_t opened = 0;
-    for (int64_t l = 0; l <= L.m; ++l) {
-      if (l == L.m)
-        loadPerHead();
+    for (int64_t l = 0; l < L.m; ++l) {
       if (maxTiles(l) > 1) {
         scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[l]; }),
                        l);
         ++opened;
       }
     }
-    queryTile();
+    loadPerHead();
+    SmallVector<SmallVector<QueryRun, 2>> runs;
+    for (int64_t c = 0; c < plan.numCores(); ++c)
+      runs.push_back(queryRuns(plan, L, c));
+    for (size_t r = 0; r < runs.front().size(); ++r) {
+      for (auto [share, coreRuns] : llvm::zip(shares, runs)) {
+        share.start[L.m] = coreRuns[r].first * mt();
+        share.tiles[L.m] = coreRuns[r].tiles;
+      }
+      bool loop = maxTiles(L.m) > 1;
+      if (loop)
+        scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[L.m]; }),
+                       L.m);
+      queryTile();
+      if (loop)
+        scope.closeLoop();
+    }
     for (size_t i = 0; i < opened; ++i)
       scope.closeLoop();
     scope.finish();

@@ -1093,20 +1093,22 @@ bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {
 
 CoreShare KernelPlan::share(int64_t core) const {
   CoreShare s;
-  s.start.assign(loops.size(), 0);
-  s.tiles.assign(loops.size(), 0);
-  int64_t rest = core;
-  for (int64_t l = int64_t(loops.size()) - 1; l >= 0; --l) {
-    const PlanLoop &loop = loops[l];
-    int64_t coord = rest % loop.split;
-    rest /= loop.split;
+  for (auto [l, loop] : llvm::enumerate(loops)) {
+    int64_t coord = splitCoord(core, l);
     int64_t t = loop.numTiles();
     int64_t first = coord * t / loop.split;
     int64_t end = (coord + 1) * t / loop.split;
-    s.start[l] = first * loop.tile;
-    s.tiles[l] = end - first;
+    s.start.push_back(first * loop.tile);
+    s.tiles.push_back(end - first);
   }
   return s;
+}
+
+int64_t KernelPlan::splitCoord(int64_t core, int64_t loop) const {
+  int64_t rest = core;
+  for (int64_t l = int64_t(loops.size()) - 1; l > loop; --l)
+    rest /= loops[l].split;
+  return rest % loops[loop].split;
 }
 
 int64_t KernelPlan::lxBytes() const {

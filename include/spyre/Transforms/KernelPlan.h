@@ -276,6 +276,8 @@ public:
   int64_t numCores() const { return schedule.getNumCores(); }
   /// The share of core `core` (mixed radix over splits, last loop fastest).
   CoreShare share(int64_t core) const;
+  /// Core `core`'s coordinate along loop `loop`'s split (share()'s order).
+  int64_t splitCoord(int64_t core, int64_t loop) const;
   /// The most tiles any core runs along each loop.
   llvm::SmallVector<int64_t> maxTilesPerLoop() const;
   /// LX bytes one core needs (buffers aligned and summed).
