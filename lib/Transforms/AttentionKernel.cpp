@@ -122,7 +122,8 @@ struct QueryRun {
 /// the last core 2S - 1 times the first one's work: when every core gets
 /// two tiles or more, the tiles are dealt in 2S consecutive chunks, core c
 /// taking chunk c and chunk 2S - 1 - c (an early, short one with a late,
-/// long one). Otherwise the core's share.
+/// long one; uneven, the early chunks are the larger). Otherwise the
+/// core's share.
 static SmallVector<QueryRun, 2>
 queryRuns(const KernelPlan &plan, const AttentionLoops &L, int64_t core) {
   const PlanLoop &m = plan.loops[L.m];
@@ -131,8 +132,10 @@ queryRuns(const KernelPlan &plan, const AttentionLoops &L, int64_t core) {
     CoreShare s = plan.share(core);
     return {{s.start[L.m] / m.tile, s.tiles[L.m]}};
   }
+  // Chunks of uneven sizes: the larger ones first, where tiles are cheap.
+  auto bound = [&](int64_t i) { return (i * t + chunks - 1) / chunks; };
   auto chunk = [&](int64_t i) {
-    return QueryRun{i * t / chunks, (i + 1) * t / chunks - i * t / chunks};
+    return QueryRun{bound(i), bound(i + 1) - bound(i)};
   };
   int64_t c = plan.splitCoord(core, L.m);
   return {chunk(c), chunk(chunks - 1 - c)};
