@@ -124,11 +124,12 @@ struct QueryRun {
 /// taking chunk c and chunk 2S - 1 - c (an early, short one with a late,
 /// long one; uneven, the early chunks are the larger). Otherwise the
 /// core's share.
-static SmallVector<QueryRun, 2>
-queryRuns(const KernelPlan &plan, const AttentionLoops &L, int64_t core) {
+static SmallVector<QueryRun, 2> queryRuns(const KernelPlan &plan,
+                                          const AttentionLoops &L, bool causal,
+                                          int64_t core) {
   const PlanLoop &m = plan.loops[L.m];
   int64_t chunks = 2 * m.split, t = m.numTiles();
-  if (!inputsOf(plan.kernel).op.getCausal() || m.split == 1 || t < chunks) {
+  if (!causal || m.split == 1 || t < chunks) {
     CoreShare s = plan.share(core);
     return {{s.start[L.m] / m.tile, s.tiles[L.m]}};
   }
@@ -547,7 +548,7 @@ double KernelPlan::estimateAttentionNs() const {
     for (int64_t l = 0; l < L.m; ++l)
       batch *= s.tiles[l];
     double ns = 0, served = 0, lastTile = 0;
-    for (QueryRun run : queryRuns(*this, L, c)) {
+    for (QueryRun run : queryRuns(*this, L, causal, c)) {
       for (int64_t i = run.first; i < run.first + run.tiles; ++i) {
         int64_t keys = causal ? std::min(i + 1, keyTiles) : keyTiles;
         lastTile = queryTileNs(keys);
@@ -612,7 +613,7 @@ public:
     loadPerHead();
     SmallVector<SmallVector<QueryRun, 2>> runs;
     for (int64_t c = 0; c < plan.numCores(); ++c)
-      runs.push_back(queryRuns(plan, L, c));
+      runs.push_back(queryRuns(plan, L, causal, c));
     for (size_t r = 0; r < runs.front().size(); ++r) {
       for (auto [share, coreRuns] : llvm::zip(shares, runs)) {
         share.start[L.m] = coreRuns[r].first * mt();
