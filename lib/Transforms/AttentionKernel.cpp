@@ -30,8 +30,12 @@
 // every core reads about as many key tiles (queryRuns).
 //
 // Held K and V (`hold = [k, v]`, when a core runs several query tiles):
-// each is loaded whole once per head, before the query loop, and the key
-// tiles are read in place instead of streamed.
+// loaded once per head, a few key tiles a load (the count the cost model
+// finds fastest), and read in place instead of streamed. Where they fit,
+// the head's query tiles have a copy each of Q and the result: the loads
+// alternate between query tiles and key tiles, so the first tile's work
+// starts after three loads, and no query tile's load waits behind a store
+// on the core's one DMA queue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -292,6 +296,21 @@ static bool loadedPerHead(const PlanTensor &t, const AttentionLoops &L) {
          t.loopBytes[L.m] == 0;
 }
 
+/// Whether input `t` is loaded for every query tile (Q): held whole per
+/// head, beside held keys and values.
+static bool loadedPerQueryTile(const PlanTensor &t, const AttentionLoops &L) {
+  return !t.isResult && !t.hoisted && !t.resident && !t.variesInAccLoop &&
+         !loadedPerHead(t, L);
+}
+
+/// Whether `t` has a tile per query tile (Q, the result): with keys and
+/// values held, each of a head's query tiles has its own copy when they
+/// fit, so no tile waits for the store of an earlier one (the stores queue
+/// behind the loads).
+static bool perQueryTile(const PlanTensor &t, const AttentionLoops &L) {
+  return t.isResult || loadedPerQueryTile(t, L);
+}
+
 /// What a core moves once, per head, per query tile, per key tile.
 static void markAttentionTransfers(KernelPlan &plan, const AttentionLoops &L) {
   int64_t n = plan.loops.size();
@@ -354,12 +373,56 @@ static void addAttentionBuffers(KernelPlan &plan, AttentionInputs in,
     addAttentionBuffer(plan, "above", mt, st, IntegerType::get(ctx, 1), 1);
 }
 
+/// Where each run of a core's query tiles starts in a held query buffer,
+/// in tiles (the runs' longest on any core, one after the other), and the
+/// buffer's tiles after the last run.
+static SmallVector<int64_t, 3>
+heldQuerySlots(const KernelPlan &plan, const AttentionLoops &L, bool causal) {
+  SmallVector<int64_t, 3> slots = {0};
+  for (int64_t c = 0; c < plan.numCores(); ++c)
+    for (auto [r, run] : llvm::enumerate(queryRuns(plan, L, causal, c))) {
+      if (slots.size() < r + 2)
+        slots.push_back(0);
+      slots[r + 1] = std::max(slots[r + 1], run.tiles);
+    }
+  for (size_t r = 1; r < slots.size(); ++r)
+    slots[r] += slots[r - 1];
+  return slots;
+}
+
+namespace {
+/// One of a head's held loads: a query tile (by its slot in the held query
+/// buffer) or a load of the held keys and values (by how many came before).
+struct HeldLoad {
+  bool query;
+  int64_t index;
+};
+} // namespace
+
+/// The order of a head's held loads: query tiles and key loads alternate,
+/// so a query tile's load comes just before the key tiles it reads first
+/// and the first tile's work starts after two loads, whatever the sizes of
+/// Q and K (grouped queries: Q is several times K).
+static SmallVector<HeldLoad> heldLoadOrder(int64_t querySlots,
+                                           int64_t keyLoads) {
+  SmallVector<HeldLoad> order;
+  for (int64_t p = 0; p < std::max(querySlots, keyLoads); ++p) {
+    if (p < querySlots)
+      order.push_back({true, p});
+    if (p < keyLoads)
+      order.push_back({false, p});
+  }
+  return order;
+}
+
 /// The keys and values the schedule holds: each buffer spans every key
-/// position, loaded once per head. One copy: the next head's load queues
-/// behind this head's last store on the core's one DMA queue, so a second
-/// copy would not let it start earlier.
-static LogicalResult
-holdKeysAndValues(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
+/// position, loaded once per head, and with them the core's query tiles of
+/// the head. One copy: the next head's load queues behind this head's last
+/// store on the core's one DMA queue, so a second copy would not let it
+/// start earlier.
+static LogicalResult holdKeysAndValues(KernelPlan &plan,
+                                       const AttentionLoops &L, bool causal,
+                                       bool emitErrors) {
   ArrayRef<int64_t> hold = plan.schedule.getHold();
   if (hold.empty())
     return success();
@@ -381,6 +444,27 @@ holdKeysAndValues(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
   return success();
 }
 
+/// Gives each of a head's query tiles its own copy of Q and the result
+/// (heldQueryTiles) when they fit LX beside the held keys and values;
+/// otherwise they rotate through the schedule's copies, and a query tile's
+/// load queues behind the previous one's store.
+static void holdQueryTiles(KernelPlan &plan, AttentionInputs in,
+                           const AttentionLoops &L) {
+  int64_t slots = heldQuerySlots(plan, L, in.op.getCausal()).back();
+  auto give = [&](int64_t copies) {
+    for (PlanTensor &t : plan.tensors)
+      if (perQueryTile(t, L))
+        t.copies = copies;
+    plan.buffers.clear();
+    plan.tensorBuffer.clear();
+    addAttentionBuffers(plan, in, L);
+  };
+  give(slots);
+  plan.heldQueryTiles = plan.lxBytes() <= plan.arch.usableLxBytes();
+  if (!plan.heldQueryTiles)
+    give(plan.schedule.getDepth());
+}
+
 SmallVector<int64_t> KernelPlan::attentionHoldableInputs() const {
   AttentionLoops L(loops.size());
   SmallVector<int64_t> maxTiles = maxTilesPerLoop();
@@ -397,6 +481,9 @@ SmallVector<int64_t> KernelPlan::attentionHoldableInputs() const {
   return held;
 }
 
+static int64_t fastestHeldKeyTiles(const KernelPlan &plan,
+                                   const AttentionLoops &L); // Cost, below
+
 LogicalResult KernelPlan::buildAttention(bool emitErrors) {
   AttentionLoops L(kernel.getSpace().size());
   if (failed(addAttentionLoops(*this, L, emitErrors)))
@@ -408,9 +495,13 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
   if (in.mask >= 0 && failed(checkMaskTiles(*this, in, L, emitErrors)))
     return failure();
   markAttentionTransfers(*this, L);
-  if (failed(holdKeysAndValues(*this, L, emitErrors)))
+  if (failed(holdKeysAndValues(*this, L, in.op.getCausal(), emitErrors)))
     return failure();
   addAttentionBuffers(*this, in, L);
+  if (!schedule.getHold().empty()) {
+    holdQueryTiles(*this, in, L);
+    heldKeyTiles = fastestHeldKeyTiles(*this, L);
+  }
   return success();
 }
 
@@ -474,35 +565,73 @@ static AttentionTransfers groupTransfers(const KernelPlan &plan) {
   return g;
 }
 
-double KernelPlan::estimateAttentionNs() const {
-  AttentionLoops L(loops.size());
-  AttentionInputs in = inputsOf(kernel);
-  bool causal = in.op.getCausal();
-  int64_t cores = numCores();
-  int64_t keyTiles = loops[L.s].numTiles();
-  int64_t mt = loops[L.m].tile, st = loops[L.s].tile;
-  int64_t ev = loops[L.ev].size;
-  bool pipelined = schedule.getDepth() > 1;
-  double compute = keyTileComputeNs(*this, in, L, pipelined);
-  AttentionTransfers g = groupTransfers(*this);
+/// A query tile's own SFP work: the initial and final passes over O and,
+/// causal, the diagonal tile's mask.
+static double perQueryTileNs(const KernelPlan &plan, const AttentionLoops &L,
+                             bool causal) {
+  int64_t mt = plan.loops[L.m].tile, st = plan.loops[L.s].tile;
+  int64_t ev = plan.loops[L.ev].size;
+  double ns = sfpNs(plan.arch, mt, ev, 4, false) * 2;
+  if (causal)
+    ns += sfpNs(plan.arch, mt, st, 4, false);
+  return ns;
+}
+
+/// The heads (batch tiles) core `core` runs.
+static int64_t headsOf(const KernelPlan &plan, const AttentionLoops &L,
+                       int64_t core) {
+  CoreShare s = plan.share(core);
+  int64_t heads = s.tiles[L.ev];
+  for (int64_t l = 0; l < L.m; ++l)
+    heads *= s.tiles[l];
+  return heads;
+}
+
+/// The key tiles query tile `i` of a core reads.
+static int64_t keysOfQueryTile(int64_t i, int64_t keyTiles, bool causal) {
+  return causal ? std::min(i + 1, keyTiles) : keyTiles;
+}
+
+namespace {
+/// What both estimates of an attention kernel start from.
+struct KernelFacts {
+  bool causal;
+  int64_t cores, keyTiles;
+  bool pipelined;
+  AttentionTransfers g;
+};
+} // namespace
+
+static KernelFacts factsOf(const KernelPlan &plan, AttentionInputs in,
+                           const AttentionLoops &L) {
+  return {in.op.getCausal(), plan.numCores(), plan.loops[L.s].numTiles(),
+          plan.schedule.getDepth() > 1, groupTransfers(plan)};
+}
+
+/// Streamed keys and values: per query tile, Q, the key tiles through
+/// rotating buffers, the store.
+static double estimateStreamedNs(const KernelPlan &plan, AttentionInputs in,
+                                 const AttentionLoops &L) {
+  const Arch &arch = plan.arch;
+  KernelFacts f = factsOf(plan, in, L);
+  double compute = keyTileComputeNs(plan, in, L, f.pipelined);
   // Per query tile: Q, the initial and final passes, the store, and the
   // key tiles streamed (causal: those up to the diagonal, which is also
   // masked). Cores sharing a multicast stream of key tiles meet at every
   // key tile: they run in step, and the node serves every core's Q and
-  // store before any computes. Without one (keys and values held, or
-  // each core its own) the node's order staggers the cores, and it serves
-  // some cores' Q and stores while others compute: a query tile takes the
-  // longer of a core's own work and the node's share of every core's.
-  DmaTime queryDma = dmaTime(arch, g.perQuery, cores);
-  DmaTime storeDma = dmaTime(arch, g.stores, cores);
+  // store before any computes. Without one (each core its own) the node's
+  // order staggers the cores, and it serves some cores' Q and stores while
+  // others compute: a query tile takes the longer of a core's own work and
+  // the node's share of every core's.
+  DmaTime queryDma = dmaTime(arch, f.g.perQuery, f.cores);
+  DmaTime storeDma = dmaTime(arch, f.g.stores, f.cores);
   bool inStep = llvm::any_of(
-      g.streamed, [](const DmaTransfer &t) { return t.sharers > 1; });
-  double perQueryTile = sfpNs(arch, mt, ev, 4, false) * 2;
-  if (causal)
-    perQueryTile += sfpNs(arch, mt, st, 4, false);
-  DmaTime keyTileDma = dmaTime(arch, g.streamed, cores);
+      f.g.streamed, [](const DmaTransfer &t) { return t.sharers > 1; });
+  double perQueryTile = perQueryTileNs(plan, L, f.causal);
+  DmaTime keyTileDma = dmaTime(arch, f.g.streamed, f.cores);
   auto queryTileNs = [&](int64_t keys) {
-    double keysNs = pipelineNs(keyTileDma, compute, DmaTime(), keys, pipelined);
+    double keysNs =
+        pipelineNs(keyTileDma, compute, DmaTime(), keys, f.pipelined);
     if (inStep)
       return queryDma.period + perQueryTile + keysNs + storeDma.period;
     return std::max(queryDma.core + perQueryTile + keysNs + storeDma.core,
@@ -510,64 +639,155 @@ double KernelPlan::estimateAttentionNs() const {
   };
   // The memory node serves every core's transfers (one core's share of a
   // multicast): no core finishes before it has.
-  double perQueryNode =
-      dmaTime(arch, g.perQuery, 1).memory + dmaTime(arch, g.stores, 1).memory;
+  double perQueryNode = dmaTime(arch, f.g.perQuery, 1).memory +
+                        dmaTime(arch, f.g.stores, 1).memory;
   // Causal, the query tiles split over S cores that share K and V: key
   // tile j is read once for the S - 1 - j of them whose query tiles come
   // later (S - 1 reads for S (S - 1) / 2 loads: S / 2 cores a read), the
   // diagonal tile by each alone. Cores with the same query tiles share all.
-  int64_t splitM = schedule.getSplit()[L.m];
-  SmallVector<DmaTransfer> diagonal = g.streamed, before = g.streamed;
+  int64_t splitM = plan.schedule.getSplit()[L.m];
+  SmallVector<DmaTransfer> diagonal = f.g.streamed, before = f.g.streamed;
   for (DmaTransfer &t : diagonal)
     t.sharers = std::max<int64_t>(t.sharers / splitM, 1);
   for (DmaTransfer &t : before)
     t.sharers = std::max<int64_t>(t.sharers / splitM, 1) *
                 std::max<int64_t>(splitM / 2, 1);
-  double perKeyNode = dmaTime(arch, causal ? before : g.streamed, 1).memory;
+  double perKeyNode = dmaTime(arch, f.causal ? before : f.g.streamed, 1).memory;
   double diagonalNode = dmaTime(arch, diagonal, 1).memory;
-  // Held keys and values: loaded once per head, before its first key
-  // tile, by every core at once.
-  double heldNs = dmaTime(arch, g.held, cores).period +
-                  dmaTime(arch, g.perHead, cores).period;
-  double heldNode =
-      dmaTime(arch, g.held, 1).memory + dmaTime(arch, g.perHead, 1).memory;
+  // Per head (the sinks): every core at once, before its query tiles.
+  double headNs = dmaTime(arch, f.g.perHead, f.cores).period;
+  double headNode = dmaTime(arch, f.g.perHead, 1).memory;
   // Hoisted ones (a core's only query tile, the constants): every core's
   // at once, before anything else.
-  double onceNs = dmaTime(arch, g.once, cores).period;
-  double onceNode = dmaTime(arch, g.once, 1).memory;
+  double onceNs = dmaTime(arch, f.g.once, f.cores).period;
+  double onceNode = dmaTime(arch, f.g.once, 1).memory;
   // The busiest core: its batch tiles times its query tiles, query tile i
   // of a causal kernel seeing key tiles 0..i (square tiles, or one query
   // tile whose rows all fall in the first key tile).
-  // A head's held load queues behind the previous head's last store, which
-  // waits for that head's last query tile: the node idles meanwhile, once
-  // per further head of a core.
-  double busiest = 0, node = 0, nodeIdle = 0;
-  for (int64_t c = 0; c < cores; ++c) {
-    CoreShare s = share(c);
-    int64_t batch = s.tiles[L.ev];
-    for (int64_t l = 0; l < L.m; ++l)
-      batch *= s.tiles[l];
-    double ns = 0, served = 0, lastTile = 0;
-    for (QueryRun run : queryRuns(*this, L, causal, c)) {
+  double busiest = 0, node = 0;
+  for (int64_t c = 0; c < f.cores; ++c) {
+    double ns = 0, served = 0;
+    for (QueryRun run : queryRuns(plan, L, f.causal, c)) {
       for (int64_t i = run.first; i < run.first + run.tiles; ++i) {
-        int64_t keys = causal ? std::min(i + 1, keyTiles) : keyTiles;
-        lastTile = queryTileNs(keys);
-        ns += lastTile;
+        int64_t keys = keysOfQueryTile(i, f.keyTiles, f.causal);
+        ns += queryTileNs(keys);
         served += perQueryNode +
-                  (causal ? double(keys - 1) * perKeyNode + diagonalNode
-                          : double(keys) * perKeyNode);
+                  (f.causal ? double(keys - 1) * perKeyNode + diagonalNode
+                            : double(keys) * perKeyNode);
       }
     }
-    busiest = std::max(busiest, onceNs + double(batch) * (heldNs + ns));
-    node += onceNode + double(batch) * (served + heldNode);
-    if (!g.held.empty())
-      nodeIdle = std::max(nodeIdle, double(batch - 1) * lastTile);
+    double batch = double(headsOf(plan, L, c));
+    busiest = std::max(busiest, onceNs + batch * (headNs + ns));
+    node += onceNode + batch * (served + headNode);
   }
   // Staggered, the last query tile's stores: every core's at once,
   // nothing left to overlap them with.
   double tail = inStep ? 0.0 : storeDma.period - storeDma.core;
-  return std::max(busiest + tail, node + nodeIdle) +
-         double(arch.memoryLatencyNs);
+  return std::max(busiest + tail, node) + double(arch.memoryLatencyNs);
+}
+
+/// Held keys and values, `chunk` key tiles a load: per head, every core
+/// issues its held query tiles and the key loads in heldLoadOrder (in
+/// step, the node serving every core's); a query tile's work waits for its
+/// Q, a key tile's for its key load, and the stores queue behind the loads
+/// on the core's one DMA queue (the next head's loads behind the last
+/// store; Q not held, a query tile's load behind the previous store).
+static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
+                             const AttentionLoops &L, int64_t chunk) {
+  const Arch &arch = plan.arch;
+  KernelFacts f = factsOf(plan, in, L);
+  SmallVector<DmaTransfer> keyLoad;
+  for (const PlanTensor &t : plan.tensors) {
+    if (!t.resident)
+      continue;
+    PlanTensor part = t;
+    part.rows = std::min(chunk * plan.loops[L.s].tile, t.rows);
+    keyLoad.push_back(part.tileTransfer(arch));
+  }
+  int64_t keyLoads = llvm::divideCeil(f.keyTiles, chunk);
+  bool heldQueries = plan.heldQueryTiles;
+  SmallVector<int64_t, 3> slots = heldQuerySlots(plan, L, f.causal);
+  if (!heldQueries)
+    slots.assign(slots.size(), 0);
+  DmaTime queryDma = dmaTime(arch, f.g.perQuery, f.cores);
+  DmaTime keyLoadDma = dmaTime(arch, keyLoad, f.cores);
+  DmaTime storeDma = dmaTime(arch, f.g.stores, f.cores);
+  // When each query slot's Q and each key load is in, from the head's
+  // start.
+  SmallVector<double> queryIn(slots.back()), keyIn(keyLoads);
+  double loaded = dmaTime(arch, f.g.perHead, f.cores).period;
+  for (HeldLoad load : heldLoadOrder(slots.back(), keyLoads)) {
+    loaded += load.query ? queryDma.period : keyLoadDma.period;
+    (load.query ? queryIn : keyIn)[load.index] = loaded;
+  }
+  // A key tile's work; a streamed tile of it (a mask) loads behind the
+  // held ones, through rotating buffers.
+  double perKey = std::max(keyTileComputeNs(plan, in, L, f.pipelined),
+                           dmaTime(arch, f.g.streamed, f.cores).period);
+  double perQueryTile = perQueryTileNs(plan, L, f.causal);
+  double onceNs = dmaTime(arch, f.g.once, f.cores).period;
+  double busiest = 0, node = 0;
+  for (int64_t c = 0; c < f.cores; ++c) {
+    SmallVector<QueryRun, 2> runs = queryRuns(plan, L, f.causal, c);
+    int64_t tiles = 0, keysRead = 0;
+    double t = 0, stored = loaded;
+    for (auto [r, run] : llvm::enumerate(runs)) {
+      for (int64_t i = 0; i < run.tiles; ++i) {
+        int64_t keys = keysOfQueryTile(run.first + i, f.keyTiles, f.causal);
+        // Q held, or loaded behind the previous query tile's store.
+        t = heldQueries ? std::max(t, queryIn[slots[r] + i])
+                        : std::max(t, stored) + queryDma.period;
+        t += perQueryTile;
+        // Once every load is in, the rest of the key tiles wait for none.
+        int64_t k = 0;
+        for (; k < keys && t < loaded; ++k)
+          t = std::max(t, keyIn[k / chunk]) + perKey;
+        t += double(keys - k) * perKey;
+        stored = std::max(stored, t) + storeDma.period;
+        keysRead += keys;
+      }
+      tiles += run.tiles;
+    }
+    double batch = double(headsOf(plan, L, c));
+    busiest = std::max(busiest, onceNs + batch * stored);
+    node += dmaTime(arch, f.g.once, 1).memory +
+            batch * (dmaTime(arch, f.g.perHead, 1).memory +
+                     double(tiles) * (dmaTime(arch, f.g.perQuery, 1).memory +
+                                      dmaTime(arch, f.g.stores, 1).memory) +
+                     double(keyLoads) * dmaTime(arch, keyLoad, 1).memory +
+                     double(keysRead) * dmaTime(arch, f.g.streamed, 1).memory);
+  }
+  return std::max(busiest, node) + double(arch.memoryLatencyNs);
+}
+
+double KernelPlan::estimateAttentionNs() const {
+  AttentionLoops L(loops.size());
+  AttentionInputs in = inputsOf(kernel);
+  if (llvm::any_of(tensors, [](const PlanTensor &t) { return t.resident; }))
+    return estimateHeldNs(*this, in, L, heldKeyTiles);
+  return estimateStreamedNs(*this, in, L);
+}
+
+/// The key tiles per load of held keys and values (a divisor of the key
+/// tiles) the cost model finds fastest: fewer loads pay fewer setups,
+/// smaller ones let the first key tiles' work start earlier.
+static int64_t fastestHeldKeyTiles(const KernelPlan &plan,
+                                   const AttentionLoops &L) {
+  AttentionInputs in = inputsOf(plan.kernel);
+  int64_t best = 1;
+  double bestNs = std::numeric_limits<double>::infinity();
+  int64_t keyTiles = plan.loops[L.s].numTiles();
+  for (int64_t chunk : KernelPlan::powersUpTo(keyTiles)) {
+    // Whole loads only: the held buffers end at the last key tile.
+    if (keyTiles % chunk != 0)
+      continue;
+    double ns = estimateHeldNs(plan, in, L, chunk);
+    if (ns < bestNs) {
+      best = chunk;
+      bestNs = ns;
+    }
+  }
+  return best;
 }
 
 //===----------------------------------------------------------------------===//
@@ -588,7 +808,10 @@ public:
                     ArrayRef<FlatSymbolRefAttr> symbols)
       : plan(plan), L(plan.loops.size()), in(inputsOf(plan.kernel)),
         scope(b, plan.kernel.getLoc(), plan.numCores()), b(b), symbols(symbols),
-        loc(plan.kernel.getLoc()), causal(in.op.getCausal()) {
+        loc(plan.kernel.getLoc()), causal(in.op.getCausal()),
+        held(llvm::any_of(plan.tensors,
+                          [](const PlanTensor &t) { return t.resident; })),
+        querySlots(heldQuerySlots(plan, L, causal)) {
     for (int64_t c = 0; c < plan.numCores(); ++c)
       shares.push_back(plan.share(c));
     f32 = b.getF32Type();
@@ -611,14 +834,12 @@ public:
       }
     }
     loadPerHead();
-    SmallVector<SmallVector<QueryRun, 2>> runs;
     for (int64_t c = 0; c < plan.numCores(); ++c)
       runs.push_back(queryRuns(plan, L, causal, c));
+    if (held)
+      loadHeld();
     for (size_t r = 0; r < runs.front().size(); ++r) {
-      for (auto [share, coreRuns] : llvm::zip(shares, runs)) {
-        share.start[L.m] = coreRuns[r].first * mt();
-        share.tiles[L.m] = coreRuns[r].tiles;
-      }
+      selectRun(r);
       bool loop = maxTiles(L.m) > 1;
       if (loop)
         scope.openLoop(perCore([&](int64_t c) { return shares[c].tiles[L.m]; }),
@@ -643,7 +864,17 @@ private:
   ArrayRef<FlatSymbolRefAttr> symbols;
   Location loc;
   bool causal;
+  /// Keys and values held (loaded per head, before its query tiles).
+  bool held;
   SmallVector<CoreShare> shares;
+  /// Each core's runs of query tiles, the one being written, and where
+  /// each run's tiles start in a held query buffer.
+  SmallVector<SmallVector<QueryRun, 2>> runs;
+  size_t run = 0;
+  SmallVector<int64_t, 3> querySlots;
+  /// While loading held tiles: the query tile of the run a load fills, and
+  /// how many key loads came before this one.
+  int64_t heldQueryTile = 0, heldKeyLoad = 0;
   Type f32;
   /// Level of the innermost loop over query tiles (-1: none).
   int64_t queryLevel = -1;
@@ -680,11 +911,15 @@ private:
   }
   LxAddressAttr lx(StringRef name) { return lx(plan.buffer(name)); }
   /// A tensor's tile: tiles of key positions rotate with the key loop, the
-  /// others with the query loop; one loaded per head stays put.
+  /// others with the query loop; one loaded per head stays put; a held
+  /// query tile is the current run's, at the query loop's iteration.
   LxAddressAttr tensorLx(unsigned ti) {
     const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[ti]];
     if (loadedPerHead(plan.tensors[ti], L))
       return LxAddressAttr::get(b.getContext(), buf.offset, {}, 0);
+    if (plan.heldQueryTiles && perQueryTile(plan.tensors[ti], L))
+      return heldLx(buf.offset + (querySlots[run] + heldQueryTile) * buf.bytes,
+                    buf.bytes, L.m);
     std::optional<int64_t> level = rotateLevel;
     if (!plan.tensors[ti].variesInAccLoop)
       level = queryLevel;
@@ -706,30 +941,81 @@ private:
                        perCore([&](int64_t c) { return shares[c].start[l]; }));
   }
 
+  /// LX address `offset` advancing `tileBytes` per iteration of the open
+  /// loop tagged `tag` (a tile of a held buffer; fixed when it is not open).
+  LxAddressAttr heldLx(int64_t offset, int64_t tileBytes, int64_t tag) {
+    int64_t level = scope.levelOf(tag);
+    SmallVector<int64_t> strides;
+    if (level >= 0) {
+      strides.assign(level + 1, 0);
+      strides.back() = tileBytes;
+    }
+    return LxAddressAttr::get(b.getContext(), offset, strides, 0);
+  }
+
   /// A held tensor's key tile in LX: its rows in the head's buffer at the
   /// key loop's iteration (streamed), or at the query loop's from the
   /// core's first query tile `first` (the diagonal).
   LxAddressAttr heldTileLx(unsigned ti, KeyTile where, int64_t first) {
     const PlanBuffer &buf = plan.buffers[plan.tensorBuffer[ti]];
     int64_t tileBytes = st() * plan.tensors[ti].sticks * stickBytes();
-    int64_t keyLevel = scope.levelOf(where == KeyTile::Streamed ? L.s : L.m);
-    SmallVector<int64_t> strides;
-    if (keyLevel >= 0) {
-      strides.assign(keyLevel + 1, 0);
-      strides.back() = tileBytes;
-    }
     int64_t offset = buf.offset;
     if (where == KeyTile::Diagonal)
       offset += first * tileBytes;
-    return LxAddressAttr::get(b.getContext(), offset, strides, 0);
+    return heldLx(offset, tileBytes, where == KeyTile::Streamed ? L.s : L.m);
   }
 
-  /// Loads the keys and values the schedule holds, and the inputs that
-  /// vary with the head only (the sinks), once per head.
+  /// Makes run `r` of every core's query tiles the current one.
+  void selectRun(size_t r) {
+    run = r;
+    for (auto [share, coreRuns] : llvm::zip(shares, runs)) {
+      share.start[L.m] = coreRuns[r].first * mt();
+      share.tiles[L.m] = coreRuns[r].tiles;
+    }
+  }
+
+  /// Loads the inputs that vary with the head only (the sinks), once per
+  /// head.
   void loadPerHead() {
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (plan.tensors[i].resident || loadedPerHead(plan.tensors[i], L))
+      if (loadedPerHead(plan.tensors[i], L))
         transfer(i, false);
+  }
+
+  /// Loads a head's query tiles and its held keys and values, in
+  /// heldLoadOrder (a key load fills the K and V tiles of the same key
+  /// positions: their work waits for nothing else). A query tile some
+  /// cores lack is loaded under a guard.
+  void loadHeld() {
+    int64_t keyLoads =
+        llvm::divideCeil(plan.loops[L.s].numTiles(), plan.heldKeyTiles);
+    int64_t queryLoads = plan.heldQueryTiles ? querySlots.back() : 0;
+    for (HeldLoad load : heldLoadOrder(queryLoads, keyLoads)) {
+      if (!load.query) {
+        heldKeyLoad = load.index;
+        for (unsigned i = 0; i < numInputs(); ++i)
+          if (plan.tensors[i].resident)
+            transfer(i, false);
+        continue;
+      }
+      selectRun(llvm::upper_bound(querySlots, load.index) - querySlots.begin() -
+                1);
+      heldQueryTile = load.index - querySlots[run];
+      SmallVector<int64_t> has = perCore([&](int64_t c) {
+        return int64_t(shares[c].tiles[L.m] > heldQueryTile);
+      });
+      for (CoreShare &share : shares)
+        share.start[L.m] += heldQueryTile * mt();
+      bool guard = llvm::is_contained(has, 0);
+      if (guard)
+        scope.openGuard(has);
+      for (unsigned i = 0; i < numInputs(); ++i)
+        if (loadedPerQueryTile(plan.tensors[i], L))
+          transfer(i, false);
+      if (guard)
+        scope.closeLoop();
+      heldQueryTile = 0;
+    }
   }
 
   /// The clamp of argument `arg` to the valid key positions of a key tile.
@@ -748,10 +1034,16 @@ private:
   void transfer(unsigned ti, bool store, KeyTile where = KeyTile::Streamed) {
     const PlanTensor &t = plan.tensors[ti];
     bool diagonal = where == KeyTile::Diagonal && t.loopBytes[L.s];
+    // A held tensor's load moves the plan's heldKeyTiles key tiles, after
+    // heldKeyLoad loads of them.
+    int64_t heldRows = plan.heldKeyTiles * st();
+    int64_t heldFirst = heldKeyLoad * heldRows;
     int64_t memParam = scope.params.slot(perCore([&](int64_t c) {
       SmallVector<int64_t> starts(shares[c].start);
       if (diagonal)
         starts[L.s] = starts[L.m];
+      if (t.resident)
+        starts[L.s] = heldFirst;
       return t.offsetOf(starts);
     }));
     auto tileBytes = [&](int64_t l) {
@@ -765,28 +1057,29 @@ private:
     });
     auto mem =
         MemAddressAttr::get(b.getContext(), symbols[ti], 0, strides, memParam);
-    SmallVector<int64_t> box = {t.rows, 1, 1}, pitch = {t.rowPitch, 0, 0};
-    IntegerAttr run = i64(t.sticks * stickBytes());
-    ClampAttr clamp = t.resident
-                          ? scope.clamp(L.s, 0, t.rows, plan.loops[L.s].size,
-                                        perCore([](int64_t) { return 0; }))
-                      : t.rowLoop == L.s ? keyClamp(where, 0)
-                      : t.rowLoop >= 0   ? clampAlong(t.rowLoop, 0)
-                                         : nullptr;
-    // A held tensor's load fills its whole buffer, from its start.
+    SmallVector<int64_t> box = {t.resident ? heldRows : t.rows, 1, 1},
+                         pitch = {t.rowPitch, 0, 0};
+    IntegerAttr runBytes = i64(t.sticks * stickBytes());
+    ClampAttr clamp =
+        t.resident ? scope.clamp(L.s, 0, heldRows, plan.loops[L.s].size,
+                                 perCore([&](int64_t) { return heldFirst; }))
+        : t.rowLoop == L.s ? keyClamp(where, 0)
+        : t.rowLoop >= 0   ? clampAlong(t.rowLoop, 0)
+                           : nullptr;
     LxAddressAttr lxAddr =
         t.resident
             ? LxAddressAttr::get(b.getContext(),
-                                 plan.buffers[plan.tensorBuffer[ti]].offset, {},
-                                 0)
+                                 plan.buffers[plan.tensorBuffer[ti]].offset +
+                                     heldFirst * t.sticks * stickBytes(),
+                                 {}, 0)
             : tensorLx(ti);
     if (store)
       DmaStoreOp::create(b, loc, mem, lxAddr, b.getDenseI64ArrayAttr(box),
-                         b.getDenseI64ArrayAttr(pitch), run, clamp, UnitAttr(),
-                         IntegerAttr());
+                         b.getDenseI64ArrayAttr(pitch), runBytes, clamp,
+                         UnitAttr(), IntegerAttr());
     else
       DmaLoadOp::create(b, loc, mem, lxAddr, b.getDenseI64ArrayAttr(box),
-                        b.getDenseI64ArrayAttr(pitch), run, clamp,
+                        b.getDenseI64ArrayAttr(pitch), runBytes, clamp,
                         flag(t.sharers > 1), IntegerAttr());
   }
 
@@ -843,8 +1136,7 @@ private:
   void queryTile() {
     queryLevel = int64_t(scope.depth()) - 1;
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (!plan.tensors[i].hoisted && !plan.tensors[i].variesInAccLoop &&
-          !loadedPerHead(plan.tensors[i], L))
+      if (!plan.heldQueryTiles && loadedPerQueryTile(plan.tensors[i], L))
         transfer(i, false);
     initRowStatistics();
     unary("copy", acc(), mt(), ev(), constant(kZero));
@@ -900,8 +1192,6 @@ private:
   /// first query tile, which LX addresses cannot take from a parameter:
   /// one copy of its code per first query tile, each for its cores only.
   void diagonalTiles() {
-    bool held = llvm::any_of(plan.tensors,
-                             [](const PlanTensor &t) { return t.resident; });
     std::set<int64_t> firsts;
     for (const CoreShare &s : shares)
       firsts.insert(s.start[L.m] / mt());

@@ -6,20 +6,28 @@
 // Causal, 1024 queries and keys on one core: square 128-row tiles. The
 // constants (scale, lowest, smallest, 0, -inf, then positions) are loaded
 // once and give the diagonal tile's mask (key position > query position).
-// K and V are held (`hold = [1, 2]`): loaded whole once, read in place by
-// every query tile. Per query tile: Q; the running max, sum and
-// accumulator reset; a loop over the key tiles before the diagonal whose
-// count grows with the query tile (0, 1, ..., 7: the tiles past the
-// diagonal are skipped), reading K's tile at the key loop's iteration;
-// then the diagonal tile, at the query loop's iteration, masked by a
-// select; O / sum; the store.
+// K and V are held (`hold = [1, 2]`): loaded once, read in place by every
+// query tile; the query tiles are held too (one buffer copy each). The
+// loads alternate, a query tile then a key tile of K and V (the cost model
+// picks one key tile a load here), so the first tile's work starts after
+// three loads. Per query tile: the running max, sum and accumulator reset;
+// a loop over the key tiles before the diagonal whose count grows with the
+// query tile (0, 1, ..., 7: the tiles past the diagonal are skipped),
+// reading K's tile at the key loop's iteration; then the diagonal tile, at
+// the query loop's iteration, masked by a select; O / sum; the store into
+// the query tile's own copy of the result.
 // CHECK-LABEL: spyre.program @k0_attention
 // CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @cst, offset = 0>{{.*}}run = 640
 // CHECK: spyre.sfp_binary "gt" {bcast_col1, cols = 128 : i64, {{.*}}dst_type = i1, pitch = array<i64: 128, 0, 4>, rows = 128
-// CHECK: spyre.dma_load {box = array<i64: 1024, 1, 1>, lx = #spyre.lx<offset = [[K:[0-9]+]]>, mem = #spyre.mem<tensor = @in1, offset = 0>
-// CHECK: spyre.dma_load {box = array<i64: 1024, 1, 1>, lx = #spyre.lx<offset = [[V:[0-9]+]]>, mem = #spyre.mem<tensor = @in2, offset = 0>
+// CHECK: spyre.dma_load {box = array<i64: 128, 1, 1>, lx = #spyre.lx<offset = [[Q:[0-9]+]]>, mem = #spyre.mem<tensor = @in0, offset = 0>
+// CHECK: spyre.dma_load {box = array<i64: 128, 1, 1>, lx = #spyre.lx<offset = [[K:[0-9]+]]>, mem = #spyre.mem<tensor = @in1, offset = 0>
+// CHECK: spyre.dma_load {box = array<i64: 128, 1, 1>, lx = #spyre.lx<offset = [[V:[0-9]+]]>, mem = #spyre.mem<tensor = @in2, offset = 0>
+// CHECK: spyre.dma_load {box = array<i64: 128, 1, 1>, lx = #spyre.lx<offset = 16384>, mem = #spyre.mem<tensor = @in0, offset = 0, param = [[P1:[0-9]+]]>
+// CHECK: spyre.dma_load {box = array<i64: 128, 1, 1>, lx = #spyre.lx<offset = 147456>, mem = #spyre.mem<tensor = @in1, offset = 0, param = [[P1]]>
+// CHECK: spyre.dma_load {box = array<i64: 128, 1, 1>, lx = #spyre.lx<offset = 278528>, mem = #spyre.mem<tensor = @in2, offset = 0, param = [[P1]]>
+// CHECK-COUNT-18: spyre.dma_load {box = array<i64: 128, 1, 1>
+// CHECK-NOT: spyre.dma_load
 // CHECK: spyre.loop 8 {
-// CHECK: spyre.dma_load {{.*}}mem = #spyre.mem<tensor = @in0
 // CHECK: spyre.sfp_unary "copy"
 // CHECK: spyre.loop 0 attributes {count_level = 0 : i64, count_step = 1 : i64} {
 // CHECK-NOT: spyre.dma_load
@@ -35,16 +43,21 @@
 // CHECK: spyre.sfp_transpose {{.*}}src0 = #spyre.lx<offset = [[K]], strides = [16384]>
 // CHECK: spyre.sfp_select "select" {bcast_col1, cols = 128 : i64
 // CHECK: spyre.pt_matmul {accumulate{{.*}}rhs = #spyre.lx<offset = [[V]], strides = [16384]>
-// CHECK: spyre.sfp_binary "div"
-// CHECK: spyre.dma_store {{.*}}mem = #spyre.mem<tensor = @out0, offset = 0, strides = [16384]>
+// CHECK: spyre.sfp_binary "div" {{.*}}dst = #spyre.lx<offset = [[O:[0-9]+]], strides = [16384]>
+// CHECK: spyre.dma_store {{.*}}lx = #spyre.lx<offset = [[O]], strides = [16384]>, mem = #spyre.mem<tensor = @out0, offset = 0, strides = [16384]>
 // CHECK: spyre.plan
-// Over all cores (second RUN line: on the default machine without kernel
-// synchronization, which would make fewer cores pay at these small sizes):
-// one 32-row query tile each (32 cores); the key tiles before the diagonal
-// differ per core (a count parameter: 0 .. 31).
+// Over several cores (second RUN line: on the default machine without
+// kernel synchronization, which would make fewer cores pay at these small
+// sizes): 8 cores, each running an early and a late query tile of 64 rows
+// (1 + 16, 2 + 15, ... key tiles), K and V held and multicast to all of
+// them, two key tiles a load; the key tiles before the diagonal differ per
+// core (count parameters), and the diagonal's code comes once per first
+// query tile, under a guard.
 // MULTI-LABEL: spyre.program @k0_attention
-// MULTI-SAME: num_cores = 32
-// MULTI: spyre.loop 0 attributes {count_param = 1 : i64} {
+// MULTI-SAME: num_cores = 8
+// MULTI-SAME: hold = [1, 2]
+// MULTI: spyre.dma_load {box = array<i64: 128, 1, 1>, {{.*}}tensor = @in1{{.*}}multicast
+// MULTI: spyre.loop 0 attributes {count_param = [[G:[0-9]+]] : i64} {
 // MULTI: spyre.sfp_select "select"
 func.func @causal(%q: tensor<1x1024x64xf16>, %k: tensor<1x1024x64xf16>, %v: tensor<1x1024x64xf16>) -> tensor<1x1024x64xf16> {
   %0 = spyre.attention %q, %k, %v {causal, scale = 0.125 : f64} : tensor<1x1024x64xf16>, tensor<1x1024x64xf16>, tensor<1x1024x64xf16> -> tensor<1x1024x64xf16>

@@ -273,6 +273,12 @@ public:
   /// For a reshape that is not a view: elements per chunk (a common
   /// multiple of both row lengths) and chunks per tile.
   int64_t repackChunk = 0, repackTileChunks = 0;
+  /// For an attention holding its keys and values: key tiles per load of
+  /// them (the count the cost model finds fastest).
+  int64_t heldKeyTiles = 1;
+  /// ... and whether each of a head's query tiles has its own copy of Q
+  /// and of the result (when they fit LX beside the keys and values).
+  bool heldQueryTiles = false;
   int64_t numCores() const { return schedule.getNumCores(); }
   /// The share of core `core` (mixed radix over splits, last loop fastest).
   CoreShare share(int64_t core) const;

@@ -432,8 +432,12 @@ OpWork AttentionOp::getWork() {
     outer *= space.sizes[i];
   int64_t m = space.sizes[nb], ev = space.sizes[nb + 1],
           s = space.sizes[nb + 2], e = space.sizes[nb + 3];
+  // The (query, key) pairs computed: causal, query q sees keys 0..q.
+  int64_t pairs = m * s;
+  if (getCausal())
+    pairs = m <= s ? m * (m + 1) / 2 : s * (s + 1) / 2 + (m - s) * s;
   // Per score: scale, mask, max, subtract, exp, sum, convert.
-  return {outer * m * s * (e + ev), outer * m * s * 7, true};
+  return {outer * pairs * (e + ev), outer * pairs * 7, true};
 }
 
 //===----------------------------------------------------------------------===//

@@ -26,7 +26,9 @@ def Spyre_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
       "::spyre::IterationSpace", "getIterationSpace">,
     InterfaceMethod<[{
         Returns the multiply-accumulates and element operations the op
-        performs (for cost models).
+        performs (for cost models and rooflines): only the work its
+        result needs (a causal attention's scores above the diagonal are
+        not computed).
       }],
       "::spyre::OpWork", "getWork">,
     InterfaceMethod<[{
