@@ -344,10 +344,20 @@ double KernelPlan::estimateDataMovementNs() const {
   for (const PlanTensor &t : tensors)
     (t.isResult ? written : read) += t.type.getNumElements() * t.elementBytes;
   int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
-  int64_t rows = 1;
-  for (size_t l = 0; l + 1 < loops.size(); ++l)
-    rows *= loops[l].size;
-  int64_t tiles = llvm::divideCeil(llvm::divideCeil(rows, rowTile()), cores);
+  // The tiles the lowering moves: a repack's of repackTileChunks chunks,
+  // otherwise of rowTile() rows; the busiest core's share of them.
+  int64_t all;
+  if (repackChunk > 0) {
+    int64_t chunks = tensors.front().type.getNumElements() / repackChunk;
+    all = llvm::divideCeil(chunks, repackTileChunks);
+  } else {
+    int64_t rows = 1;
+    for (size_t l = 0; l + 1 < loops.size(); ++l)
+      rows *= loops[l].size;
+    all = llvm::divideCeil(rows, rowTile());
+  }
+  cores = std::max<int64_t>(1, std::min(cores, all));
+  int64_t tiles = llvm::divideCeil(all, cores);
   double perCore = double(read + written) / double(cores);
   double stream = std::max(perCore / arch.ringLinkBandwidth() * 1e9,
                            arch.memoryFloorNs(double(read), double(written)));

@@ -17,3 +17,22 @@ func.func @gather_long_rows(%t: tensor<2x65655xi64, #idx>, %i: tensor<4x14xi64, 
   }
   return %0 : tensor<4x14x65655xi64, #out>
 }
+
+
+// A reshape that is not a view (16 rows of 128 into rows of 32: attention
+// heads) repacks chunks through LX; its 4 KiB fit one tile, one load and
+// one store, so the cost model charges one tile's latencies (not one per
+// 4 output rows, which made 4 cores look faster) and more cores would only
+// add their synchronization: one core.
+#rows = #spyre.layout<stick_dim = 2, stick_elems = 64>
+#heads = #spyre.layout<stick_dim = 3, stick_elems = 64>
+// CHECK-LABEL: func.func @split_heads
+// CHECK: schedule = #spyre.schedule<split = [1, 1, 1, 1],
+func.func @split_heads(%x: tensor<1x16x128xf16, #rows>) -> tensor<1x16x4x32xf16, #heads> {
+  %0 = spyre.kernel "k0_reshape"(%x) {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterators = ["parallel", "parallel", "parallel", "parallel"], space = array<i64: 1, 16, 4, 32>} : (tensor<1x16x128xf16, #rows>) -> tensor<1x16x4x32xf16, #heads> {
+  ^bb0(%a: tensor<1x16x128xf16, #rows>):
+    %1 = spyre.reshape %a : tensor<1x16x128xf16, #rows> -> tensor<1x16x4x32xf16, #heads>
+    spyre.yield %1 : tensor<1x16x4x32xf16, #heads>
+  }
+  return %0 : tensor<1x16x4x32xf16, #heads>
+}
