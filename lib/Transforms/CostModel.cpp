@@ -340,9 +340,19 @@ double KernelPlan::estimateWorkNs() const {
 
 double KernelPlan::estimateDataMovementNs() const {
   // Every byte is read once and written once; cores share the memory node.
+  // A gather reads the rows it gathers (as many as the result has, some
+  // rows of the table twice, others never) and its indices.
+  bool gather = kind == KernelKind::Gather;
   int64_t read = 0, written = 0;
-  for (const PlanTensor &t : tensors)
-    (t.isResult ? written : read) += t.type.getNumElements() * t.elementBytes;
+  for (const PlanTensor &t : tensors) {
+    int64_t bytes = t.type.getNumElements() * t.elementBytes;
+    if (t.isResult)
+      written += bytes;
+    else if (!(gather && t.index == 0)) // the table
+      read += bytes;
+  }
+  if (gather)
+    read += written;
   int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
   // The tiles the lowering moves: a repack's of repackTileChunks chunks,
   // otherwise of rowTile() rows; the busiest core's share of them.
