@@ -339,39 +339,70 @@ double KernelPlan::estimateWorkNs() const {
 }
 
 double KernelPlan::estimateDataMovementNs() const {
-  // Every byte is read once and written once; cores share the memory node.
-  // A gather reads the rows it gathers (as many as the result has, some
-  // rows of the table twice, others never) and its indices.
-  bool gather = kind == KernelKind::Gather;
+  // Every byte is read once and written once, in whole sticks of the
+  // device layouts (a run inside a stick is charged its bursts); cores
+  // share the memory node. A slice, concatenation or gather reads as many
+  // rows as it writes (a gather some rows of its table twice, others
+  // never), plus a gather's indices; a repack reads its input, a scatter
+  // its inputs.
   int64_t read = 0, written = 0;
-  for (const PlanTensor &t : tensors) {
-    int64_t bytes = t.type.getNumElements() * t.elementBytes;
+  for (const PlanTensor &t : tensors)
     if (t.isResult)
-      written += bytes;
-    else if (!(gather && t.index == 0)) // the table
-      read += bytes;
+      written += t.deviceBytes();
+  bool readsWhole = repackChunk > 0 || kind == KernelKind::Scatter;
+  if (readsWhole) {
+    for (const PlanTensor &t : tensors)
+      if (!t.isResult)
+        read += t.deviceBytes();
+  } else {
+    read = written;
+    if (kind == KernelKind::Gather)
+      read += tensors[1].deviceBytes(); // the indices
   }
-  if (gather)
-    read += written;
   int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
-  // The tiles the lowering moves: a repack's of repackTileChunks chunks,
-  // otherwise of rowTile() rows; the busiest core's share of them.
-  int64_t all;
+  // The tiles the lowering moves: a repack's of repackTileChunks chunks, a
+  // concatenation's of each input's region, otherwise of rowTile() rows;
+  // the busiest core's share of them.
+  int64_t tiles;
+  auto shareOf = [&](int64_t all) {
+    cores = std::max<int64_t>(1, std::min(cores, all));
+    return llvm::divideCeil(all, cores);
+  };
   if (repackChunk > 0) {
     int64_t chunks = tensors.front().type.getNumElements() / repackChunk;
-    all = llvm::divideCeil(chunks, repackTileChunks);
+    tiles = shareOf(llvm::divideCeil(chunks, repackTileChunks));
+  } else if (auto concat = dyn_cast<ConcatOp>(kernel.getBodyBlock().front())) {
+    // Per region, outer dims in tiles of 1 and its rows in tiles of at most
+    // the row tile, each dim split as the schedule splits the kernel's.
+    tiles = 0;
+    for (Value input : concat.getInputs()) {
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(input.getType()).getShape();
+      if (llvm::is_contained(shape, 0))
+        continue; // nothing to move
+      int64_t region = 1;
+      for (size_t d = 0; d + 1 < shape.size(); ++d) {
+        int64_t tile =
+            d + 2 == shape.size() ? std::min(loops[d].tile, shape[d]) : 1;
+        region *=
+            llvm::divideCeil(llvm::divideCeil(shape[d], tile), loops[d].split);
+      }
+      tiles += region;
+    }
   } else {
     int64_t rows = 1;
     for (size_t l = 0; l + 1 < loops.size(); ++l)
       rows *= loops[l].size;
-    all = llvm::divideCeil(rows, rowTile());
+    tiles = shareOf(llvm::divideCeil(rows, rowTile()));
   }
-  cores = std::max<int64_t>(1, std::min(cores, all));
-  int64_t tiles = llvm::divideCeil(all, cores);
   double perCore = double(read + written) / double(cores);
   double stream = std::max(perCore / arch.ringLinkBandwidth() * 1e9,
                            arch.memoryFloorNs(double(read), double(written)));
-  return stream + double(tiles) * 2 * double(arch.memoryLatencyNs);
+  // Per tile a load and a store, each its latency and the node's setup
+  // (dmaTime's charges), the store also the node's turnarounds.
+  double perTile = 2 * double(arch.memoryLatencyNs + arch.memorySetupNs +
+                              arch.memoryTurnaroundNs);
+  return stream + double(tiles) * perTile;
 }
 
 } // namespace spyre

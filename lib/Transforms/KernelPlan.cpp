@@ -1201,17 +1201,15 @@ int64_t KernelPlan::totalMacs() const {
   return macs;
 }
 
-/// The device bytes of a tensor's padded layout.
-static int64_t deviceBytes(const PlanTensor &t) {
-  return getLayout(t.type).getDeviceElements(t.type.getShape()) *
-         t.elementBytes;
+int64_t PlanTensor::deviceBytes() const {
+  return getLayout(type).getDeviceElements(type.getShape()) * elementBytes;
 }
 
 int64_t KernelPlan::totalBytes() const {
   int64_t bytes = 0;
   for (const PlanTensor &t : tensors)
     if (t.movesBytes())
-      bytes += deviceBytes(t);
+      bytes += t.deviceBytes();
   return bytes;
 }
 
@@ -1219,7 +1217,7 @@ int64_t KernelPlan::totalWrittenBytes() const {
   int64_t bytes = 0;
   for (const PlanTensor &t : tensors)
     if (t.isResult && t.movesBytes())
-      bytes += deviceBytes(t);
+      bytes += t.deviceBytes();
   return bytes;
 }
 

@@ -145,6 +145,8 @@ struct PlanTensor {
   int64_t tileBytes(int64_t stickBytes) const {
     return rows * rowBytes(stickBytes);
   }
+  /// The bytes of the tensor's padded device layout (whole sticks).
+  int64_t deviceBytes() const;
   /// One tile's transfer as the cost model charges it (CostModel.cpp).
   DmaTransfer tileTransfer(const Arch &arch) const;
   /// Device bytes from the tensor's base to the element at loop indices
