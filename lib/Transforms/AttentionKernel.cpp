@@ -401,8 +401,9 @@ struct HeldLoad {
 
 /// The order of a head's held loads: query tiles and key loads alternate,
 /// so a query tile's load comes just before the key tiles it reads first
-/// and the first tile's work starts after two loads, whatever the sizes of
-/// Q and K (grouped queries: Q is several times K).
+/// and the first tile's work waits for its Q and one key load (its K and V
+/// tiles: three DMAs), whatever the sizes of Q and K (grouped queries: Q
+/// is several times K).
 static SmallVector<HeldLoad> heldLoadOrder(int64_t querySlots,
                                            int64_t keyLoads) {
   SmallVector<HeldLoad> order;
@@ -416,13 +417,11 @@ static SmallVector<HeldLoad> heldLoadOrder(int64_t querySlots,
 }
 
 /// The keys and values the schedule holds: each buffer spans every key
-/// position, loaded once per head, and with them the core's query tiles of
-/// the head. One copy: the next head's load queues behind this head's last
-/// store on the core's one DMA queue, so a second copy would not let it
-/// start earlier.
-static LogicalResult holdKeysAndValues(KernelPlan &plan,
-                                       const AttentionLoops &L, bool causal,
-                                       bool emitErrors) {
+/// position, loaded once per head. One copy: the next head's load queues
+/// behind this head's last store on the core's one DMA queue, so a second
+/// copy would not let it start earlier.
+static LogicalResult
+holdKeysAndValues(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
   ArrayRef<int64_t> hold = plan.schedule.getHold();
   if (hold.empty())
     return success();
@@ -495,7 +494,7 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
   if (in.mask >= 0 && failed(checkMaskTiles(*this, in, L, emitErrors)))
     return failure();
   markAttentionTransfers(*this, L);
-  if (failed(holdKeysAndValues(*this, L, in.op.getCausal(), emitErrors)))
+  if (failed(holdKeysAndValues(*this, L, emitErrors)))
     return failure();
   addAttentionBuffers(*this, in, L);
   if (!schedule.getHold().empty()) {
@@ -721,16 +720,19 @@ static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
     (load.query ? queryIn : keyIn)[load.index] = loaded;
   }
   // A key tile's work; a streamed tile of it (a mask) loads behind the
-  // held ones, through rotating buffers.
-  double perKey = std::max(keyTileComputeNs(plan, in, L, f.pipelined),
-                           dmaTime(arch, f.g.streamed, f.cores).period);
+  // held ones, through rotating buffers: no key tile's work starts before
+  // the first is in.
+  DmaTime streamedDma = dmaTime(arch, f.g.streamed, f.cores);
+  double perKey =
+      std::max(keyTileComputeNs(plan, in, L, f.pipelined), streamedDma.period);
+  double firstKey = f.g.streamed.empty() ? 0.0 : loaded + streamedDma.period;
   double perQueryTile = perQueryTileNs(plan, L, f.causal);
   double onceNs = dmaTime(arch, f.g.once, f.cores).period;
   double busiest = 0, node = 0;
   for (int64_t c = 0; c < f.cores; ++c) {
     SmallVector<QueryRun, 2> runs = queryRuns(plan, L, f.causal, c);
     int64_t tiles = 0, keysRead = 0;
-    double t = 0, stored = loaded;
+    double t = firstKey, stored = loaded;
     for (auto [r, run] : llvm::enumerate(runs)) {
       for (int64_t i = 0; i < run.tiles; ++i) {
         int64_t keys = keysOfQueryTile(run.first + i, f.keyTiles, f.causal);
