@@ -45,6 +45,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -727,37 +728,56 @@ static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
       std::max(keyTileComputeNs(plan, in, L, f.pipelined), streamedDma.period);
   double firstKey = f.g.streamed.empty() ? 0.0 : loaded + streamedDma.period;
   double perQueryTile = perQueryTileNs(plan, L, f.causal);
-  double onceNs = dmaTime(arch, f.g.once, f.cores).period;
-  double busiest = 0, node = 0;
-  for (int64_t c = 0; c < f.cores; ++c) {
-    SmallVector<QueryRun, 2> runs = queryRuns(plan, L, f.causal, c);
+  // One head of core `c`: when its last store is done, its query tiles and
+  // the key tiles they read.
+  struct Head {
+    double stored = 0;
     int64_t tiles = 0, keysRead = 0;
-    double t = firstKey, stored = loaded;
-    for (auto [r, run] : llvm::enumerate(runs)) {
+  };
+  auto headOf = [&](int64_t c) {
+    Head h;
+    double t = firstKey;
+    h.stored = loaded;
+    for (auto [r, run] : llvm::enumerate(queryRuns(plan, L, f.causal, c))) {
       for (int64_t i = 0; i < run.tiles; ++i) {
         int64_t keys = keysOfQueryTile(run.first + i, f.keyTiles, f.causal);
         // Q held, or loaded behind the previous query tile's store.
         t = heldQueries ? std::max(t, queryIn[slots[r] + i])
-                        : std::max(t, stored) + queryDma.period;
+                        : std::max(t, h.stored) + queryDma.period;
         t += perQueryTile;
         // Once every load is in, the rest of the key tiles wait for none.
         int64_t k = 0;
         for (; k < keys && t < loaded; ++k)
           t = std::max(t, keyIn[k / chunk]) + perKey;
         t += double(keys - k) * perKey;
-        stored = std::max(stored, t) + storeDma.period;
-        keysRead += keys;
+        h.stored = std::max(h.stored, t) + storeDma.period;
+        h.keysRead += keys;
       }
-      tiles += run.tiles;
+      h.tiles += run.tiles;
     }
+    return h;
+  };
+  // The node's share of one core's transfers: once, per head, per query
+  // tile, per key tile read.
+  double onceNs = dmaTime(arch, f.g.once, f.cores).period;
+  double onceNode = dmaTime(arch, f.g.once, 1).memory;
+  double headNode = dmaTime(arch, f.g.perHead, 1).memory +
+                    double(keyLoads) * dmaTime(arch, keyLoad, 1).memory;
+  double queryNode = dmaTime(arch, f.g.perQuery, 1).memory +
+                     dmaTime(arch, f.g.stores, 1).memory;
+  double keyNode = dmaTime(arch, f.g.streamed, 1).memory;
+  // Cores at the same place along the query split run the same heads.
+  std::map<int64_t, Head> heads;
+  double busiest = 0, node = 0;
+  for (int64_t c = 0; c < f.cores; ++c) {
+    auto [it, fresh] = heads.try_emplace(plan.splitCoord(c, L.m));
+    if (fresh)
+      it->second = headOf(c);
+    const Head &h = it->second;
     double batch = double(headsOf(plan, L, c));
-    busiest = std::max(busiest, onceNs + batch * stored);
-    node += dmaTime(arch, f.g.once, 1).memory +
-            batch * (dmaTime(arch, f.g.perHead, 1).memory +
-                     double(tiles) * (dmaTime(arch, f.g.perQuery, 1).memory +
-                                      dmaTime(arch, f.g.stores, 1).memory) +
-                     double(keyLoads) * dmaTime(arch, keyLoad, 1).memory +
-                     double(keysRead) * dmaTime(arch, f.g.streamed, 1).memory);
+    busiest = std::max(busiest, onceNs + batch * h.stored);
+    node += onceNode + batch * (headNode + double(h.tiles) * queryNode +
+                                double(h.keysRead) * keyNode);
   }
   return std::max(busiest, node) + double(arch.memoryLatencyNs);
 }
