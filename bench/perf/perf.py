@@ -69,6 +69,7 @@ MODELS = [
     ("attention_heads_32x512x128", f"{BENCH}/attention_heads_32x512x128"),
     ("moe_dispatch_8x512x2048", f"{BENCH}/moe_dispatch_8x512x2048"),
     ("granite_layer_512", f"{BENCH}/granite_layer_512"),
+    ("granite_layer_1024", f"{BENCH}/granite_layer_1024"),
 ]
 
 # Schedules: ours (the defaults) and the baselines, by existing CLI options.
