@@ -323,6 +323,8 @@ struct FormKernelsPass
           (leavePermutes && onlyPermutation(kernel)))
         continue;
       Value fused = raw->getOperand(operandIdx);
+      if (widensWrittenValue(raw, fused))
+        continue;
       std::optional<Embedding> e = embed(kernel, fused, op);
       if (!e || !placeable(kernel, raw) || !trial(kernel, raw, *e))
         continue;
@@ -331,6 +333,23 @@ struct FormKernelsPass
       return true;
     }
     return false;
+  }
+
+  /// Whether `op` is a cast to a wider element type of `value`, a kernel
+  /// result that other ops read too (so the kernel writes it anyway): fused,
+  /// the kernel would also write the wide copy, and the readers past it
+  /// read that instead of the narrow one (the upcast of transformers'
+  /// RMSNorm on a residual: two fp32 copies of [tokens, hidden] beside the
+  /// fp16 one). Unfused, it starts the kernel of its readers.
+  static bool widensWrittenValue(Operation *op, Value value) {
+    auto widen = dyn_cast<CastOp>(op);
+    auto bytes = [](Value v) {
+      return getElementBytes(
+          cast<RankedTensorType>(v.getType()).getElementType());
+    };
+    return widen && bytes(widen.getResult()) > bytes(value) &&
+           llvm::any_of(value.getUsers(),
+                        [&](Operation *user) { return user != op; });
   }
 
   /// Whether every operand of `op` is available at `kernel`, or the kernel

@@ -366,3 +366,31 @@ func.func @not_gated(%x: tensor<64x128xf16, #row>, %y: tensor<64x128xf16, #row>,
   %p2 = spyre.binary mul %s2, %u2 : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
   return %p, %p2, %s2 : tensor<64x256xf16, #row>, tensor<64x256xf16, #row>, tensor<64x256xf16, #row>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#row32 = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+
+// transformers' RMSNorm on a residual: h = x + o @ w (fp16) is read by
+// the norm and again later (the next residual), and the norm starts with
+// h.float(). The widening cast does not join the matmul's kernel, which
+// writes h anyway: fused, that kernel would also write the fp32 copies
+// (h.float() and its square), twice h's bytes each, for the norm to read
+// instead of h. The cast starts the norm's kernel, which reads h.
+// CHECK-LABEL: func.func @residual_norm
+// CHECK: %[[H:[0-9]+]]:2 = spyre.kernel "k0_matmul"
+// CHECK: spyre.yield %{{.*}}, %{{.*}} : tensor<64x256xf16, #{{.*}}>, tensor<64x256xf16, #{{.*}}>
+// CHECK: spyre.kernel "k1_cast"(%[[H]]#0)
+// CHECK: spyre.cast
+// CHECK: spyre.reduce sum
+func.func @residual_norm(%x: tensor<64x256xf16, #row>, %o: tensor<64x256xf16, #row>, %w: tensor<256x256xf16, #kmaj>) -> (tensor<64x1xf32, #row32>, tensor<64x256xf16, #row>) {
+  %0 = spyre.matmul %o, %w {transpose_rhs} : tensor<64x256xf16, #row>, tensor<256x256xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %h = spyre.binary add %x, %0 : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  %f = spyre.cast %h : tensor<64x256xf16, #row> -> tensor<64x256xf32, #row32>
+  %sq = spyre.binary mul %f, %f : tensor<64x256xf32, #row32>, tensor<64x256xf32, #row32> -> tensor<64x256xf32, #row32>
+  %s = spyre.reduce sum %sq dim 1 : tensor<64x256xf32, #row32> -> tensor<64x1xf32, #row32>
+  %next = spyre.binary add %h, %x : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
+  return %s, %next : tensor<64x1xf32, #row32>, tensor<64x256xf16, #row>
+}
