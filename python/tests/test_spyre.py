@@ -330,7 +330,7 @@ def test_check_passes_and_names_a_broken_kernel(compiled, tmp_path):
                     "-o", good, "--emit-mlir", "--mlir-print-debuginfo", "--on-chip=false"],
                    check=True)
     text = good.read_text()
-    start = re.search(r"spyre.program @k\d+_reduce_mean_1 ", text).start()
+    start = re.search(r"spyre.program @k\d+_cast_to_9 ", text).start()
     end = text.index("\n  } loc", start)
     body = text[start:end].replace('sfp_binary "mul" {bcast_col1',
                                    'sfp_binary "sub" {bcast_col1', 1)
@@ -343,7 +343,7 @@ def test_check_passes_and_names_a_broken_kernel(compiled, tmp_path):
     with pytest.raises(spyre.CheckError) as e:
         broken.run(*ins, check=True)
     assert isinstance(e.value, spyre.Error)
-    assert re.search(r"kernel \d+ 'k\d+_reduce_mean_1' is the first of 1 diverging",
+    assert re.search(r"kernel \d+ 'k\d+_cast_to_9' is the first of 1 diverging",
                      str(e.value))
     assert "layer.post_attention_layernorm (rsqrt_" in str(e.value)
     assert broken.check_report == str(e.value)
