@@ -400,13 +400,25 @@ struct HeldLoad {
 };
 } // namespace
 
-/// The order of a head's held loads: query tiles and key loads alternate,
-/// so a query tile's load comes just before the key tiles it reads first
-/// and the first tile's work waits for its Q and one key load (its K and V
-/// tiles: three DMAs), whatever the sizes of Q and K (grouped queries: Q
-/// is several times K).
-static SmallVector<HeldLoad> heldLoadOrder(int64_t querySlots,
-                                           int64_t keyLoads) {
+/// Whether the plan holds its keys and values.
+static bool holdsKeysAndValues(const KernelPlan &plan) {
+  return llvm::any_of(plan.tensors,
+                      [](const PlanTensor &t) { return t.resident; });
+}
+
+/// The order of a head's held loads, keys and values `chunk` key tiles a
+/// load, after `querySlots` held query slots (when the plan holds its
+/// query tiles): query tiles and key loads alternate, so a query tile's
+/// load comes just before the key tiles it reads first and the first
+/// tile's work waits for its Q and one key load (its K and V tiles: three
+/// DMAs), whatever the sizes of Q and K (grouped queries: Q is several
+/// times K).
+static SmallVector<HeldLoad> heldLoadOrder(const KernelPlan &plan,
+                                           const AttentionLoops &L,
+                                           int64_t querySlots, int64_t chunk) {
+  if (!plan.heldQueryTiles)
+    querySlots = 0;
+  int64_t keyLoads = llvm::divideCeil(plan.loops[L.s].numTiles(), chunk);
   SmallVector<HeldLoad> order;
   for (int64_t p = 0; p < std::max(querySlots, keyLoads); ++p) {
     if (p < querySlots)
@@ -707,8 +719,6 @@ static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
   int64_t keyLoads = llvm::divideCeil(f.keyTiles, chunk);
   bool heldQueries = plan.heldQueryTiles;
   SmallVector<int64_t, 3> slots = heldQuerySlots(plan, L, f.causal);
-  if (!heldQueries)
-    slots.assign(slots.size(), 0);
   DmaTime queryDma = dmaTime(arch, f.g.perQuery, f.cores);
   DmaTime keyLoadDma = dmaTime(arch, keyLoad, f.cores);
   DmaTime storeDma = dmaTime(arch, f.g.stores, f.cores);
@@ -716,7 +726,7 @@ static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
   // start.
   SmallVector<double> queryIn(slots.back()), keyIn(keyLoads);
   double loaded = dmaTime(arch, f.g.perHead, f.cores).period;
-  for (HeldLoad load : heldLoadOrder(slots.back(), keyLoads)) {
+  for (HeldLoad load : heldLoadOrder(plan, L, slots.back(), chunk)) {
     loaded += load.query ? queryDma.period : keyLoadDma.period;
     (load.query ? queryIn : keyIn)[load.index] = loaded;
   }
@@ -785,7 +795,7 @@ static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
 double KernelPlan::estimateAttentionNs() const {
   AttentionLoops L(loops.size());
   AttentionInputs in = inputsOf(kernel);
-  if (llvm::any_of(tensors, [](const PlanTensor &t) { return t.resident; }))
+  if (holdsKeysAndValues(*this))
     return estimateHeldNs(*this, in, L, heldKeyTiles);
   return estimateStreamedNs(*this, in, L);
 }
@@ -831,8 +841,7 @@ public:
       : plan(plan), L(plan.loops.size()), in(inputsOf(plan.kernel)),
         scope(b, plan.kernel.getLoc(), plan.numCores()), b(b), symbols(symbols),
         loc(plan.kernel.getLoc()), causal(in.op.getCausal()),
-        held(llvm::any_of(plan.tensors,
-                          [](const PlanTensor &t) { return t.resident; })),
+        held(holdsKeysAndValues(plan)),
         querySlots(heldQuerySlots(plan, L, causal)) {
     for (int64_t c = 0; c < plan.numCores(); ++c)
       shares.push_back(plan.share(c));
@@ -1009,10 +1018,8 @@ private:
   /// positions: their work waits for nothing else). A query tile some
   /// cores lack is loaded under a guard.
   void loadHeld() {
-    int64_t keyLoads =
-        llvm::divideCeil(plan.loops[L.s].numTiles(), plan.heldKeyTiles);
-    int64_t queryLoads = plan.heldQueryTiles ? querySlots.back() : 0;
-    for (HeldLoad load : heldLoadOrder(queryLoads, keyLoads)) {
+    for (HeldLoad load :
+         heldLoadOrder(plan, L, querySlots.back(), plan.heldKeyTiles)) {
       if (!load.query) {
         heldKeyLoad = load.index;
         for (unsigned i = 0; i < numInputs(); ++i)

@@ -338,31 +338,61 @@ double KernelPlan::estimateWorkNs() const {
   return streamedAccNs(*this, t, body, store, tiles, accTiles, prologue);
 }
 
-double KernelPlan::estimateDataMovementNs() const {
-  // Every byte is read once and written once, in whole sticks of the
-  // device layouts (a run inside a stick is charged its bursts); cores
-  // share the memory node. A slice, concatenation or gather reads as many
-  // rows as it writes (a gather some rows of its table twice, others
-  // never), plus a gather's indices; a repack reads its input, a scatter
-  // its inputs.
+namespace {
+
+/// The device bytes a data-movement kernel reads and writes, in whole
+/// sticks of the device layouts (a run inside a stick is charged its
+/// bursts). A slice, concatenation or gather reads as many rows as it
+/// writes (a gather some rows of its table twice, others never), plus a
+/// gather's indices; a repack reads its input, a scatter its inputs.
+std::pair<int64_t, int64_t> dataMovementBytes(const KernelPlan &plan) {
   int64_t read = 0, written = 0;
-  for (const PlanTensor &t : tensors)
+  for (const PlanTensor &t : plan.tensors)
     if (t.isResult)
       written += t.deviceBytes();
-  bool readsWhole = repackChunk > 0 || kind == KernelKind::Scatter;
-  if (readsWhole) {
-    for (const PlanTensor &t : tensors)
+  if (plan.repackChunk > 0 || plan.kind == KernelKind::Scatter) {
+    for (const PlanTensor &t : plan.tensors)
       if (!t.isResult)
         read += t.deviceBytes();
-  } else {
-    read = written;
-    if (kind == KernelKind::Gather)
-      read += tensors[1].deviceBytes(); // the indices
+    return {read, written};
   }
+  read = written;
+  if (plan.kind == KernelKind::Gather)
+    read += plan.tensors[1].deviceBytes(); // the indices
+  return {read, written};
+}
+
+/// The tiles a concatenation's busiest core moves: per input region, its
+/// outer dims in tiles of 1 and its rows in tiles of at most the row tile,
+/// each dim split as the schedule splits the kernel's.
+int64_t concatTiles(const KernelPlan &plan, ConcatOp concat) {
+  int64_t tiles = 0;
+  for (Value input : concat.getInputs()) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(input.getType()).getShape();
+    if (llvm::is_contained(shape, 0))
+      continue; // nothing to move
+    int64_t region = 1;
+    for (size_t d = 0; d + 1 < shape.size(); ++d) {
+      int64_t tile =
+          d + 2 == shape.size() ? std::min(plan.loops[d].tile, shape[d]) : 1;
+      region *= llvm::divideCeil(llvm::divideCeil(shape[d], tile),
+                                 plan.loops[d].split);
+    }
+    tiles += region;
+  }
+  return tiles;
+}
+
+} // namespace
+
+double KernelPlan::estimateDataMovementNs() const {
+  // Every byte is read once and written once; cores share the memory node.
+  auto [read, written] = dataMovementBytes(*this);
   int64_t cores = kind == KernelKind::Scatter ? 1 : numCores();
   // The tiles the lowering moves: a repack's of repackTileChunks chunks, a
   // concatenation's of each input's region, otherwise of rowTile() rows;
-  // the busiest core's share of them.
+  // the busiest core's share of them (on the cores that have one).
   int64_t tiles;
   auto shareOf = [&](int64_t all) {
     cores = std::max<int64_t>(1, std::min(cores, all));
@@ -372,23 +402,7 @@ double KernelPlan::estimateDataMovementNs() const {
     int64_t chunks = tensors.front().type.getNumElements() / repackChunk;
     tiles = shareOf(llvm::divideCeil(chunks, repackTileChunks));
   } else if (auto concat = dyn_cast<ConcatOp>(kernel.getBodyBlock().front())) {
-    // Per region, outer dims in tiles of 1 and its rows in tiles of at most
-    // the row tile, each dim split as the schedule splits the kernel's.
-    tiles = 0;
-    for (Value input : concat.getInputs()) {
-      ArrayRef<int64_t> shape =
-          cast<RankedTensorType>(input.getType()).getShape();
-      if (llvm::is_contained(shape, 0))
-        continue; // nothing to move
-      int64_t region = 1;
-      for (size_t d = 0; d + 1 < shape.size(); ++d) {
-        int64_t tile =
-            d + 2 == shape.size() ? std::min(loops[d].tile, shape[d]) : 1;
-        region *=
-            llvm::divideCeil(llvm::divideCeil(shape[d], tile), loops[d].split);
-      }
-      tiles += region;
-    }
+    tiles = concatTiles(*this, concat);
   } else {
     int64_t rows = 1;
     for (size_t l = 0; l + 1 < loops.size(); ++l)
