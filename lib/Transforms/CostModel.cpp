@@ -225,6 +225,10 @@ double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
   for (const PlanTensor &input : plan.tensors) {
     if (input.isResult)
       break;
+    if (input.sameTileAs >= 0) {
+      arrival.push_back(arrival[input.sameTileAs]);
+      continue;
+    }
     if (!input.movesBytes()) {
       arrival.push_back(gatherNs(plan, input));
       end = std::max(end, arrival.back());

@@ -159,7 +159,7 @@ private:
   /// loop, or those that vary along it.
   void emitLoads(bool variesInAccLoop) {
     for (unsigned i = 0; i < numInputs(); ++i)
-      if (!plan.tensors[i].hoisted &&
+      if (!plan.tensors[i].hoisted && plan.tensors[i].movesBytes() &&
           plan.tensors[i].variesInAccLoop == variesInAccLoop)
         emitTransfer(i, /*store=*/false);
   }

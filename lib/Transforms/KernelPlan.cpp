@@ -576,11 +576,16 @@ public:
     if (failed(buildTensors()) || failed(checkStickTiles()) ||
         failed(sizeTensors()))
       return failure();
-    for (PlanTensor &t : plan.tensors)
-      if (!t.isResult)
-        plan.tensorBuffer.push_back(addBuffer("in" + std::to_string(t.index),
-                                              t.tileBytes(arch.stickBytes),
-                                              t.copies));
+    for (PlanTensor &t : plan.tensors) {
+      if (t.isResult)
+        continue;
+      t.sameTileAs = earlierSameTile(t);
+      plan.tensorBuffer.push_back(
+          t.sameTileAs >= 0
+              ? plan.tensorBuffer[t.sameTileAs]
+              : addBuffer("in" + std::to_string(t.index),
+                          t.tileBytes(arch.stickBytes), t.copies));
+    }
     for (Operation &op : kernel.getBodyBlock().without_terminator())
       if (failed(addValue(op)))
         return failure();
@@ -774,6 +779,36 @@ private:
       if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
         sharers *= plan.loops[l].split;
     return sharers;
+  }
+
+  /// The first earlier input that moves the same bytes as input `t` into
+  /// the same LX arrangement at every step of every core, or -1.
+  int64_t earlierSameTile(const PlanTensor &t) {
+    for (unsigned i = 0; i < t.index; ++i)
+      if (plan.tensors[i].sameTileAs < 0 && movesSameTile(plan.tensors[i], t))
+        return i;
+    return -1;
+  }
+
+  /// Whether inputs `a` and `b` move the same bytes: the same tensor from
+  /// device memory, the same tile geometry, rotation and multicast, and
+  /// the same device bytes along every loop some core runs in several
+  /// tiles (a loop of one tile starts at 0 for both, whatever their maps).
+  bool movesSameTile(const PlanTensor &a, const PlanTensor &b) {
+    if (a.value != b.value || !a.sameTileShape(b) ||
+        a.baseOffset != b.baseOffset || a.rowLoop != b.rowLoop ||
+        a.copies != b.copies || a.hoisted != b.hoisted || a.resident ||
+        b.resident || a.sharers != b.sharers)
+      return false;
+    if (kernel.getSourcePath(a.index) != DataPath::dma ||
+        kernel.getSourcePath(b.index) != DataPath::dma)
+      return false;
+    return llvm::all_of(llvm::seq<int64_t>(0, plan.loops.size()),
+                        [&](int64_t l) {
+                          return plan.loops[l].numTiles() == 1 ||
+                                 (a.loopBytes[l] == b.loopBytes[l] &&
+                                  (l == a.stickLoop) == (l == b.stickLoop));
+                        });
   }
 
   int64_t addBuffer(std::string name, int64_t bytes, int64_t copies) {

@@ -272,7 +272,8 @@ private:
       return failure();
     KernelOp kernel = kp.kernel;
     for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
-      if (!kp.tensors[i].movesBytes() && --heldLx[input].readersLeft == 0)
+      if (kp.tensors[i].path != DataPath::dma &&
+          --heldLx[input].readersLeft == 0)
         heldLx.erase(input);
     auto plan = std::make_shared<const KernelPlan>(kp);
     for (const PlanTensor &t : kp.tensors) {

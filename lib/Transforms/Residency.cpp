@@ -38,13 +38,6 @@ std::optional<SmallVector<CoreTile>> coreTiles(const KernelPlan &plan,
   return tiles;
 }
 
-/// Whether the two tensors' tiles sit alike in LX: the same rows of the
-/// same sticks, from the same device bytes.
-bool sameGeometry(const PlanTensor &a, const PlanTensor &b) {
-  return a.rows == b.rows && a.sticks == b.sticks && a.rowPitch == b.rowPitch &&
-         a.stickPitch == b.stickPitch && a.type == b.type;
-}
-
 /// The handoff of result `j` of `plans[p]`, when it qualifies.
 std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
                                  const DenseMap<Operation *, size_t> &position,
@@ -96,7 +89,7 @@ bool tilesStayPut(const KernelPlan &producer, unsigned result,
   size_t resultTensor = producer.kernel.getInputs().size() + result;
   const PlanTensor &written = producer.tensors[resultTensor];
   const PlanTensor &read = consumer.tensors[input];
-  if (!sameGeometry(written, read))
+  if (!written.sameTileShape(read))
     return false;
   auto w = coreTiles(producer, written);
   auto r = coreTiles(consumer, read);

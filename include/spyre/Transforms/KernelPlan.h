@@ -139,8 +139,19 @@ struct PlanTensor {
   /// `destinations`): an `lx` tile stays in its buffer between kernels and
   /// moves no bytes.
   DataPath path = DataPath::dma;
-  bool movesBytes() const { return path == DataPath::dma; }
+  /// An earlier input (its index) that is the same tensor and moves the
+  /// same bytes into the same LX arrangement at every step (a RoPE reads q
+  /// as a matmul's lhs and as a multiplicand): this input reads that one's
+  /// buffer and moves nothing; -1 otherwise.
+  int64_t sameTileAs = -1;
+  bool movesBytes() const { return path == DataPath::dma && sameTileAs < 0; }
 
+  /// Whether `o`'s tiles sit alike in LX: the same rows of the same sticks,
+  /// from the same device pitches, of the same type.
+  bool sameTileShape(const PlanTensor &o) const {
+    return rows == o.rows && sticks == o.sticks && rowPitch == o.rowPitch &&
+           stickPitch == o.stickPitch && type == o.type;
+  }
   int64_t rowBytes(int64_t stickBytes) const { return sticks * stickBytes; }
   int64_t tileBytes(int64_t stickBytes) const {
     return rows * rowBytes(stickBytes);
