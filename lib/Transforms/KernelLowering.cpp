@@ -33,7 +33,7 @@ public:
     // one kept in this core's LX is already in its buffer.
     for (const RingExchange &x : gathers)
       emitRingExchange(scope, x);
-    for (unsigned i = 0; i < numInputs(); ++i)
+    for (unsigned i : loadOrder())
       if (plan.tensors[i].hoisted && plan.tensors[i].movesBytes())
         emitTransfer(i, /*store=*/false);
 
@@ -158,7 +158,7 @@ private:
   /// Loads of a tile's streamed inputs: those fixed along the accumulation
   /// loop, or those that vary along it.
   void emitLoads(bool variesInAccLoop) {
-    for (unsigned i = 0; i < numInputs(); ++i)
+    for (unsigned i : loadOrder())
       if (!plan.tensors[i].hoisted && plan.tensors[i].movesBytes() &&
           plan.tensors[i].variesInAccLoop == variesInAccLoop)
         emitTransfer(i, /*store=*/false);
@@ -300,6 +300,17 @@ private:
     return success();
   }
 
+  /// The inputs in the order their loads are issued: a table read through
+  /// a gather after the indices it reads.
+  SmallVector<unsigned> loadOrder() const {
+    SmallVector<unsigned> order;
+    for (bool gathered : {false, true})
+      for (unsigned i = 0; i < numInputs(); ++i)
+        if ((plan.tensors[i].gatherIndex >= 0) == gathered)
+          order.push_back(i);
+    return order;
+  }
+
   /// DMA of tensor `ti`'s tile between device memory and its LX buffer.
   void emitTransfer(unsigned ti, bool store) {
     const PlanTensor &t = plan.tensors[ti];
@@ -309,6 +320,10 @@ private:
       return t.loopBytes[l] ? tileStride(t, l) * tilesPerIteration(l) : 0;
     });
     auto mem = MemAddressAttr::get(ctx, symbols[ti], 0, memStrides, memParam);
+    if (t.gatherIndex >= 0)
+      return emitGather(t, mem, lxAddress(plan.tensorBuffer[ti]));
+    if (t.runLoop >= 0)
+      return emitIndexRun(t, mem, lxAddress(plan.tensorBuffer[ti]));
     bool contiguous = t.stickPitch == stickBytes();
     SmallVector<int64_t> box = {t.rows, contiguous ? 1 : t.sticks, 1};
     SmallVector<int64_t> pitch = {t.rowPitch, contiguous ? 0 : t.stickPitch, 0};
@@ -323,6 +338,34 @@ private:
       DmaLoadOp::create(b, loc, mem, lx, b.getDenseI64ArrayAttr(box),
                         b.getDenseI64ArrayAttr(pitch), i64(run), clamp,
                         flag(t.sharers > 1), IntegerAttr());
+  }
+
+  /// A gather's indices for the tile: one exact run of elements, clamped
+  /// in bytes at the edge of their loop.
+  void emitIndexRun(const PlanTensor &t, MemAddressAttr mem, LxAddressAttr lx) {
+    const PlanLoop &loop = plan.loops[t.runLoop];
+    int64_t eb = t.elementBytes;
+    ClampAttr clamp;
+    if (loop.hasEdge())
+      clamp = scope.clamp(
+          t.runLoop, 3, loop.tile * tilesPerIteration(t.runLoop) * eb,
+          loop.size * eb,
+          perCore([&](int64_t c) { return startsOf(c)[t.runLoop] * eb; }));
+    DmaLoadOp::create(b, loc, mem, lx, b.getDenseI64ArrayAttr({1, 1, 1}),
+                      b.getDenseI64ArrayAttr({0, 0, 0}), i64(loop.tile * eb),
+                      clamp, flag(t.sharers > 1), IntegerAttr());
+  }
+
+  /// The rows of a table read through a gather: those its indices' tile
+  /// names (loaded before it), each `sticks` sticks from `mem` on.
+  void emitGather(const PlanTensor &t, MemAddressAttr mem, LxAddressAttr lx) {
+    const PlanTensor &indices = plan.tensors[t.gatherIndex];
+    ClampAttr clamp = t.rowLoop >= 0 ? loopClamp(t.rowLoop, 0) : nullptr;
+    DmaGatherOp::create(b, loc, mem, lx,
+                        lxAddress(plan.tensorBuffer[t.gatherIndex]),
+                        TypeAttr::get(indices.type.getElementType()),
+                        i64(t.rows), i64(t.type.getDimSize(0)), i64(t.rowPitch),
+                        i64(t.sticks * stickBytes()), clamp);
   }
 
   /// The PT matmul accumulating one k step (its operands are kernel

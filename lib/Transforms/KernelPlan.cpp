@@ -179,10 +179,23 @@ int64_t matmulLhs(const KernelPlan &plan) {
   return -1;
 }
 
+/// The gather read (isGatherRead) whose indices are kernel input `input`.
+GatherOp gatherOfIndices(const KernelPlan &plan, unsigned input) {
+  for (Operation &op : plan.kernel.getBodyBlock())
+    if (auto gather = dyn_cast<GatherOp>(op))
+      if (isGatherRead(gather) &&
+          cast<BlockArgument>(gather.getIndices()).getArgNumber() == input)
+        return gather;
+  return {};
+}
+
 /// Whether `t`'s sticks run along the kernel's stick loop (a matmul's lhs
 /// along k, a transpose's input along the row loop).
 bool sticksAlongStickLoop(const PlanTensor &t, const KernelPlan &plan) {
   bool stickOk = t.stickLoop < 0 || t.stickLoop == plan.stickLoop;
+  // A gather's indices: the rows of its table's tile, packed in sticks.
+  if (!t.isResult && gatherOfIndices(plan, t.index))
+    return true;
   if (plan.isMatmul() && !t.isResult && int64_t(t.index) == matmulLhs(plan))
     stickOk |= t.stickLoop == plan.accLoop;
   if (plan.kind == KernelKind::Transpose && !t.isResult)
@@ -250,9 +263,18 @@ static FailureOr<KernelKind> unsupportedInKernel(KernelOp kernel, Operation *op,
   return failure();
 }
 
+bool isGatherRead(Operation *op) {
+  auto gather = dyn_cast<GatherOp>(op);
+  return gather && isa<BlockArgument>(gather.getTable()) &&
+         isa<BlockArgument>(gather.getIndices()) &&
+         !llvm::hasSingleElement(op->getBlock()->without_terminator());
+}
+
 bool isTileAlias(Operation *op) {
   if (auto slice = dyn_cast<SliceOp>(op))
     return isWindowRead(slice);
+  if (isa<GatherOp>(op))
+    return isGatherRead(op);
   return isa<TransposeOp, RestickifyOp>(op) && keepsStick(op);
 }
 
@@ -573,19 +595,10 @@ public:
       return failure();
     if (plan.isDataMovement())
       return plan.buildDataMovement(emitErrors);
-    if (failed(buildTensors()) || failed(checkStickTiles()) ||
-        failed(sizeTensors()))
+    if (failed(buildTensors()) || failed(markGatherReads()) ||
+        failed(checkStickTiles()) || failed(sizeTensors()))
       return failure();
-    for (PlanTensor &t : plan.tensors) {
-      if (t.isResult)
-        continue;
-      t.sameTileAs = earlierSameTile(t);
-      plan.tensorBuffer.push_back(
-          t.sameTileAs >= 0
-              ? plan.tensorBuffer[t.sameTileAs]
-              : addBuffer("in" + std::to_string(t.index),
-                          t.tileBytes(arch.stickBytes), t.copies));
-    }
+    buildInputBuffers();
     for (Operation &op : kernel.getBodyBlock().without_terminator())
       if (failed(addValue(op)))
         return failure();
@@ -682,6 +695,41 @@ private:
     return success();
   }
 
+  /// The tables read through a gather (isGatherRead): rows along the loop
+  /// of the indices' stick dim, picked by the indices, which must be one
+  /// run of sticks (tiled along no other dim).
+  LogicalResult markGatherReads() {
+    for (Operation &op : kernel.getBodyBlock()) {
+      if (!isGatherRead(&op))
+        continue;
+      auto gather = cast<GatherOp>(op);
+      unsigned ti = cast<BlockArgument>(gather.getTable()).getArgNumber();
+      unsigned ii = cast<BlockArgument>(gather.getIndices()).getArgNumber();
+      PlanTensor &table = plan.tensors[ti];
+      PlanTensor &indices = plan.tensors[ii];
+      if (table.rowLoop >= 0 || table.gatherIndex >= 0 ||
+          indices.rowLoop >= 0 || indices.runLoop >= 0)
+        return fail("input " + Twine(ti) +
+                    " is read through a gather whose rows or indices are "
+                    "tiled along two dims");
+      // The indices of a tile: a run of elements along the rows' loop.
+      if (indices.stickLoop >= 0) {
+        indices.runLoop = indices.stickLoop;
+        indices.loopBytes[indices.runLoop] = indices.elementBytes;
+        indices.stickLoop = -1;
+      }
+      table.gatherIndex = ii;
+      table.rowLoop = indices.runLoop;
+      table.rowPitch =
+          getLayout(table.type).getDimStride(table.type.getShape(), 0) *
+          table.elementBytes;
+      for (auto [l, bytes] : llvm::enumerate(indices.loopBytes))
+        if (bytes)
+          table.indexLoops.push_back(int64_t(l));
+    }
+    return success();
+  }
+
   /// Whole-stick tiles: a tile along a loop that is some tensor's stick
   /// dim is a multiple of that tensor's stick and divides its padded stick
   /// count, or is the whole loop; so no tile reaches past the padding.
@@ -755,18 +803,21 @@ private:
     if (t.stickLoop >= 0)
       t.sticks =
           llvm::divideCeil(plan.loops[t.stickLoop].tile, t.elementsPerStick);
+    if (t.runLoop >= 0)
+      t.sticks =
+          llvm::divideCeil(plan.loops[t.runLoop].tile, t.elementsPerStick);
     t.hoisted = isHoisted(t, maxTiles);
     t.copies = t.hoisted ? 1 : depth;
-    t.variesInAccLoop = plan.accLoop >= 0 && (t.loopBytes[plan.accLoop] ||
-                                              t.rowLoop == plan.accLoop);
-    t.sharers *= sharersOf(t);
+    t.variesInAccLoop = plan.accLoop >= 0 && t.movesAlong(plan.accLoop);
+    // A gather reads its rows on each core (DmaGather has no multicast).
+    t.sharers *= t.gatherIndex >= 0 ? 1 : sharersOf(t);
   }
 
   /// Whether no loop `t` moves along has more than one tile on some core.
   static bool isHoisted(const PlanTensor &t, ArrayRef<int64_t> maxTiles) {
     bool hoisted = true;
     for (int64_t l = 0; l < int64_t(maxTiles.size()); ++l)
-      if ((t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
+      if (t.movesAlong(l) && maxTiles[l] > 1)
         hoisted = false;
     return hoisted;
   }
@@ -776,9 +827,24 @@ private:
   int64_t sharersOf(const PlanTensor &t) {
     int64_t sharers = 1;
     for (int64_t l = 0; l < int64_t(plan.loops.size()); ++l)
-      if (!t.isResult && !t.loopBytes[l] && l != t.rowLoop)
+      if (!t.isResult && !t.movesAlong(l))
         sharers *= plan.loops[l].split;
     return sharers;
+  }
+
+  /// A buffer per input tile, or the buffer of an earlier input moving the
+  /// same tile.
+  void buildInputBuffers() {
+    for (PlanTensor &t : plan.tensors) {
+      if (t.isResult)
+        continue;
+      t.sameTileAs = earlierSameTile(t);
+      plan.tensorBuffer.push_back(
+          t.sameTileAs >= 0
+              ? plan.tensorBuffer[t.sameTileAs]
+              : addBuffer("in" + std::to_string(t.index),
+                          t.tileBytes(arch.stickBytes), t.copies));
+    }
   }
 
   /// The first earlier input that moves the same bytes as input `t` into
@@ -790,25 +856,34 @@ private:
     return -1;
   }
 
-  /// Whether inputs `a` and `b` move the same bytes: the same tensor from
-  /// device memory, the same tile geometry, rotation and multicast, and
-  /// the same device bytes along every loop some core runs in several
-  /// tiles (a loop of one tile starts at 0 for both, whatever their maps).
+  /// Whether inputs `a` and `b` move the same bytes: the same tensor by
+  /// plain loads from device memory, the same tile geometry, rotation and
+  /// multicast, and the same device bytes along every loop some core runs
+  /// in several tiles (a loop of one tile starts at 0 for both, whatever
+  /// their maps).
   bool movesSameTile(const PlanTensor &a, const PlanTensor &b) {
-    if (a.value != b.value || !a.sameTileShape(b) ||
-        a.baseOffset != b.baseOffset || a.rowLoop != b.rowLoop ||
-        a.copies != b.copies || a.hoisted != b.hoisted || a.resident ||
-        b.resident || a.sharers != b.sharers)
-      return false;
-    if (kernel.getSourcePath(a.index) != DataPath::dma ||
-        kernel.getSourcePath(b.index) != DataPath::dma)
-      return false;
-    return llvm::all_of(llvm::seq<int64_t>(0, plan.loops.size()),
+    return isPlainLoad(a) && isPlainLoad(b) && a.value == b.value &&
+           sameRotation(a, b) &&
+           llvm::all_of(llvm::seq<int64_t>(0, plan.loops.size()),
                         [&](int64_t l) {
                           return plan.loops[l].numTiles() == 1 ||
                                  (a.loopBytes[l] == b.loopBytes[l] &&
                                   (l == a.stickLoop) == (l == b.stickLoop));
                         });
+  }
+
+  /// The same tile, offset, row loop, copies, hoisting and multicast.
+  static bool sameRotation(const PlanTensor &a, const PlanTensor &b) {
+    return a.sameTileShape(b) && a.baseOffset == b.baseOffset &&
+           a.rowLoop == b.rowLoop && a.copies == b.copies &&
+           a.hoisted == b.hoisted && a.sharers == b.sharers;
+  }
+
+  /// An input streamed from device memory by DMA loads of its tiles (not
+  /// held whole, gathered or kept on chip).
+  bool isPlainLoad(const PlanTensor &t) {
+    return !t.resident && t.gatherIndex < 0 &&
+           kernel.getSourcePath(t.index) == DataPath::dma;
   }
 
   int64_t addBuffer(std::string name, int64_t bytes, int64_t copies) {
@@ -1101,7 +1176,7 @@ SmallVector<int64_t> KernelPlan::holdableInputs() const {
     return {};
   const PlanTensor &t = tensors[lhs];
   for (int64_t l = 0; l < int64_t(loops.size()); ++l)
-    if (l != accLoop && (t.loopBytes[l] || l == t.rowLoop) && maxTiles[l] > 1)
+    if (l != accLoop && t.movesAlong(l) && maxTiles[l] > 1)
       return {};
   return {lhs};
 }

@@ -14,6 +14,10 @@
 // splits or merges dims commutes with a permutation that keeps the split
 // dims together, so the permutation is lifted onto the view's other side
 // and the view is rebuilt after it (the GQA head views around attention).
+// Windows (a kernel copying a slice of unit steps) fold into their readers
+// as offset maps, and gathers (a kernel picking table rows by indices) as
+// a gather read that starts the reader's body (KernelPlan loads the rows
+// by DmaGather).
 // A fold is kept only when the rewritten kernel is one the program
 // lowering supports, fits LX and has a schedule on at most max-cores
 // cores (KernelPlan::isRunnable).
@@ -170,6 +174,31 @@ SliceOp onlyWindow(KernelOp kernel) {
   return slice;
 }
 
+/// The gather of a kernel that only gathers rows of its table (input 0) by
+/// its indices (input 1), both and its result in the canonical layout
+/// (whole rows of sticks); null otherwise.
+GatherOp onlyGather(KernelOp kernel) {
+  Block &body = kernel.getBodyBlock();
+  if (kernel.getInputs().size() != 2 || kernel.getNumResults() != 1 ||
+      !llvm::hasSingleElement(body.without_terminator()))
+    return {};
+  auto gather = dyn_cast<GatherOp>(body.front());
+  if (!gather || gather.getTable() != body.getArgument(0) ||
+      gather.getIndices() != body.getArgument(1))
+    return {};
+  auto canonical = [](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    LayoutAttr layout = getLayout(type);
+    return layout && layout.getStickDim() == type.getRank() - 1 &&
+           layout == LayoutAttr::getCanonical(
+                         type, layout.getStickElems() *
+                                   getElementBytes(type.getElementType()));
+  };
+  if (!canonical(gather.getTable()) || !canonical(gather.getResult()))
+    return {};
+  return gather;
+}
+
 /// A reshape view outside kernels with a single user.
 ReshapeOp soleView(Value v) {
   auto view = v.getDefiningOp<ReshapeOp>();
@@ -203,19 +232,100 @@ struct ReorderOnChipPass
     });
     for (KernelOp window : windows)
       foldWindowIntoConsumers(window);
+    SmallVector<KernelOp> gathers;
+    module.walk([&](KernelOp kernel) {
+      if (onlyGather(kernel))
+        gathers.push_back(kernel);
+    });
+    for (KernelOp gather : gathers)
+      foldGatherIntoConsumers(gather);
+  }
+
+  /// Each kernel reading a gather kernel's result directly gathers the
+  /// rows itself (its input becomes the table, the indices a new input, a
+  /// gather read at the start of its body: KernelPlan loads the rows by
+  /// DmaGather); the gather kernel goes when no user is left.
+  void foldGatherIntoConsumers(KernelOp gather) {
+    foldIntoReaders(gather, [&](OpOperand &use) {
+      return foldGatherIntoConsumer(gather, use);
+    });
+  }
+
+  /// Folds kernel `k` into each kernel reading its one result directly
+  /// where `fold` succeeds; `k` goes when no user is left.
+  static void foldIntoReaders(KernelOp k,
+                              function_ref<bool(OpOperand &)> fold) {
+    Value out = k.getResult(0);
+    // A fold replaces the reader, so the uses are looked up afresh after
+    // each; `kept` are the ones left as they are.
+    llvm::SmallDenseSet<std::pair<Operation *, unsigned>> kept;
+    while (OpOperand *use = nextConsumerUse(out, kept, /*throughViews=*/false))
+      if (!fold(*use))
+        kept.insert({use->getOwner(), use->getOperandNumber()});
+    if (out.use_empty())
+      k.erase();
+  }
+
+  /// `rewritten` replaces `consumer` when it is runnable (isRunnable);
+  /// otherwise it is erased. Whether it replaced it.
+  bool replaceIfRunnable(KernelOp consumer, KernelOp rewritten) {
+    if (!KernelPlan::isRunnable(rewritten, arch, maxCores)) {
+      rewritten.erase();
+      return false;
+    }
+    consumer.replaceAllUsesWith(rewritten.getResults());
+    consumer.erase();
+    return true;
+  }
+
+  bool foldGatherIntoConsumer(KernelOp gather, OpOperand &use) {
+    auto consumer = cast<KernelOp>(use.getOwner());
+    if (!consumer.getBodyBlock().getOps<AttentionOp>().empty() ||
+        onlyGather(consumer))
+      return false;
+    Value table = gather.getInputs()[0], indices = gather.getInputs()[1];
+    unsigned i = use.getOperandNumber();
+    // The consumer's map of the gathered rows: the indices' dims, then the
+    // row (the table's stick dim); the table's own rows come from the
+    // indices (constant 0 in its map).
+    AffineMap read = consumer.getIndexingMapList()[i];
+    MLIRContext *ctx = consumer.getContext();
+    unsigned n = read.getNumResults();
+    AffineMap tableMap = AffineMap::get(
+        read.getNumDims(), 0,
+        {getAffineConstantExpr(0, ctx), read.getResult(n - 1)}, ctx);
+    AffineMap indexMap = read.dropResult(n - 1);
+    OpBuilder b(consumer);
+    auto copy = cast<KernelOp>(b.clone(*consumer));
+    SmallVector<Value> inputs(consumer.getInputs());
+    inputs[i] = table;
+    inputs.push_back(indices);
+    SmallVector<AffineMap> maps = consumer.getIndexingMapList();
+    maps[i] = tableMap;
+    maps.insert(maps.begin() + consumer.getInputs().size(), indexMap);
+    KernelOp rewritten =
+        rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);
+    copy.erase();
+    Block &body = rewritten.getBodyBlock();
+    BlockArgument arg = body.getArgument(i);
+    Type rowsType = arg.getType();
+    arg.setType(table.getType());
+    BlockArgument indexArg = body.insertArgument(
+        consumer.getInputs().size(), indices.getType(), consumer.getLoc());
+    OpBuilder inner = OpBuilder::atBlockBegin(&body);
+    auto rows =
+        GatherOp::create(inner, consumer.getLoc(), rowsType, arg, indexArg);
+    arg.replaceAllUsesExcept(rows, rows);
+    return replaceIfRunnable(consumer, rewritten);
   }
 
   /// Each kernel reading a window kernel's result directly reads the window
   /// of its input instead (the input map offset, a window-read alias at the
   /// start of its body); the window kernel goes when no user is left.
   void foldWindowIntoConsumers(KernelOp window) {
-    Value out = window.getResult(0);
-    llvm::SmallDenseSet<std::pair<Operation *, unsigned>> kept;
-    while (OpOperand *use = nextConsumerUse(out, kept, /*throughViews=*/false))
-      if (!foldWindowIntoConsumer(window, *use))
-        kept.insert({use->getOwner(), use->getOperandNumber()});
-    if (out.use_empty())
-      window.erase();
+    foldIntoReaders(window, [&](OpOperand &use) {
+      return foldWindowIntoConsumer(window, use);
+    });
   }
 
   bool foldWindowIntoConsumer(KernelOp window, OpOperand &use) {
@@ -243,13 +353,7 @@ struct ReorderOnChipPass
     auto read = SliceOp::create(inner, consumer.getLoc(), windowType, arg,
                                 slice.getOffsetsAttr(), slice.getStridesAttr());
     arg.replaceAllUsesExcept(read, read);
-    if (!KernelPlan::isRunnable(rewritten, arch, maxCores)) {
-      rewritten.erase();
-      return false;
-    }
-    consumer.replaceAllUsesWith(rewritten.getResults());
-    consumer.erase();
-    return true;
+    return replaceIfRunnable(consumer, rewritten);
   }
 
   /// The producer stores the permuted tensor: its result `r`, read by the

@@ -182,3 +182,72 @@ func.func @window_relayout(%x: tensor<128x128xf16, #col>) -> tensor<64x128xf16, 
   %e = spyre.unary exp %a : tensor<64x128xf16, #row> -> tensor<64x128xf16, #row>
   return %e : tensor<64x128xf16, #row>
 }
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#idx = #spyre.layout<stick_dim = 0, stick_elems = 16>
+
+// A gather of table rows (x[slots] before an expert matmul, an embedding)
+// is read by its consumer: the table and the indices become the matmul's
+// inputs, the table read through its rows' stick dim only (row 0 in its
+// map: the indices pick the rows), a gather read starts the body, and the
+// gather kernel is gone (KernelPlan loads the rows by DmaGather).
+// CHECK-DAG: #[[TAB:.*]] = affine_map<(d0, d1, d2) -> (0, d2)>
+// CHECK-DAG: #[[IDX:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-LABEL: func.func @gather_into_matmul
+// CHECK-NOT: spyre.kernel "k0_gather"
+// CHECK: %[[K:.*]] = spyre.kernel "k1_matmul"(%arg0, %arg2, %arg1) {indexing_maps = [#[[TAB]], #{{.*}}, #[[IDX]], #{{.*}}]
+// CHECK-NEXT: ^bb0(%[[T:.*]]: tensor<70x128xf16, {{.*}}>, %[[W:.*]]: tensor<128x64xf16, {{.*}}>, %[[I:.*]]: tensor<50xi64, {{.*}}>):
+// CHECK-NEXT: %[[G:.*]] = spyre.gather %[[T]][%[[I]]]
+// CHECK-NEXT: spyre.matmul %[[G]], %[[W]]
+// CHECK: return %[[K]]
+// OFF-LABEL: func.func @gather_into_matmul
+// OFF: spyre.kernel "k0_gather"
+// OFF: spyre.kernel "k1_matmul"
+func.func @gather_into_matmul(%t: tensor<70x128xf16, #row>, %i: tensor<50xi64, #idx>, %w: tensor<128x64xf16, #row>) -> tensor<50x64xf16, #row> {
+  %g = spyre.gather %t[%i] : tensor<70x128xf16, #row>, tensor<50xi64, #idx> -> tensor<50x128xf16, #row>
+  %m = spyre.matmul %g, %w : tensor<50x128xf16, #row>, tensor<128x64xf16, #row> -> tensor<50x64xf16, #row>
+  return %m : tensor<50x64xf16, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#idx = #spyre.layout<stick_dim = 0, stick_elems = 16>
+
+// The gathered rows are also a graph output: the gather kernel stays for
+// that output, and the matmul still gathers its rows itself.
+// CHECK-LABEL: func.func @gather_also_returned
+// CHECK: %[[G:.*]] = spyre.kernel "k0_gather"(%arg0, %arg1)
+// CHECK: %[[K:.*]] = spyre.kernel "k1_matmul"(%arg0, %arg2, %arg1)
+// CHECK: spyre.gather
+// CHECK-NEXT: spyre.matmul
+// CHECK: return %[[K]], %[[G]]
+func.func @gather_also_returned(%t: tensor<70x128xf16, #row>, %i: tensor<50xi64, #idx>, %w: tensor<128x64xf16, #row>) -> (tensor<50x64xf16, #row>, tensor<50x128xf16, #row>) {
+  %g = spyre.gather %t[%i] : tensor<70x128xf16, #row>, tensor<50xi64, #idx> -> tensor<50x128xf16, #row>
+  %m = spyre.matmul %g, %w : tensor<50x128xf16, #row>, tensor<128x64xf16, #row> -> tensor<50x64xf16, #row>
+  return %m, %g : tensor<50x64xf16, #row>, tensor<50x128xf16, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#idx = #spyre.layout<stick_dim = 0, stick_elems = 16>
+
+// An elementwise reader joins the gather's kernel already in
+// spyre-form-kernels (the gather is a tile alias of the table there too).
+// CHECK-LABEL: func.func @gather_then_scale
+// CHECK: spyre.kernel "k0_gather"(%arg0, %arg1, %arg2)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: spyre.gather
+// CHECK-NEXT: spyre.binary mul
+// CHECK-NOT: spyre.kernel
+// OFF-LABEL: func.func @gather_then_scale
+// OFF: spyre.kernel "k0_gather"
+// OFF-NOT: spyre.kernel
+func.func @gather_then_scale(%t: tensor<70x128xf16, #row>, %i: tensor<50xi64, #idx>, %s: tensor<50x128xf16, #row>) -> tensor<50x128xf16, #row> {
+  %g = spyre.gather %t[%i] : tensor<70x128xf16, #row>, tensor<50xi64, #idx> -> tensor<50x128xf16, #row>
+  %m = spyre.binary mul %g, %s : tensor<50x128xf16, #row>, tensor<50x128xf16, #row> -> tensor<50x128xf16, #row>
+  return %m : tensor<50x128xf16, #row>
+}

@@ -70,6 +70,11 @@ bool isWindowRead(SliceOp slice, bool yielded = false);
 /// operand's tile, the kernel reads or writes the tensor through a permuted
 /// or offset map.
 bool isTileAlias(mlir::Operation *op);
+/// A gather of kernel inputs (table rows picked by an index input) that
+/// starts a compute kernel's body: spyre-reorder-on-chip folded a gather
+/// kernel into its reader, which loads the rows by DmaGather. A tile alias
+/// of the table.
+bool isGatherRead(mlir::Operation *op);
 /// The kernel input a body value is, looking through tile aliases; -1 when
 /// the value is computed.
 int64_t aliasedInput(mlir::Value v);
@@ -144,6 +149,23 @@ struct PlanTensor {
   /// as a matmul's lhs and as a multiplicand): this input reads that one's
   /// buffer and moves nothing; -1 otherwise.
   int64_t sameTileAs = -1;
+  /// A table the body reads through a gather (`isGatherRead`): the input
+  /// (its index) whose tile holds the row indices. Its tile's rows are the
+  /// table rows those name along `rowLoop` (the indices' stick loop),
+  /// moved by one DmaGather after the indices' load; no multicast.
+  int64_t gatherIndex = -1;
+  /// ... and the loops the indices move along, which pick other rows.
+  llvm::SmallVector<int64_t, 1> indexLoops;
+  /// The indices of a gather read: the loop along which the tile is one
+  /// run of elements (the table tile's rows), moved as exact bytes from
+  /// any element on (`loopBytes` per element there, no stick loop); -1
+  /// otherwise.
+  int64_t runLoop = -1;
+  /// Whether the tile changes along loop `l`.
+  bool movesAlong(int64_t l) const {
+    return loopBytes[l] || l == rowLoop || l == runLoop ||
+           llvm::is_contained(indexLoops, l);
+  }
   bool movesBytes() const { return path == DataPath::dma && sameTileAs < 0; }
 
   /// Whether `o`'s tiles sit alike in LX: the same rows of the same sticks,

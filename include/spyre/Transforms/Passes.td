@@ -307,10 +307,16 @@ def SpyreReorderOnChip : Pass<"spyre-reorder-on-chip", "::mlir::ModuleOp"> {
     instruction) starts its body. A window of the stick dim must start on a
     stick and end on one or at the dim's end (no tile may read elements
     outside it); attention kernels and data-movement kernels do not take
-    windows.
-    Not handled yet: ring transfers between kernels whose distributions
-    over the cores differ, and residency of a tensor in LX across kernels;
-    a transpose that moves the stick dim stays a kernel.
+    windows. A kernel that only gathers table rows by indices (MoE
+    dispatch and combine, an embedding) is folded into each kernel reading
+    its result: that input becomes the table (its map reads the stick dim
+    only), the indices a new input, and a gather read (the gather, which
+    KernelPlan lowers to a DmaGather of each tile's rows) starts its body;
+    not into attention or another gather.
+    Not here: ring transfers between kernels whose distributions over the
+    cores differ and residency in LX (spyre-schedule-cores and
+    spyre-allocate-scratchpad decide those); a transpose that moves the
+    stick dim stays a kernel.
     Output: the same program with fewer pure data-movement kernels.
   }];
   let options = [
