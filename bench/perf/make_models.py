@@ -221,6 +221,13 @@ BENCH = {
          In((512, 2), name="gate")],
         "MoE: x[512,2048] gathered into 8 experts x 128 slots, bmm with "
         "w[8,2048,2048], combined by gathering each token's 2 slots x gate"),
+    # gpt-oss's dense experts (transformers' GptOssExperts off the CPU):
+    # every token through every expert, the tokens repeated per expert
+    "moe_dense_experts_8x512x2048": (
+        lambda x, w: torch.bmm(x.repeat(8, 1).view(8, -1, x.shape[-1]), w),
+        [In((512, 2048), name="x"), In((8, 2048, 2048), name="w")],
+        "dense experts: bmm(x.repeat(8, 1).view(8, 512, 2048), w[8,2048,2048]) "
+        "(gpt-oss's GptOssExperts off the CPU)"),
     # one Granite-3.3-8B decoder layer at prefill 512 (hidden 4096, 32/8
     # heads of 128, SwiGLU 12800, residual multiplier 0.22, attention
     # multiplier 1/128), weights as inputs so the archive stays small (IBM's

@@ -68,6 +68,7 @@ MODELS = [
     ("handoff_t_2048x1024", f"{BENCH}/handoff_t_2048x1024"),
     ("attention_heads_32x512x128", f"{BENCH}/attention_heads_32x512x128"),
     ("moe_dispatch_8x512x2048", f"{BENCH}/moe_dispatch_8x512x2048"),
+    ("moe_dense_experts_8x512x2048", f"{BENCH}/moe_dense_experts_8x512x2048"),
     ("granite_layer_512", f"{BENCH}/granite_layer_512"),
     ("granite_layer_1024", f"{BENCH}/granite_layer_1024"),
 ]

@@ -270,11 +270,26 @@ bool isGatherRead(Operation *op) {
          !llvm::hasSingleElement(op->getBlock()->without_terminator());
 }
 
+bool isBroadcastRead(Operation *op) {
+  auto broadcast = dyn_cast<BroadcastOp>(op);
+  if (!broadcast || !isa<BlockArgument>(broadcast.getInput()))
+    return false;
+  auto in = cast<RankedTensorType>(broadcast.getInput().getType());
+  auto out = cast<RankedTensorType>(broadcast.getType());
+  LayoutAttr inLayout = getLayout(in), outLayout = getLayout(out);
+  return in.getRank() >= 2 && inLayout && outLayout &&
+         in.getShape().take_back(2) == out.getShape().take_back(2) &&
+         inLayout.getStickDim() == in.getRank() - 1 &&
+         outLayout.getStickDim() == out.getRank() - 1;
+}
+
 bool isTileAlias(Operation *op) {
   if (auto slice = dyn_cast<SliceOp>(op))
     return isWindowRead(slice);
   if (isa<GatherOp>(op))
     return isGatherRead(op);
+  if (isa<BroadcastOp>(op))
+    return isBroadcastRead(op);
   return isa<TransposeOp, RestickifyOp>(op) && keepsStick(op);
 }
 

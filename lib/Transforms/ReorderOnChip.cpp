@@ -15,9 +15,11 @@
 // dims together, so the permutation is lifted onto the view's other side
 // and the view is rebuilt after it (the GQA head views around attention).
 // Windows (a kernel copying a slice of unit steps) fold into their readers
-// as offset maps, and gathers (a kernel picking table rows by indices) as
-// a gather read that starts the reader's body (KernelPlan loads the rows
-// by DmaGather).
+// as offset maps, broadcasts along outer dims as maps that drop the
+// broadcast dims (a broadcast read starts the body: the input is read once
+// for all the copies), and gathers (a kernel picking table rows by
+// indices) as a gather read that starts the reader's body (KernelPlan
+// loads the rows by DmaGather).
 // A fold is kept only when the rewritten kernel is one the program
 // lowering supports, fits LX and has a schedule on at most max-cores
 // cores (KernelPlan::isRunnable).
@@ -199,6 +201,19 @@ GatherOp onlyGather(KernelOp kernel) {
   return gather;
 }
 
+/// The broadcast of a kernel that only broadcasts its one input along outer
+/// dims (isBroadcastRead) and writes it through the identity map; null
+/// otherwise.
+BroadcastOp onlyBroadcast(KernelOp kernel) {
+  Block &body = kernel.getBodyBlock();
+  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
+      !llvm::hasSingleElement(body.without_terminator()) ||
+      !kernel.getIndexingMapList().back().isIdentity())
+    return {};
+  auto broadcast = dyn_cast<BroadcastOp>(body.front());
+  return broadcast && isBroadcastRead(broadcast) ? broadcast : BroadcastOp();
+}
+
 /// A reshape view outside kernels with a single user.
 ReshapeOp soleView(Value v) {
   auto view = v.getDefiningOp<ReshapeOp>();
@@ -225,26 +240,84 @@ struct ReorderOnChipPass
     for (PermuteKernel &p : moves)
       if (!foldIntoProducer(p))
         foldIntoConsumers(p);
-    SmallVector<KernelOp> windows;
-    module.walk([&](KernelOp kernel) {
-      if (onlyWindow(kernel))
-        windows.push_back(kernel);
-    });
-    for (KernelOp window : windows)
+    for (KernelOp window : kernelsWhere(module, onlyWindow))
       foldWindowIntoConsumers(window);
-    SmallVector<KernelOp> gathers;
-    module.walk([&](KernelOp kernel) {
-      if (onlyGather(kernel))
-        gathers.push_back(kernel);
-    });
-    for (KernelOp gather : gathers)
+    // Last first: a broadcast kernel reading another folds into its own
+    // readers before the one it reads is looked at (which then skips it).
+    for (KernelOp broadcast :
+         llvm::reverse(kernelsWhere(module, onlyBroadcast)))
+      foldBroadcastIntoConsumers(broadcast);
+    for (KernelOp gather : kernelsWhere(module, onlyGather))
       foldGatherIntoConsumers(gather);
+  }
+
+  /// The kernels of `module` `match` gives an op for, in program order.
+  template <typename OpT>
+  static SmallVector<KernelOp> kernelsWhere(ModuleOp module,
+                                            OpT (*match)(KernelOp)) {
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp kernel) {
+      if (match(kernel))
+        kernels.push_back(kernel);
+    });
+    return kernels;
   }
 
   /// Each kernel reading a gather kernel's result directly gathers the
   /// rows itself (its input becomes the table, the indices a new input, a
   /// gather read at the start of its body: KernelPlan loads the rows by
   /// DmaGather); the gather kernel goes when no user is left.
+  /// Each kernel reading a broadcast kernel's result directly reads its
+  /// input once for all the copies (the input map composed with the
+  /// reader's, a broadcast read at the start of its body); the broadcast
+  /// kernel goes when no user is left.
+  void foldBroadcastIntoConsumers(KernelOp broadcast) {
+    foldIntoReaders(broadcast, [&](OpOperand &use) {
+      return foldBroadcastIntoConsumer(broadcast, use);
+    });
+  }
+
+  bool foldBroadcastIntoConsumer(KernelOp broadcast, OpOperand &use) {
+    auto consumer = cast<KernelOp>(use.getOwner());
+    // Attention reads its operands without aliases but transposes; a
+    // data-movement kernel takes none (KernelPlan::classify); a broadcast
+    // kernel still to be folded stays.
+    if (!consumer.getBodyBlock().getOps<AttentionOp>().empty() ||
+        onlyBroadcast(consumer))
+      return false;
+    return readThrough(use, broadcast, [&](OpBuilder &b, Type read, Value arg) {
+      return BroadcastOp::create(b, consumer.getLoc(), read, arg);
+    });
+  }
+
+  /// Consumer input `use` (the result of `k`, a kernel of one input that
+  /// only moves it) becomes `k`'s input, read through `k`'s input map
+  /// composed with the consumer's and the op `read` builds from the new
+  /// block argument at the start of the body (a tile alias yielding the
+  /// type the body read). Whether the rewritten consumer replaced it.
+  bool readThrough(OpOperand &use, KernelOp k,
+                   function_ref<Value(OpBuilder &, Type, Value)> read) {
+    auto consumer = cast<KernelOp>(use.getOwner());
+    Value x = k.getInputs()[0];
+    unsigned i = use.getOperandNumber();
+    OpBuilder b(consumer);
+    auto copy = cast<KernelOp>(b.clone(*consumer));
+    SmallVector<Value> inputs(consumer.getInputs());
+    inputs[i] = x;
+    SmallVector<AffineMap> maps = consumer.getIndexingMapList();
+    maps[i] = k.getIndexingMapList().front().compose(maps[i]);
+    KernelOp rewritten =
+        rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);
+    copy.erase();
+    BlockArgument arg = rewritten.getBodyBlock().getArgument(i);
+    Type readType = arg.getType();
+    arg.setType(x.getType());
+    OpBuilder inner = OpBuilder::atBlockBegin(&rewritten.getBodyBlock());
+    Value value = read(inner, readType, arg);
+    arg.replaceAllUsesExcept(value, value.getDefiningOp());
+    return replaceIfRunnable(consumer, rewritten);
+  }
+
   void foldGatherIntoConsumers(KernelOp gather) {
     foldIntoReaders(gather, [&](OpOperand &use) {
       return foldGatherIntoConsumer(gather, use);
@@ -335,25 +408,10 @@ struct ReorderOnChipPass
     if (!consumer.getBodyBlock().getOps<AttentionOp>().empty())
       return false;
     SliceOp slice = onlyWindow(window);
-    Value x = window.getInputs()[0];
-    unsigned i = use.getOperandNumber();
-    OpBuilder b(consumer);
-    auto copy = cast<KernelOp>(b.clone(*consumer));
-    SmallVector<Value> inputs(consumer.getInputs());
-    inputs[i] = x;
-    SmallVector<AffineMap> maps = consumer.getIndexingMapList();
-    maps[i] = window.getIndexingMapList().front().compose(maps[i]);
-    KernelOp rewritten =
-        rebuildKernel(copy, inputs, consumer.getResultTypes(), maps);
-    copy.erase();
-    BlockArgument arg = rewritten.getBodyBlock().getArgument(i);
-    Type windowType = arg.getType();
-    arg.setType(x.getType());
-    OpBuilder inner = OpBuilder::atBlockBegin(&rewritten.getBodyBlock());
-    auto read = SliceOp::create(inner, consumer.getLoc(), windowType, arg,
-                                slice.getOffsetsAttr(), slice.getStridesAttr());
-    arg.replaceAllUsesExcept(read, read);
-    return replaceIfRunnable(consumer, rewritten);
+    return readThrough(use, window, [&](OpBuilder &b, Type read, Value arg) {
+      return SliceOp::create(b, consumer.getLoc(), read, arg,
+                             slice.getOffsetsAttr(), slice.getStridesAttr());
+    });
   }
 
   /// The producer stores the permuted tensor: its result `r`, read by the

@@ -426,11 +426,14 @@ func.func @stack(%x: tensor<7x67xf16>, %y: tensor<7x67xf16>) -> tensor<7x2x67xf1
 
 // -----
 
-// repeat: a leading 1 for the extra count, then copies concatenated per
-// repeated dim (dim 1, count 1, untouched).
+// repeat: a leading 1 for the extra count; a repeated dim but the last is
+// a broadcast of a new dim before it, merged into it by a view (the reader
+// can read the copies as one broadcast tensor); the last dim's copies are
+// concatenated (dim 1, count 1, untouched).
 // CHECK-LABEL: func.func @repeat
-// CHECK: %[[R:.*]] = spyre.reshape %arg0 : tensor<5x67xf16> -> tensor<1x5x67xf16>
-// CHECK: %[[D0:.*]] = spyre.concat %[[R]], %[[R]] dim 0 : tensor<1x5x67xf16>, tensor<1x5x67xf16> -> tensor<2x5x67xf16>
+// CHECK: %[[R:.*]] = spyre.reshape %arg0 : tensor<5x67xf16> -> tensor<1x1x5x67xf16>
+// CHECK: %[[B:.*]] = spyre.broadcast %[[R]] : tensor<1x1x5x67xf16> -> tensor<2x1x5x67xf16>
+// CHECK: %[[D0:.*]] = spyre.reshape %[[B]] : tensor<2x1x5x67xf16> -> tensor<2x5x67xf16>
 // CHECK: %[[D2:.*]] = spyre.concat %[[D0]], %[[D0]], %[[D0]] dim 2 : {{.*}} -> tensor<2x5x201xf16>
 // CHECK: return %[[D2]]
 func.func @repeat(%x: tensor<5x67xf16>) -> tensor<2x5x201xf16> {

@@ -251,3 +251,46 @@ func.func @gather_then_scale(%t: tensor<70x128xf16, #row>, %i: tensor<50xi64, #i
   %m = spyre.binary mul %g, %s : tensor<50x128xf16, #row>, tensor<50x128xf16, #row> -> tensor<50x128xf16, #row>
   return %m : tensor<50x128xf16, #row>
 }
+
+// -----
+
+#l3 = #spyre.layout<stick_dim = 2, stick_elems = 64>
+
+// A broadcast along outer dims (an expand; gpt-oss's x.repeat(E, 1) viewed
+// as [E, T, H]) is read by its consumer: the bmm's lhs map drops the
+// expert dim, so every expert's cores read x's one tile (loaded once,
+// multicast), a broadcast read starts the body, and the broadcast kernel
+// is gone.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d3)>
+// CHECK-LABEL: func.func @broadcast_into_bmm
+// CHECK-NOT: spyre.kernel "k0_broadcast"
+// CHECK: %[[K:.*]] = spyre.kernel "k1_matmul"(%arg0, %arg1) {indexing_maps = [#[[LHS]],
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<1x48x64xf16, {{.*}}>, %[[W:.*]]: tensor<4x64x96xf16, {{.*}}>):
+// CHECK-NEXT: %[[B:.*]] = spyre.broadcast %[[X]] : tensor<1x48x64xf16, {{.*}}> -> tensor<4x48x64xf16
+// CHECK-NEXT: spyre.matmul %[[B]], %[[W]]
+// CHECK: return %[[K]]
+// OFF-LABEL: func.func @broadcast_into_bmm
+// OFF: spyre.kernel "k0_broadcast"
+// OFF: spyre.kernel "k1_matmul"
+func.func @broadcast_into_bmm(%x: tensor<1x48x64xf16, #l3>, %w: tensor<4x64x96xf16, #l3>) -> tensor<4x48x96xf16, #l3> {
+  %b = spyre.broadcast %x : tensor<1x48x64xf16, #l3> -> tensor<4x48x64xf16, #l3>
+  %m = spyre.matmul %b, %w : tensor<4x48x64xf16, #l3>, tensor<4x64x96xf16, #l3> -> tensor<4x48x96xf16, #l3>
+  return %m : tensor<4x48x96xf16, #l3>
+}
+
+// -----
+
+#l2 = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#l3 = #spyre.layout<stick_dim = 2, stick_elems = 64>
+
+// A broadcast along the rows (a [1, 64] row repeated for 48 rows) is not
+// an outer-dims broadcast: its tile differs from the input's, so the
+// broadcast stays a kernel of its own before the matmul.
+// CHECK-LABEL: func.func @row_broadcast_stays
+// CHECK: spyre.kernel "k0_broadcast"
+// CHECK: spyre.kernel "k1_matmul"
+func.func @row_broadcast_stays(%x: tensor<1x64xf16, #l2>, %w: tensor<64x96xf16, #l2>) -> tensor<48x96xf16, #l2> {
+  %b = spyre.broadcast %x : tensor<1x64xf16, #l2> -> tensor<48x64xf16, #l2>
+  %m = spyre.matmul %b, %w : tensor<48x64xf16, #l2>, tensor<64x96xf16, #l2> -> tensor<48x96xf16, #l2>
+  return %m : tensor<48x96xf16, #l2>
+}

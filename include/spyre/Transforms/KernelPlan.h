@@ -75,6 +75,11 @@ bool isTileAlias(mlir::Operation *op);
 /// kernel into its reader, which loads the rows by DmaGather. A tile alias
 /// of the table.
 bool isGatherRead(mlir::Operation *op);
+/// A broadcast of a kernel input along outer dims only (its last two dims
+/// are the input's): every tile is the input's tile, so the kernel reads
+/// the input once for all the copies (an expert's `x.repeat(E, 1)`,
+/// `expand`). A tile alias of the input.
+bool isBroadcastRead(mlir::Operation *op);
 /// The kernel input a body value is, looking through tile aliases; -1 when
 /// the value is computed.
 int64_t aliasedInput(mlir::Value v);

@@ -312,7 +312,12 @@ def SpyreReorderOnChip : Pass<"spyre-reorder-on-chip", "::mlir::ModuleOp"> {
     its result: that input becomes the table (its map reads the stick dim
     only), the indices a new input, and a gather read (the gather, which
     KernelPlan lowers to a DmaGather of each tile's rows) starts its body;
-    not into attention or another gather.
+    not into attention or another gather. A kernel that only broadcasts
+    its input along outer dims (expand; repeat, decomposed as a broadcast
+    and views) is folded into each kernel reading its result: the
+    consumer's map drops the broadcast dims and a broadcast read (the
+    broadcast, which runs no instruction) starts its body, so the input is
+    read once for all the copies.
     Not here: ring transfers between kernels whose distributions over the
     cores differ and residency in LX (spyre-schedule-cores and
     spyre-allocate-scratchpad decide those); a transpose that moves the

@@ -160,6 +160,11 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getResult().getType())
     return getInput();
+  // broadcast(broadcast(x)) -> broadcast(x): x broadcasts to both.
+  if (auto inner = getInput().getDefiningOp<BroadcastOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
   if (!mayEvaluate(*this))
     return nullptr;
   return constfold::foldBroadcast(adaptor.getInput(), getType());

@@ -337,7 +337,12 @@ LogicalResult decomposeStack(AtenOp op, const AtenArgs &args,
 }
 
 /// repeat(self, repeats): leading 1s for extra repeat counts, then every
-/// repeated dim as a concatenation of copies (the copies are DMA moves).
+/// repeated dim but the last as a broadcast of a new dim before it, merged
+/// into it (views: [.., 1, n, ..] -> [.., count, n, ..] -> [.., count * n,
+/// ..]), so that a reader can read the copies as one tensor broadcast
+/// (gpt-oss's experts: hidden.repeat(E, 1).view(E, T, H) @ w reads hidden
+/// once for every expert); the last dim as a concatenation of copies (the
+/// copies are DMA moves).
 LogicalResult decomposeRepeat(AtenOp op, const AtenArgs &args,
                               RewriterBase &rw) {
   FailureOr<Value> x = args.tensor("self");
@@ -360,8 +365,24 @@ LogicalResult decomposeRepeat(AtenOp op, const AtenArgs &args,
   SmallVector<int64_t> shape(repeats->size() - in.size(), 1);
   shape.append(in.begin(), in.end());
   Value v = reshapeTo(rw, loc, *x, shape);
-  for (auto [d, count] : llvm::enumerate(*repeats))
-    v = concatAlong(rw, loc, SmallVector<Value>(count, v), int64_t(d));
+  int64_t last = int64_t(repeats->size()) - 1;
+  for (auto [d, count] : llvm::enumerate(*repeats)) {
+    if (count == 1)
+      continue;
+    if (int64_t(d) == last) {
+      v = concatAlong(rw, loc, SmallVector<Value>(count, v), last);
+      continue;
+    }
+    SmallVector<int64_t> split(shapeOf(v));
+    split.insert(split.begin() + d, 1);
+    Value one = reshapeTo(rw, loc, v, split);
+    split[d] = count;
+    Value copies = BroadcastOp::create(
+        rw, loc, RankedTensorType::get(split, type.getElementType()), one);
+    split[d] *= split[d + 1];
+    split.erase(split.begin() + d + 1);
+    v = reshapeTo(rw, loc, copies, split);
+  }
   rw.replaceOp(op, v);
   return success();
 }
@@ -581,7 +602,8 @@ void registerCreationDecompositions(DecompositionRegistry &r) {
          "the inputs reshaped with a 1 at `dim`, then concatenated",
          decomposeStack});
   r.add({"aten.repeat.default", "shape", all,
-         "a concatenation of copies per repeated dim; counts >= 1",
+         "a broadcast of each repeated dim but the last (views around it), a "
+         "concatenation of copies along the last; counts >= 1",
          decomposeRepeat});
   r.add({"aten.constant_pad_nd.default", "shape", all,
          "the input between splats of the value, by concatenation; negative "

@@ -608,6 +608,20 @@ func.func @broadcast_fold(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<2x4x8
 
 // -----
 
+// A broadcast of a broadcast is one broadcast of the first input (as
+// repeat along two dims decomposes: the views between them fold away).
+// CHECK-LABEL: func.func @broadcast_of_broadcast
+// CHECK-SAME: (%[[X:.*]]: tensor<1x1x5x8xf32>)
+// CHECK-NEXT: %[[B:.*]] = spyre.broadcast %[[X]] : tensor<1x1x5x8xf32> -> tensor<2x3x5x8xf32>
+// CHECK-NEXT: return %[[B]]
+func.func @broadcast_of_broadcast(%x: tensor<1x1x5x8xf32>) -> tensor<2x3x5x8xf32> {
+  %0 = spyre.broadcast %x : tensor<1x1x5x8xf32> -> tensor<2x1x5x8xf32>
+  %1 = spyre.broadcast %0 : tensor<2x1x5x8xf32> -> tensor<2x3x5x8xf32>
+  return %1 : tensor<2x3x5x8xf32>
+}
+
+// -----
+
 // A broadcast constant is a constant.
 // CHECK-LABEL: func.func @broadcast_values
 // CHECK-NEXT: %[[C:.*]] = spyre.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [1.000000e+00, 2.000000e+00], [1.000000e+00, 2.000000e+00]]> : tensor<3x2xf32> : tensor<3x2xf32>
