@@ -263,10 +263,6 @@ struct ReorderOnChipPass
     return kernels;
   }
 
-  /// Each kernel reading a gather kernel's result directly gathers the
-  /// rows itself (its input becomes the table, the indices a new input, a
-  /// gather read at the start of its body: KernelPlan loads the rows by
-  /// DmaGather); the gather kernel goes when no user is left.
   /// Each kernel reading a broadcast kernel's result directly reads its
   /// input once for all the copies (the input map composed with the
   /// reader's, a broadcast read at the start of its body); the broadcast
@@ -318,6 +314,10 @@ struct ReorderOnChipPass
     return replaceIfRunnable(consumer, rewritten);
   }
 
+  /// Each kernel reading a gather kernel's result directly gathers the
+  /// rows itself (its input becomes the table, the indices a new input, a
+  /// gather read at the start of its body: KernelPlan loads the rows by
+  /// DmaGather); the gather kernel goes when no user is left.
   void foldGatherIntoConsumers(KernelOp gather) {
     foldIntoReaders(gather, [&](OpOperand &use) {
       return foldGatherIntoConsumer(gather, use);
