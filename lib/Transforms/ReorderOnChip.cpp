@@ -244,8 +244,8 @@ struct ReorderOnChipPass
       foldWindowIntoConsumers(window);
     // Last first: a broadcast kernel reading another folds into its own
     // readers before the one it reads is looked at (which then skips it).
-    for (KernelOp broadcast :
-         llvm::reverse(kernelsWhere(module, onlyBroadcast)))
+    SmallVector<KernelOp> broadcasts = kernelsWhere(module, onlyBroadcast);
+    for (KernelOp broadcast : llvm::reverse(broadcasts))
       foldBroadcastIntoConsumers(broadcast);
     for (KernelOp gather : kernelsWhere(module, onlyGather))
       foldGatherIntoConsumers(gather);
