@@ -23,13 +23,18 @@ KernelOp rebuildKernel(KernelOp kernel, ValueRange inputs, TypeRange results,
   return rebuilt;
 }
 
-TransposeOp onlyPermutation(KernelOp kernel) {
+Operation *soleBodyOp(KernelOp kernel, unsigned numInputs) {
   Block &body = kernel.getBodyBlock();
-  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
+  if (kernel.getInputs().size() != numInputs || kernel.getNumResults() != 1 ||
       !llvm::hasSingleElement(body.without_terminator()))
-    return {};
-  auto move = dyn_cast<TransposeOp>(body.front());
-  if (!move || !keepsStick(move) || move.getInput() != body.getArgument(0))
+    return nullptr;
+  return &body.front();
+}
+
+TransposeOp onlyPermutation(KernelOp kernel) {
+  auto move = dyn_cast_or_null<TransposeOp>(soleBodyOp(kernel, 1));
+  if (!move || !keepsStick(move) ||
+      move.getInput() != kernel.getBodyBlock().getArgument(0))
     return {};
   return move;
 }

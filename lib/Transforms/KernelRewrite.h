@@ -22,6 +22,10 @@ KernelOp rebuildKernel(KernelOp kernel, mlir::ValueRange inputs,
                        mlir::TypeRange results,
                        llvm::ArrayRef<mlir::AffineMap> maps);
 
+/// The one op of a kernel with `numInputs` inputs, one result and a body of
+/// one op (the kernels that only move data); null otherwise.
+mlir::Operation *soleBodyOp(KernelOp kernel, unsigned numInputs);
+
 /// The transpose of a kernel whose body is one transpose keeping the stick
 /// dim of its one input (it computes nothing, it only permutes); null
 /// otherwise.

@@ -165,38 +165,20 @@ std::optional<PermuteKernel> asPermuteKernel(KernelOp kernel) {
 /// strides, the same layout; the window's offsets are in the input map);
 /// null otherwise.
 SliceOp onlyWindow(KernelOp kernel) {
-  Block &body = kernel.getBodyBlock();
-  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
-      !llvm::hasSingleElement(body.without_terminator()) ||
-      !kernel.getIndexingMapList().back().isIdentity())
-    return {};
-  auto slice = dyn_cast<SliceOp>(body.front());
-  if (!slice || !isWindowRead(slice, /*yielded=*/true))
+  auto slice = dyn_cast_or_null<SliceOp>(soleBodyOp(kernel, 1));
+  if (!slice || !kernel.getIndexingMapList().back().isIdentity() ||
+      !isWindowRead(slice, /*yielded=*/true))
     return {};
   return slice;
 }
 
 /// The gather of a kernel that only gathers rows of its table (input 0) by
-/// its indices (input 1), both and its result in the canonical layout
-/// (whole rows of sticks); null otherwise.
+/// its indices (input 1); null otherwise.
 GatherOp onlyGather(KernelOp kernel) {
+  auto gather = dyn_cast_or_null<GatherOp>(soleBodyOp(kernel, 2));
   Block &body = kernel.getBodyBlock();
-  if (kernel.getInputs().size() != 2 || kernel.getNumResults() != 1 ||
-      !llvm::hasSingleElement(body.without_terminator()))
-    return {};
-  auto gather = dyn_cast<GatherOp>(body.front());
   if (!gather || gather.getTable() != body.getArgument(0) ||
       gather.getIndices() != body.getArgument(1))
-    return {};
-  auto canonical = [](Value v) {
-    auto type = cast<RankedTensorType>(v.getType());
-    LayoutAttr layout = getLayout(type);
-    return layout && layout.getStickDim() == type.getRank() - 1 &&
-           layout == LayoutAttr::getCanonical(
-                         type, layout.getStickElems() *
-                                   getElementBytes(type.getElementType()));
-  };
-  if (!canonical(gather.getTable()) || !canonical(gather.getResult()))
     return {};
   return gather;
 }
@@ -205,13 +187,11 @@ GatherOp onlyGather(KernelOp kernel) {
 /// dims (isBroadcastRead) and writes it through the identity map; null
 /// otherwise.
 BroadcastOp onlyBroadcast(KernelOp kernel) {
-  Block &body = kernel.getBodyBlock();
-  if (kernel.getInputs().size() != 1 || kernel.getNumResults() != 1 ||
-      !llvm::hasSingleElement(body.without_terminator()) ||
-      !kernel.getIndexingMapList().back().isIdentity())
+  auto broadcast = dyn_cast_or_null<BroadcastOp>(soleBodyOp(kernel, 1));
+  if (!broadcast || !kernel.getIndexingMapList().back().isIdentity() ||
+      !isBroadcastRead(broadcast))
     return {};
-  auto broadcast = dyn_cast<BroadcastOp>(body.front());
-  return broadcast && isBroadcastRead(broadcast) ? broadcast : BroadcastOp();
+  return broadcast;
 }
 
 /// A reshape view outside kernels with a single user.
@@ -353,10 +333,13 @@ struct ReorderOnChipPass
 
   bool foldGatherIntoConsumer(KernelOp gather, OpOperand &use) {
     auto consumer = cast<KernelOp>(use.getOwner());
-    if (!consumer.getBodyBlock().getOps<AttentionOp>().empty() ||
-        onlyGather(consumer))
-      return false;
     Value table = gather.getInputs()[0], indices = gather.getInputs()[1];
+    // Whole rows of sticks, read as the gathered tile's rows.
+    if (!consumer.getBodyBlock().getOps<AttentionOp>().empty() ||
+        onlyGather(consumer) ||
+        !isCanonical(cast<RankedTensorType>(table.getType())) ||
+        !isCanonical(cast<RankedTensorType>(gather.getResult(0).getType())))
+      return false;
     unsigned i = use.getOperandNumber();
     // The consumer's map of the gathered rows: the indices' dims, then the
     // row (the table's stick dim); the table's own rows come from the
