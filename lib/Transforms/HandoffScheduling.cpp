@@ -52,9 +52,10 @@ private:
 ///    its share of the producer's saved store;
 ///  * re-plan both: when the producer (one result, this consumer its only
 ///    reader, its schedule its own best) streams the result in several
-///    tiles per core, its fastest schedule writing it once per core
-///    (costed without the store) and the consumer's fastest schedule
-///    reading that in place, by their sum against the two own bests;
+///    tiles per core, its fastest schedule writing it once per core (one
+///    tile, or all its tiles kept whole in a slab; costed without the
+///    store) and the consumer's fastest schedule reading that in place,
+///    by their sum against the two own bests;
 ///  * gather over the ring: the producer (this consumer its result's only
 ///    reader) writes the result once per core, as it does or re-planned
 ///    as above, and the consumer takes its fastest schedule that gathers
@@ -253,28 +254,111 @@ private:
     return {s, nullptr, nullptr, i, double(s.getCostNs()) - saved / readers};
   }
 
+  /// Admits the plans of `kernel` that read in place, or gather over the
+  /// ring, every input it does at its schedule: a re-plan keeps the
+  /// handoffs chosen for it.
+  PlanFilter keepsHandoffsOf(KernelOp kernel) {
+    struct Kept {
+      unsigned input;
+      KernelPlan writer;
+      bool inPlace;
+    };
+    auto kept = std::make_shared<std::vector<Kept>>();
+    FailureOr<KernelPlan> current =
+        planOf(kernel, kernel.getScheduleAttr(), std::nullopt);
+    if (failed(current))
+      return {};
+    for (auto [i, input] : llvm::enumerate(kernel.getInputs())) {
+      auto producer = input.getDefiningOp<KernelOp>();
+      if (!producer || !producer.getScheduleAttr() || !readByKernels(input))
+        continue;
+      FailureOr<KernelPlan> writer =
+          planOf(producer, producer.getScheduleAttr(), std::nullopt);
+      unsigned j = resultOf(kernel, i);
+      if (failed(writer))
+        continue;
+      if (tilesStayPut(*writer, j, *current, i))
+        kept->push_back({unsigned(i), std::move(*writer), true});
+      else if (ring && ringPays(*writer, j, *current, i))
+        kept->push_back({unsigned(i), std::move(*writer), false});
+    }
+    return [kept, kernel, this](const KernelPlan &plan) {
+      for (const Kept &k : *kept) {
+        unsigned j = resultOf(kernel, k.input);
+        int64_t held =
+            k.writer
+                .buffers[k.writer.tensorBuffer
+                             [k.writer.kernel.getInputs().size() + j]]
+                .bytes;
+        if (k.inPlace ? !tilesStayPut(k.writer, j, plan, k.input)
+                      : plan.lxBytes() + held > arch.usableLxBytes() ||
+                            !ringPays(k.writer, j, plan, k.input))
+          return false;
+      }
+      return true;
+    };
+  }
+
   Choice replanBoth(KernelOp consumer, unsigned i, KernelOp producer) {
     unsigned j = resultOf(consumer, i);
-    if (producer.getNumResults() != 1 || !producer->getResult(0).hasOneUse() ||
-        replanned.count(producer))
+    if (producer.getNumResults() != 1 || !producer->getResult(0).hasOneUse())
       return {};
     ScheduleAttr own = producer.getScheduleAttr();
     FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
     // Written once per core already: readInPlace's case.
     if (failed(current) || current->canHandOffInLx(current->tensors.back()))
       return {};
-    ScheduleAttr writing = searchKeeping(producer, /*isResult=*/true, j, {});
-    if (!writing)
-      return {};
-    FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
-    if (failed(written))
-      return {};
-    ScheduleAttr s = readerOf(consumer, i, *written, j);
-    if (!s)
-      return {};
-    return {s, producer, writing, i,
-            double(s.getCostNs()) + double(writing.getCostNs()) -
-                double(own.getCostNs())};
+    // A producer re-planned for its own inputs keeps reading them as
+    // chosen.
+    PlanFilter keeps =
+        replanned.count(producer) ? keepsHandoffsOf(producer) : PlanFilter();
+    auto keeping = [&](PlanFilter also) -> PlanFilter {
+      if (!keeps)
+        return also;
+      if (!also)
+        return keeps;
+      return [=](const KernelPlan &plan) { return keeps(plan) && also(plan); };
+    };
+    // The producer's fastest schedules writing the result once per core:
+    // in one tile, and in any (a slab of its tiles) when that is faster;
+    // for a slab of part of its rows' sticks also the fastest of whole
+    // rows (what a matmul holding them as its lhs reads). The pair that
+    // costs least.
+    size_t result = producer.getInputs().size() + j;
+    auto oneTile = [result](const KernelPlan &plan) {
+      return !plan.tensors[result].slab;
+    };
+    auto wholeRows = [result](const KernelPlan &plan) {
+      const PlanTensor &t = plan.tensors[result];
+      return t.slab && plan.loops[t.stickLoop].split == 1;
+    };
+    SmallVector<ScheduleAttr, 3> writers = {
+        searchKeeping(producer, /*isResult=*/true, j, keeping(oneTile))};
+    ScheduleAttr fastest =
+        searchKeeping(producer, /*isResult=*/true, j, keeping({}));
+    if (fastest && !llvm::is_contained(writers, fastest)) {
+      writers.push_back(fastest);
+      FailureOr<KernelPlan> plan = planOf(producer, fastest, std::nullopt);
+      if (succeeded(plan) && plan->tensors[result].stickLoop >= 0 &&
+          !wholeRows(*plan))
+        writers.push_back(
+            searchKeeping(producer, /*isResult=*/true, j, keeping(wholeRows)));
+    }
+    Choice best;
+    for (ScheduleAttr writing : writers) {
+      if (!writing)
+        continue;
+      FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
+      if (failed(written))
+        continue;
+      ScheduleAttr s = readerOf(consumer, i, *written, j);
+      double ns = s ? double(s.getCostNs()) + double(writing.getCostNs()) -
+                          double(own.getCostNs())
+                    : 0;
+      if (s && (!best.consumer || ns < best.ns))
+        best = {s, producer, writing, i, ns};
+    }
+    return best;
   }
 
   /// `keep`: the consumer's other inputs (with their writers' plans) the
@@ -306,7 +390,11 @@ private:
     } else {
       if (producer.getNumResults() != 1 || replanned.count(producer))
         return {};
-      writing = searchKeeping(producer, /*isResult=*/true, j, {});
+      // One tile per core: a slab's tiles do not move over the ring.
+      size_t kept = producer.getInputs().size() + j;
+      writing = searchKeeping(
+          producer, /*isResult=*/true, j,
+          [&](const KernelPlan &plan) { return !plan.tensors[kept].slab; });
       if (!writing)
         return {};
       producerNs = double(writing.getCostNs()) - double(own.getCostNs());

@@ -50,6 +50,7 @@ public:
     if (failed(pipe >= 0 ? emitPipelined(pipe) : emitTile()))
       return failure();
     closeLoops(tileLoops.size());
+    storeSlabs();
 
     scope.finish();
     plan.describe(program);
@@ -126,9 +127,44 @@ private:
     return tile * t.loopBytes[l];
   }
 
+  /// The result kept whole per core in buffer `idx`, if any.
+  const PlanTensor *slabIn(int64_t idx) const {
+    for (unsigned ti = numInputs(); ti < plan.tensors.size(); ++ti)
+      if (plan.tensors[ti].slab && plan.tensorBuffer[ti] == idx)
+        return &plan.tensors[ti];
+    return nullptr;
+  }
+
+  /// LX bytes between rows of buffer `idx`: a slab's, or `tilePitch`.
+  int64_t pitchOf(int64_t idx, int64_t tilePitch) const {
+    const PlanTensor *t = slabIn(idx);
+    return t ? t->slabSticks * stickBytes() : tilePitch;
+  }
+
+  /// Bytes from a slab tile to the next along loop `l`.
+  int64_t slabStride(const PlanTensor &t, int64_t l) const {
+    if (l == t.stickLoop)
+      return t.sticks * stickBytes();
+    if (l == t.rowLoop)
+      return t.rows * t.slabSticks * stickBytes();
+    return 0;
+  }
+
+  /// The current tile's place in slab `t` (at `offset`): the tile loops'
+  /// counters, the same on every core (KernelPlan::keepWhole).
+  LxAddressAttr slabAddress(const PlanTensor &t, int64_t offset) {
+    if (at.loop >= 0)
+      offset += at.first.front() * slabStride(t, at.loop);
+    SmallVector<int64_t> strides = scope.memStrides(
+        [&](int64_t l) { return slabStride(t, l) * tilesPerIteration(l); });
+    return LxAddressAttr::get(ctx, offset, strides, 0);
+  }
+
   /// An LX address for buffer `idx` at the current loop depth.
   LxAddressAttr lxAddress(int64_t idx) {
     const PlanBuffer &buf = plan.buffers[idx];
+    if (const PlanTensor *t = slabIn(idx))
+      return slabAddress(*t, buf.offset);
     if (at.copy >= 0)
       return LxAddressAttr::get(
           ctx, buf.offset + at.copy % buf.copies * buf.bytes, {}, 0);
@@ -324,12 +360,23 @@ private:
       return emitGather(t, mem, lxAddress(plan.tensorBuffer[ti]));
     if (t.runLoop >= 0)
       return emitIndexRun(t, mem, lxAddress(plan.tensorBuffer[ti]));
+    // A slab moves whole: all of the core's rows and sticks.
+    int64_t rows = t.lxRows(), sticks = t.lxSticks();
     bool contiguous = t.stickPitch == stickBytes();
-    SmallVector<int64_t> box = {t.rows, contiguous ? 1 : t.sticks, 1};
+    SmallVector<int64_t> box = {rows, contiguous ? 1 : sticks, 1};
     SmallVector<int64_t> pitch = {t.rowPitch, contiguous ? 0 : t.stickPitch, 0};
-    int64_t run = contiguous ? t.sticks * stickBytes() : stickBytes();
-    LxAddressAttr lx = lxAddress(plan.tensorBuffer[ti]);
-    ClampAttr clamp = t.rowLoop >= 0 ? loopClamp(t.rowLoop, 0) : nullptr;
+    int64_t run = contiguous ? sticks * stickBytes() : stickBytes();
+    LxAddressAttr lx =
+        t.slab ? LxAddressAttr::get(
+                     ctx, plan.buffers[plan.tensorBuffer[ti]].offset, {}, 0)
+               : lxAddress(plan.tensorBuffer[ti]);
+    ClampAttr clamp = nullptr;
+    if (t.rowLoop >= 0 && !t.slab)
+      clamp = loopClamp(t.rowLoop, 0);
+    else if (t.rowLoop >= 0)
+      clamp = scope.clamp(
+          t.rowLoop, 0, rows, plan.loops[t.rowLoop].size,
+          perCore([&](int64_t c) { return shares[c].start[t.rowLoop]; }));
     if (store)
       DmaStoreOp::create(b, loc, mem, lx, b.getDenseI64ArrayAttr(box),
                          b.getDenseI64ArrayAttr(pitch), i64(run), clamp,
@@ -384,7 +431,7 @@ private:
         b, loc, lxAddress(accIdx), lhsAddress(lhs, lhsIdx),
         lxAddress(plan.tensorBuffer[rhsIdx]), i64(pv.rows), i64(k.tile),
         i64(plan.stickTile()),
-        b.getDenseI64ArrayAttr({pv.sticks * stickBytes(),
+        b.getDenseI64ArrayAttr({pitchOf(accIdx, pv.sticks * stickBytes()),
                                 lhs.sticks * stickBytes(),
                                 rhs.sticks * stickBytes()}),
         TypeAttr::get(pv.lxElementType),
@@ -427,8 +474,10 @@ private:
               t.type.getElementType(), pitch, t.stickLoop < 0 && cols > 1};
     }
     const PlanValue &pv = plan.values.lookup(v);
-    int64_t pitch = pv.rows == 1 && rows > 1 ? 0 : pv.sticks * stickBytes();
-    return {lxAddress(plan.valueBuffer.lookup(v)), pv.lxElementType, pitch,
+    int64_t idx = plan.valueBuffer.lookup(v);
+    int64_t pitch =
+        pv.rows == 1 && rows > 1 ? 0 : pitchOf(idx, pv.sticks * stickBytes());
+    return {lxAddress(idx), pv.lxElementType, pitch,
             pv.shape == TileShape::RowReduced && cols > 1};
   }
 
@@ -454,8 +503,9 @@ private:
     Operation *op = pv.op;
     TileLowering lowering = cast<ComputeOpInterface>(op).getTileLowering();
     Value result = op->getResult(0);
-    LxAddressAttr dst = lxAddress(plan.valueBuffer.lookup(result));
-    int64_t dstPitch = pv.sticks * stickBytes();
+    int64_t dstIdx = plan.valueBuffer.lookup(result);
+    LxAddressAttr dst = lxAddress(dstIdx);
+    int64_t dstPitch = pitchOf(dstIdx, pv.sticks * stickBytes());
     int64_t rows = pv.rows;
     int64_t cols = pv.shape == TileShape::RowReduced ? 1 : plan.stickTile();
     Type dt = pv.lxElementType;
@@ -539,12 +589,23 @@ private:
       int64_t cols = pv.shape == TileShape::RowReduced ? 1 : plan.stickTile();
       Source s = sourceOf(v, t.rows, cols);
       emitSfpOp<SfpUnaryOp>("copy", lxAddress(buffer), t.type.getElementType(),
-                            t.rowBytes(stickBytes()), t.rows, cols, s,
-                            std::nullopt);
+                            pitchOf(buffer, t.rowBytes(stickBytes())), t.rows,
+                            cols, s, std::nullopt);
     }
-    // A result kept in LX for its readers stays in its buffer.
-    if (t.movesBytes())
+    // A result kept in LX for its readers stays in its buffer; a slab is
+    // stored after the last tile (storeSlabs).
+    if (t.movesBytes() && !t.slab)
       emitTransfer(ti, /*store=*/true);
+  }
+
+  /// Stores the slabs of results kept whole per core that no reader takes
+  /// from LX: each core's rows and sticks in one transfer, after its last
+  /// tile.
+  void storeSlabs() {
+    at = TilePosition();
+    for (unsigned ti = numInputs(); ti < plan.tensors.size(); ++ti)
+      if (plan.tensors[ti].slab && plan.tensors[ti].movesBytes())
+        emitTransfer(ti, /*store=*/true);
   }
 };
 

@@ -807,6 +807,39 @@ private:
       t.hoisted = t.resident = true;
       t.copies = 1;
     }
+    for (int64_t result : plan.schedule.getKeep())
+      if (failed(keepWhole(result, maxTiles)))
+        return failure();
+    return success();
+  }
+
+  /// Keeps result `j` whole per core (ScheduleAttr::keep) in a slab of
+  /// every tile the core writes. The slab's place of a tile follows the
+  /// hardware loop counters, which LX addresses share on every core: the
+  /// result may move in several tiles only along its row and stick loops,
+  /// and every core writes as many tiles along those.
+  LogicalResult keepWhole(int64_t j, ArrayRef<int64_t> maxTiles) {
+    PlanTensor &t = plan.tensors[numInputs() + j];
+    for (int64_t l = 0; l < int64_t(plan.loops.size()); ++l) {
+      if (!t.movesAlong(l) || maxTiles[l] <= 1)
+        continue;
+      if (l != t.rowLoop && l != t.stickLoop)
+        return fail("schedule keeps result " + Twine(j) +
+                    " whole per core, but it moves along outer loop " +
+                    Twine(l) + " in several tiles per core");
+      // share(): the cores split the tiles evenly iff the split divides
+      // them.
+      if (plan.loops[l].numTiles() % plan.loops[l].split != 0)
+        return fail("schedule keeps result " + Twine(j) +
+                    " whole per core, but the cores write different "
+                    "numbers of its tiles along loop " +
+                    Twine(l));
+    }
+    auto tilesAlong = [&](int64_t l) { return l >= 0 ? maxTiles[l] : 1; };
+    t.slab = true;
+    t.slabRows = t.rows * tilesAlong(t.rowLoop);
+    t.slabSticks = t.sticks * tilesAlong(t.stickLoop);
+    t.copies = 1;
     return success();
   }
 
@@ -1066,8 +1099,12 @@ private:
       name = accumulators++ ? "acc" + std::to_string(accumulators - 1) : "acc";
     else
       name = "t" + std::to_string(temporaries++);
-    plan.valueBuffer[result] =
-        addBuffer(name, pv.rows * pv.sticks * arch.stickBytes, pv.copies);
+    // A value stored as it is fills its result's buffer (a kept result's
+    // slab).
+    int64_t bytes = pv.storedAs >= 0
+                        ? plan.tensors[pv.storedAs].lxBytes(arch.stickBytes)
+                        : pv.rows * pv.sticks * arch.stickBytes;
+    plan.valueBuffer[result] = addBuffer(name, bytes, pv.copies);
     return success();
   }
 
@@ -1127,7 +1164,7 @@ private:
         continue;
       }
       plan.tensorBuffer.push_back(addBuffer(
-          "out" + std::to_string(j), r.tileBytes(arch.stickBytes), r.copies));
+          "out" + std::to_string(j), r.lxBytes(arch.stickBytes), r.copies));
     }
     return success();
   }
@@ -1136,7 +1173,8 @@ private:
 } // namespace
 
 FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
-                                        const Arch &arch, bool emitErrors) {
+                                        const Arch &arch, bool emitErrors,
+                                        bool withPaths) {
   FailureOr<Roles> roleInfo = roles(kernel, emitErrors);
   if (failed(roleInfo))
     return failure();
@@ -1148,10 +1186,21 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
   plan.rowLoop = roleInfo->rowLoop;
   plan.stickLoop = roleInfo->stickLoop;
   plan.accLoop = roleInfo->accLoop;
+  // Only these kinds write their result tile by tile from the plan's
+  // buffers (a slab is where those tiles go).
+  if (!schedule.getKeep().empty() && plan.kind != KernelKind::Matmul &&
+      plan.kind != KernelKind::Elementwise &&
+      plan.kind != KernelKind::Reduction)
+    return kernelError(kernel, emitErrors,
+                       "schedule keeps result " +
+                           Twine(schedule.getKeep().front()) +
+                           " whole per core, but only matmul, elementwise "
+                           "and reduction kernels can, not a " +
+                           kernelKindName(plan.kind) + " kernel");
   if (failed(plan.kind == KernelKind::Attention
                  ? plan.buildAttention(emitErrors)
                  : PlanBuilder(plan, emitErrors).build(*roleInfo)) ||
-      failed(plan.readDataPaths(emitErrors)))
+      (withPaths && failed(plan.readDataPaths(emitErrors))))
     return failure();
   return plan;
 }
@@ -1202,7 +1251,7 @@ bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {
   case KernelKind::Elementwise:
   case KernelKind::Reduction:
   case KernelKind::Transpose:
-    return t.hoisted;
+    return t.hoisted || t.slab;
   case KernelKind::Copy:
   case KernelKind::Gather:
   case KernelKind::Scatter:
@@ -1244,12 +1293,11 @@ int64_t KernelPlan::lxBytes() const {
 }
 
 SmallVector<int64_t> KernelPlan::maxTilesPerLoop() const {
-  SmallVector<int64_t> maxTiles(loops.size(), 0);
-  for (int64_t c = 0; c < numCores(); ++c) {
-    CoreShare s = share(c);
-    for (size_t l = 0; l < loops.size(); ++l)
-      maxTiles[l] = std::max(maxTiles[l], s.tiles[l]);
-  }
+  // share() cuts a loop's tiles into `split` ranges of floor or ceil of
+  // tiles / split.
+  SmallVector<int64_t> maxTiles;
+  for (const PlanLoop &loop : loops)
+    maxTiles.push_back(llvm::divideCeil(loop.numTiles(), loop.split));
   return maxTiles;
 }
 
@@ -1474,7 +1522,8 @@ FailureOr<KernelPlan> KernelPlan::smallestPlan(KernelOp kernel,
     tiles.push_back(c.front());
   auto schedule = ScheduleAttr::get(kernel.getContext(),
                                     SmallVector<int64_t>(tiles.size(), 1),
-                                    tiles, depth, /*costNs=*/0, /*hold=*/{});
+                                    tiles, depth, /*costNs=*/0, /*hold=*/{},
+                                    /*keep=*/{});
   return build(kernel, schedule, arch, emitErrors);
 }
 
@@ -1491,7 +1540,7 @@ static ScheduleAttr validationSchedule(KernelOp kernel,
       tiles[l] = size;
   return ScheduleAttr::get(kernel.getContext(),
                            SmallVector<int64_t>(space.size(), 1), tiles, 1, 0,
-                           /*hold=*/{});
+                           /*hold=*/{}, /*keep=*/{});
 }
 
 /// Whether the smallest plan's tile loops fit the program's hardware loops
@@ -1527,7 +1576,8 @@ static bool fitsHardwareLoops(const KernelPlan &smallest,
   ScheduleAttr schedule = smallest.schedule;
   auto candidate = ScheduleAttr::get(kernel.getContext(), split,
                                      schedule.getTile(), schedule.getDepth(),
-                                     /*costNs=*/0, /*hold=*/{});
+                                     /*costNs=*/0, /*hold=*/{},
+                                     /*keep=*/{});
   FailureOr<KernelPlan> plan =
       KernelPlan::build(kernel, candidate, smallest.arch, /*emitErrors=*/false);
   return succeeded(plan) &&

@@ -9,8 +9,8 @@ namespace spyre {
 
 namespace {
 
-/// What core `c` moves of a tensor: the device offset of its tile's first
-/// element and the rows it moves (fewer at a clamped edge).
+/// What core `c` moves of a tensor: the device offset of its tile's (or
+/// slab's) first element and the rows it moves (fewer at a clamped edge).
 struct CoreTile {
   int64_t offset = 0, rows = 0;
   bool operator==(const CoreTile &o) const {
@@ -31,8 +31,8 @@ std::optional<SmallVector<CoreTile>> coreTiles(const KernelPlan &plan,
       return std::nullopt;
     int64_t rows = 1;
     if (t.rowLoop >= 0)
-      rows =
-          std::min(t.rows, plan.loops[t.rowLoop].size - share.start[t.rowLoop]);
+      rows = std::min(t.lxRows(),
+                      plan.loops[t.rowLoop].size - share.start[t.rowLoop]);
     tiles.push_back({t.offsetOf(share.start), rows});
   }
   return tiles;

@@ -203,7 +203,8 @@ std::optional<RingExchange> planRingExchange(const KernelPlan &producer,
   const PlanTensor &written =
       producer.tensors[producer.kernel.getInputs().size() + result];
   const PlanTensor &read = consumer.tensors[input];
-  if (written.type != read.type)
+  // A slab's chunks are not one tile per core (not handled).
+  if (written.type != read.type || written.slab)
     return std::nullopt;
   std::optional<TensorTiles> src = tensorTiles(producer, written);
   std::optional<TensorTiles> dst = tensorTiles(consumer, read);

@@ -69,6 +69,20 @@ private:
   SmallVector<int64_t> tile, split;
   int64_t tryDepth = 1;
   PlanFilter accept;
+  /// The results whose destination is `lx`.
+  SmallVector<int64_t> keptInLx = resultsKeptInLx(kernel);
+  /// Whether some input's source is `lx` or `ring`.
+  bool readsOnChip = llvm::any_of(
+      llvm::seq<unsigned>(0, kernel.getInputs().size()),
+      [&](unsigned i) { return kernel.getSourcePath(i) != DataPath::dma; });
+
+  static SmallVector<int64_t> resultsKeptInLx(KernelOp kernel) {
+    SmallVector<int64_t> kept;
+    for (unsigned j = 0; j < kernel.getNumResults(); ++j)
+      if (kernel.getDestinationPath(j) == DataPath::lx)
+        kept.push_back(j);
+    return kept;
+  }
 
   /// Chooses the tile and split of loop `l` and those after it, with
   /// `coresLeft` cores for them.
@@ -94,21 +108,37 @@ private:
 
   /// Plans the current candidate, streamed and, where inputs can be held
   /// whole along the accumulation loop (a matmul's lhs, an attention's
-  /// keys and values), held; keeps what fits and wins.
+  /// keys and values), held; keeps what fits and wins. Results the kernel
+  /// keeps in LX (destination `lx`) that it writes in several tiles per
+  /// core are kept whole (`keep`).
   void evaluate() {
-    FailureOr<KernelPlan> plan = evaluate({});
+    SmallVector<int64_t> keep;
+    FailureOr<KernelPlan> plan = evaluate({}, keep);
+    if (failed(plan) && !keptInLx.empty()) {
+      keep = keptInLx;
+      plan = evaluate({}, keep);
+    }
+    // An input read in place may be one tile per core only when held (a
+    // matmul's lhs whole along k): what the plan could hold if it moved
+    // every tensor by DMA.
+    if (failed(plan) && readsOnChip)
+      plan = KernelPlan::build(kernel,
+                               ScheduleAttr::get(ctx, split, tile, tryDepth,
+                                                 /*costNs=*/0, {}, keep),
+                               arch, /*emitErrors=*/false, /*withPaths=*/false);
     if (failed(plan))
       return;
     if (SmallVector<int64_t> holdable = plan->holdableInputs();
         !holdable.empty())
-      (void)evaluate(holdable);
+      (void)evaluate(holdable, keep);
   }
 
-  /// The plan of the current candidate holding `hold`, when it builds;
-  /// kept as the best when it also fits and wins.
-  FailureOr<KernelPlan> evaluate(ArrayRef<int64_t> hold) {
+  /// The plan of the current candidate holding `hold` and keeping `keep`,
+  /// when it builds; kept as the best when it also fits and wins.
+  FailureOr<KernelPlan> evaluate(ArrayRef<int64_t> hold,
+                                 ArrayRef<int64_t> keep) {
     auto candidate =
-        ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0, hold);
+        ScheduleAttr::get(ctx, split, tile, tryDepth, /*costNs=*/0, hold, keep);
     FailureOr<KernelPlan> plan =
         KernelPlan::build(kernel, candidate, arch, /*emitErrors=*/false);
     if (failed(plan) || plan->lxBytes() > arch.usableLxBytes() ||
@@ -120,7 +150,7 @@ private:
     if (!beats(ns, used))
       return plan;
     best = ScheduleAttr::get(ctx, split, tile, tryDepth,
-                             int64_t(std::llround(ns)), hold);
+                             int64_t(std::llround(ns)), hold, keep);
     bestNs = ns;
     bestCores = used;
     return plan;

@@ -306,3 +306,52 @@ func.func @hold_rhs(%x: tensor<64x128xf16, #row>, %w: tensor<128x128xf16, #kmaj>
   }
   return %0 : tensor<64x128xf16, #row>
 }
+
+// -----
+
+// A result kept whole per core (`keep`) is a slab of the tiles the plan
+// writes from its buffers: not of a transpose kernel's.
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+
+func.func @keep_transpose(%x: tensor<64x128xf16, #row>) -> tensor<128x64xf16, #row> {
+  // expected-error @+1 {{schedule keeps result 0 whole per core, but only matmul, elementwise and reduction kernels can, not a transpose kernel}}
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterators = ["parallel", "parallel"], space = array<i64: 128, 64>, schedule = #spyre.schedule<split = [1, 1], tile = [64, 64], depth = 1, cost_ns = 0, keep = [0]>} : (tensor<64x128xf16, #row>) -> tensor<128x64xf16, #row> {
+  ^bb0(%a: tensor<64x128xf16, #row>):
+    %r = spyre.transpose %a [1, 0] : tensor<64x128xf16, #row> -> tensor<128x64xf16, #row>
+    spyre.yield %r : tensor<128x64xf16, #row>
+  }
+  return %0 : tensor<128x64xf16, #row>
+}
+
+// -----
+
+// A slab's place of a tile follows the hardware loop counters: the result
+// may move in several tiles per core only along its row and stick loops.
+#row = #spyre.layout<stick_dim = 2, stick_elems = 64>
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+func.func @keep_outer_loop(%x: tensor<4x32x64xf16, #row>) -> tensor<4x32x64xf16, #row> {
+  // expected-error @+1 {{schedule keeps result 0 whole per core, but it moves along outer loop 0 in several tiles per core}}
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel", "parallel"], space = array<i64: 4, 32, 64>, schedule = #spyre.schedule<split = [1, 1, 1], tile = [1, 32, 64], depth = 1, cost_ns = 0, keep = [0]>} : (tensor<4x32x64xf16, #row>) -> tensor<4x32x64xf16, #row> {
+  ^bb0(%a: tensor<4x32x64xf16, #row>):
+    %r = spyre.unary exp %a : tensor<4x32x64xf16, #row> -> tensor<4x32x64xf16, #row>
+    spyre.yield %r : tensor<4x32x64xf16, #row>
+  }
+  return %0 : tensor<4x32x64xf16, #row>
+}
+
+// -----
+
+// ... and every core writes as many of its tiles (3 row tiles on 2 cores).
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+func.func @keep_unbalanced(%x: tensor<48x64xf16, #row>) -> tensor<48x64xf16, #row> {
+  // expected-error @+1 {{schedule keeps result 0 whole per core, but the cores write different numbers of its tiles along loop 0}}
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 48, 64>, schedule = #spyre.schedule<split = [2, 1], tile = [16, 64], depth = 1, cost_ns = 0, keep = [0]>} : (tensor<48x64xf16, #row>) -> tensor<48x64xf16, #row> {
+  ^bb0(%a: tensor<48x64xf16, #row>):
+    %r = spyre.unary exp %a : tensor<48x64xf16, #row> -> tensor<48x64xf16, #row>
+    spyre.yield %r : tensor<48x64xf16, #row>
+  }
+  return %0 : tensor<48x64xf16, #row>
+}

@@ -56,8 +56,10 @@ func.func @also_returned(%x: tensor<2048x32xf32, #row>) -> (tensor<2048x32xf32, 
 
 // Both re-planned: on its own, "a" streams 256-row tiles over 2 cores
 // (pipelined, so its result moves in 4 tiles per core) and so does "b"
-// (ALONE). Written once per core on 4 cores, the result can stay in LX for
-// "b" reading the same rows: the pair costs less than the two own bests.
+// (ALONE). On 4 cores, "a" still streams 128-row tiles but keeps its result
+// whole per core (`keep`: the 4 tiles in one 512-row slab), which stays in
+// LX for "b" reading the same rows as one tile: the pair costs less than
+// the two own bests.
 #row = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -65,13 +67,13 @@ func.func @also_returned(%x: tensor<2048x32xf32, #row>) -> (tensor<2048x32xf32, 
 // the choice made for the first, its own producer re-planned too.
 // CHECK-LABEL: func.func @replan_both
 // CHECK: spyre.kernel "a"
-// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [128, 1024], depth = 2, cost_ns = {{[0-9]+}}, keep = [0]>
 // CHECK: spyre.kernel "b"
-// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024], depth = 2, cost_ns = {{[0-9]+}}>
 // CHECK: spyre.kernel "c"
-// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [128, 1024], depth = 2, cost_ns = {{[0-9]+}}, keep = [0]>
 // CHECK: spyre.kernel "d"
-// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024]
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1], tile = [512, 1024], depth = 2, cost_ns = {{[0-9]+}}>
 // ALONE-LABEL: func.func @replan_both
 // ALONE: spyre.kernel "a"
 // ALONE-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [256, 1024]
@@ -99,4 +101,44 @@ func.func @replan_both(%x: tensor<2048x1024xf16, #row>) -> (tensor<2048x1024xf16
     spyre.yield %r : tensor<2048x1024xf16, #row>
   }
   return %1, %3 : tensor<2048x1024xf16, #row>, tensor<2048x1024xf16, #row>
+}
+
+// -----
+
+// A slab (`keep`): with 512 KiB of LX on 4 cores, the gated MLP's gate and
+// up projection streams its product in 32 tiles of 64 columns per core, too
+// many for one tile per core. Re-planned to keep them whole per core (16
+// rows x 2048 columns), the down projection holding those 16 rows as its
+// lhs reads them in place; on its own (ALONE) each kernel picks another
+// split and the product goes through device memory.
+// CHECK-LABEL: func.func @gated_mlp_slab
+// CHECK: spyre.kernel "k1_matmul_linear_1"
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1, 1], tile = [16, 64, 512], depth = 2, cost_ns = {{[0-9]+}}, keep = [0]>
+// CHECK: spyre.kernel "k2_matmul_linear_2"
+// CHECK-SAME: schedule = #spyre.schedule<split = [4, 1, 1], tile = [16, 512, 128], depth = 2, cost_ns = {{[0-9]+}}, hold = [0]>
+// ALONE-LABEL: func.func @gated_mlp_slab
+// ALONE-NOT: keep
+#arch = #spyre.arch<{barrier_latency_ns = 200 : i64, core_clock_hz = 1.100000e+09 : f64, core_sync_ns = 260 : i64, corelets_per_core = 2 : i64, cores = 4 : i64, fp16_storage = "dl16", kernel_sync_ns = 3000 : i64, launch_overhead_ns = 10000 : i64, lx_alignment = 128 : i64, lx_bytes = 524288 : i64, lx_reserved_fraction = 0.000000e+00 : f64, max_span_per_core_bytes = 268435456 : i64, memory_burst_bytes = 128 : i64, memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1.300000e+09 : f64, memory_efficiency = 8.600000e-01 : f64, memory_latency_ns = 100 : i64, memory_ring_position = 32 : i64, memory_setup_ns = 20 : i64, memory_turnaround_ns = 10 : i64, memory_write_efficiency = 4.800000e-01 : f64, name = "spyre-v1-default", pcie_bytes_per_s = 5.360000e+10 : f64, pcie_latency_ns = 1000 : i64, pt_cols = 8 : i64, pt_rows = 8 : i64, pt_simd = 8 : i64, ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1.300000e+09 : f64, ring_hop_latency_cycles = 4 : i64, sfp_complex_op_passes = 1 : i64, sfp_lanes_per_core = 256 : i64, stick_bytes = 128 : i64}>
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+module attributes {spyre.arch = #arch} {
+  func.func @gated_mlp_slab(%arg0: tensor<64x512xf16, #layout>, %arg1: tensor<2048x512xf16, #layout1>, %arg2: tensor<2048x512xf16, #layout1>, %arg3: tensor<512x2048xf16, #layout1>) -> (tensor<64x512xf16, #layout> {spyre.name = "linear_2", spyre.output = "user"}) {
+    %0 = spyre.kernel "k1_matmul_linear_1"(%arg0, %arg2, %arg1) {indexing_maps = [#map, #map1, #map1, #map2], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 2048, 512>} : (tensor<64x512xf16, #layout>, tensor<2048x512xf16, #layout1>, tensor<2048x512xf16, #layout1>) -> tensor<64x2048xf16, #layout> {
+    ^bb0(%arg4: tensor<64x512xf16, #layout>, %arg5: tensor<2048x512xf16, #layout1>, %arg6: tensor<2048x512xf16, #layout1>):
+      %2 = spyre.matmul %arg4, %arg5 {transpose_rhs} : tensor<64x512xf16, #layout>, tensor<2048x512xf16, #layout1> -> tensor<64x2048xf16, #layout>
+      %3 = spyre.matmul %arg4, %arg6 {transpose_rhs} : tensor<64x512xf16, #layout>, tensor<2048x512xf16, #layout1> -> tensor<64x2048xf16, #layout>
+      %4 = spyre.unary silu %3 : tensor<64x2048xf16, #layout> -> tensor<64x2048xf16, #layout>
+      %5 = spyre.binary mul %4, %2 : tensor<64x2048xf16, #layout>, tensor<64x2048xf16, #layout> -> tensor<64x2048xf16, #layout>
+      spyre.yield %5 : tensor<64x2048xf16, #layout>
+    }
+    %1 = spyre.kernel "k2_matmul_linear_2"(%0, %arg3) {indexing_maps = [#map, #map1, #map2], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 512, 2048>} : (tensor<64x2048xf16, #layout>, tensor<512x2048xf16, #layout1>) -> tensor<64x512xf16, #layout> {
+    ^bb0(%arg4: tensor<64x2048xf16, #layout>, %arg5: tensor<512x2048xf16, #layout1>):
+      %2 = spyre.matmul %arg4, %arg5 {transpose_rhs} : tensor<64x2048xf16, #layout>, tensor<512x2048xf16, #layout1> -> tensor<64x512xf16, #layout>
+      spyre.yield %2 : tensor<64x512xf16, #layout>
+    }
+    return %1 : tensor<64x512xf16, #layout>
+  }
 }

@@ -139,6 +139,12 @@ struct PlanTensor {
   /// cover them all): loaded once per head, read in place by every query
   /// tile.
   bool resident = false;
+  /// A result the schedule keeps whole per core (`ScheduleAttr::keep`):
+  /// its buffer is one slab holding every tile the core writes at its
+  /// place (the tile at row tile r and stick tile s starts r * rows rows
+  /// and s * sticks sticks in). It moves once: kept in LX for a reader
+  /// (`lx`), or stored after the core's last tile.
+  bool slab = false;
   /// Cores that read the same tile at the same time (the product of the
   /// splits of loops the tensor does not depend on): an input read by
   /// several is multicast over the ring, one memory read for all.
@@ -172,12 +178,22 @@ struct PlanTensor {
            llvm::is_contained(indexLoops, l);
   }
   bool movesBytes() const { return path == DataPath::dma && sameTileAs < 0; }
+  /// The slab of a result kept whole per core (`slab`): `slabRows` rows
+  /// of `slabSticks` sticks.
+  int64_t slabRows = 0, slabSticks = 0;
+  /// What the tensor's LX buffer holds: the slab, or one tile.
+  int64_t lxRows() const { return slab ? slabRows : rows; }
+  int64_t lxSticks() const { return slab ? slabSticks : sticks; }
+  int64_t lxBytes(int64_t stickBytes) const {
+    return lxRows() * lxSticks() * stickBytes;
+  }
 
-  /// Whether `o`'s tiles sit alike in LX: the same rows of the same sticks,
-  /// from the same device pitches, of the same type.
+  /// Whether `o`'s LX buffer holds the same as this one's: the same rows
+  /// of the same sticks, from the same device pitches, of the same type.
   bool sameTileShape(const PlanTensor &o) const {
-    return rows == o.rows && sticks == o.sticks && rowPitch == o.rowPitch &&
-           stickPitch == o.stickPitch && type == o.type;
+    return lxRows() == o.lxRows() && lxSticks() == o.lxSticks() &&
+           rowPitch == o.rowPitch && stickPitch == o.stickPitch &&
+           type == o.type;
   }
   int64_t rowBytes(int64_t stickBytes) const { return sticks * stickBytes; }
   int64_t tileBytes(int64_t stickBytes) const {
@@ -245,10 +261,11 @@ public:
   /// not yet attached). Emits a diagnostic at the kernel and returns
   /// failure when the kernel's shape is not supported or the schedule does
   /// not respect the plan's rules (whole-stick tiles, tile-1 outer loops).
-  static mlir::FailureOr<KernelPlan> build(KernelOp kernel,
-                                           ScheduleAttr schedule,
-                                           const Arch &arch,
-                                           bool emitErrors = true);
+  /// Without `withPaths` every tensor moves by DMA, whatever the kernel's
+  /// `sources` and `destinations` say.
+  static mlir::FailureOr<KernelPlan>
+  build(KernelOp kernel, ScheduleAttr schedule, const Arch &arch,
+        bool emitErrors = true, bool withPaths = true);
 
   /// The kind of `kernel`, or a diagnostic when its body is not one the
   /// program lowering supports.
@@ -340,9 +357,9 @@ public:
   /// ahead by themselves (no store between them).
   int64_t pipelinedLoop() const;
   /// Whether tensor `t` can stay in LX between this kernel and another:
-  /// it moves once per core (one tile) and the kernel's transfers are
-  /// the plan's tensors (not data movement or attention, which schedule
-  /// their own).
+  /// it moves once per core (one tile, or a result kept whole in a slab)
+  /// and the kernel's transfers are the plan's tensors (not data movement
+  /// or attention, which schedule their own).
   bool canHandOffInLx(const PlanTensor &t) const;
   /// The inputs a schedule may hold whole along the accumulation loop
   /// (`ScheduleAttr::hold`, PlanTensor::resident), all or none of them:

@@ -365,7 +365,11 @@ def SpyreScheduleCores : Pass<"spyre-schedule-cores", "::mlir::ModuleOp"> {
     that input on the same cores, in the same tiles (so
     spyre-allocate-scratchpad can keep it in LX), when that schedule
     without the load, less its share of the producer's saved store, beats
-    the consumer's own best. With `ring` as well (the default), a consumer
+    the consumer's own best; a producer that streams the result in several
+    tiles per core may be re-planned with it, to write the result once per
+    core in one tile or kept whole in a slab of its tiles (`keep`, read in
+    place by a matmul holding those rows as its lhs), when the pair costs
+    less than the two own bests. With `ring` as well (the default), a consumer
     that is its input's only reader may instead take the fastest schedule
     that gathers that input over the ring from the producer's tiles (the
     producer re-planned to write once per core where it must), when that

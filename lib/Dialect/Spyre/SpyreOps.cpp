@@ -781,6 +781,15 @@ LogicalResult verifyKernelSchedule(KernelOp op, const Arch &arch) {
     if (llvm::is_contained(hold.take_front(i), input))
       return op.emitOpError("schedule holds input ") << input << " twice";
   }
+  ArrayRef<int64_t> keep = schedule.getKeep();
+  for (auto [i, result] : llvm::enumerate(keep)) {
+    if (result < 0 || result >= int64_t(op.getNumResults()))
+      return op.emitOpError("schedule keeps result ")
+             << result << ", but the kernel has " << op.getNumResults()
+             << " results";
+    if (llvm::is_contained(keep.take_front(i), result))
+      return op.emitOpError("schedule keeps result ") << result << " twice";
+  }
   return success();
 }
 

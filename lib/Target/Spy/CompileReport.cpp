@@ -40,7 +40,8 @@ void writeCompileReport(ModuleOp module, llvm::raw_ostream &os) {
           llvm::json::Object{{"split", llvm::json::Array(s.getSplit())},
                              {"tile", llvm::json::Array(s.getTile())},
                              {"depth", s.getDepth()},
-                             {"hold", llvm::json::Array(s.getHold())}};
+                             {"hold", llvm::json::Array(s.getHold())},
+                             {"keep", llvm::json::Array(s.getKeep())}};
     if (std::optional<int64_t> lx = p.getLxBytes())
       kernel["lx_bytes"] = *lx;
     kernels.push_back(std::move(kernel));

@@ -1490,6 +1490,30 @@ func.func @kernel_schedule_hold_twice(%x: tensor<64xf16>) {
 
 // -----
 
+func.func @kernel_schedule_keep(%x: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.kernel' op schedule keeps result 1, but the kernel has 1 results}}
+  %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], schedule = #spyre.schedule<split = [1], tile = [64], depth = 1, cost_ns = 0, keep = [1]>} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_schedule_keep_twice(%x: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.kernel' op schedule keeps result 0 twice}}
+  %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], schedule = #spyre.schedule<split = [1], tile = [64], depth = 1, cost_ns = 0, keep = [0, 0]>} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return
+}
+
+// -----
+
 // An input gathered over the ring must be a result kept in its producer's
 // LX.
 func.func @kernel_source_ring_from_memory(%x: tensor<64xf16>) {

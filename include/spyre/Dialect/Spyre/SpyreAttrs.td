@@ -146,14 +146,20 @@ def Spyre_ScheduleAttr : Spyre_Attr<"Schedule", "schedule"> {
     model's estimate of the kernel's time, kept for inspection. `hold`
     (omitted when empty) lists kernel inputs held whole along the
     accumulation loop: a matmul's lhs loaded once, each k step reading its
-    part in place, instead of streamed again for every n tile.
+    part in place, instead of streamed again for every n tile. `keep`
+    (omitted when empty) lists kernel results kept whole per core: each
+    core's tiles of the result are written into one LX slab, in the
+    arrangement of one tile of all of the core's rows and sticks, so that
+    a reader holding that slab (a matmul's held lhs) reads it in place;
+    without a reader in LX the slab is stored once after the last tile.
   }];
   let parameters = (ins
     Spyre_I64List:$split,
     Spyre_I64List:$tile,
     "int64_t":$depth,
     "int64_t":$cost_ns,
-    Spyre_OptionalI64List:$hold);
+    Spyre_OptionalI64List:$hold,
+    Spyre_OptionalI64List:$keep);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Number of cores the kernel runs on.
