@@ -292,7 +292,7 @@ void recordHandoffs(ArrayRef<KernelPlan> plans, ArrayRef<Handoff> handoffs) {
       continue;
     KernelOp producer = plans[h.producer].kernel;
     destinations.try_emplace(h.producer, paths(producer.getNumResults()))
-        .first->second[h.result] = "lx";
+        .first->second[h.result] = h.stored ? "lx_dma" : "lx";
     for (const Handoff::Reader &r : h.readers)
       sources
           .try_emplace(r.kernel,

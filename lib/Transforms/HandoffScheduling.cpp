@@ -45,30 +45,38 @@ private:
 
 /// Re-chooses schedules so that a kernel result stays in LX for its
 /// readers. For each consumer input that is a kernel result only kernels
-/// read, two ways are weighed against the consumer's own best:
-///  * read in place: the producer writes the result once per core; the
-///    consumer takes its fastest schedule that reads it on the same cores
-///    in the same tiles (tilesStayPut), costed without that load, less
-///    its share of the producer's saved store;
+/// read, three ways are weighed against the consumer's own best:
+///  * read in place: the producer writes the result once per core (in one
+///    tile, or, at its schedule, kept whole in a slab of its tiles where
+///    that fits LX); the consumer takes its fastest schedule that reads it
+///    on the same cores in the same tiles (tilesStayPut), costed without
+///    that load, less its share of the producer's saved store;
 ///  * re-plan both: when the producer (one result, this consumer its only
-///    reader, its schedule its own best) streams the result in several
-///    tiles per core, its fastest schedule writing it once per core (one
-///    tile, or all its tiles kept whole in a slab; costed without the
-///    store) and the consumer's fastest schedule reading that in place,
-///    by their sum against the two own bests;
+///    reader) streams the result in several tiles per core, its fastest
+///    schedule writing it once per core (one tile, or all its tiles kept
+///    whole in a slab; costed without the store) and the consumer's
+///    fastest schedule reading that in place, by their sum against the
+///    two own bests; a producer re-planned before keeps the handoffs of
+///    its own inputs;
 ///  * gather over the ring: the producer (this consumer its result's only
 ///    reader) writes the result once per core, as it does or re-planned
 ///    as above, and the consumer takes its fastest schedule that gathers
 ///    its tiles from the producer's over the ring (RingExchange.h) where
 ///    that beats device memory.
 /// Kernels in plan order, so a consumer sees its producer's final
-/// schedule. A choice is kept per consumer signature and producers'
-/// signatures (and in the cache directory with the others).
+/// schedule; kernels the input pinned are never re-planned. A choice is
+/// kept per consumer signature and producers' signatures (and in the cache
+/// directory with the others).
 class HandoffAligner {
 public:
-  HandoffAligner(const Arch &arch, int64_t cores, int64_t depth, bool ring,
+  /// `kernels`: those it may re-plan (the others were pinned).
+  HandoffAligner(ArrayRef<KernelOp> kernels, const Arch &arch, int64_t cores,
+                 int64_t depth, bool ring,
                  const std::optional<ScheduleCache> &cache)
-      : arch(arch), cores(cores), depth(depth), ring(ring), cache(cache) {}
+      : arch(arch), cores(cores), depth(depth), ring(ring), cache(cache) {
+    for (KernelOp k : kernels)
+      searched.insert(k);
+  }
 
   void align(KernelOp consumer) {
     std::string key = "handoff " + kernelSignature(consumer);
@@ -143,6 +151,8 @@ private:
   /// Kernels whose schedule this aligner changed: not re-planned again
   /// (their own handoff would be lost).
   llvm::SmallPtrSet<Operation *, 16> replanned;
+  /// Kernels the input did not pin.
+  llvm::SmallPtrSet<Operation *, 16> searched;
 
   /// The inputs but `except` that `consumer` reads in place under
   /// `choice`'s schedule from producers at the schedules they have (a
@@ -235,23 +245,43 @@ private:
 
   Choice readInPlace(KernelOp consumer, unsigned i, KernelOp producer) {
     unsigned j = resultOf(consumer, i);
-    ScheduleAttr schedule = producer.getScheduleAttr();
-    FailureOr<KernelPlan> written = planOf(producer, schedule, std::nullopt);
-    if (failed(written) ||
-        !written->canHandOffInLx(
-            written->tensors[producer.getInputs().size() + j]))
+    ScheduleAttr own = producer.getScheduleAttr();
+    FailureOr<KernelPlan> stored = planOf(producer, own, std::nullopt);
+    if (failed(stored))
       return {};
+    // A result written in several tiles per core is kept whole at the
+    // producer's schedule (its tiles unchanged), where the slab fits LX
+    // beside what the producer's own handoffs hold.
+    ScheduleAttr writing = own;
+    FailureOr<KernelPlan> written = stored;
+    if (!stored->canHandOffInLx(
+            stored->tensors[producer.getInputs().size() + j])) {
+      if (!own.getKeep().empty() || !searched.count(producer))
+        return {};
+      writing = ScheduleAttr::get(own.getContext(), own.getSplit(),
+                                  own.getTile(), own.getDepth(),
+                                  own.getCostNs(), own.getHold(), {int64_t(j)});
+      written = planOf(producer, writing, std::nullopt);
+      if (failed(written) || written->lxBytes() > arch.usableLxBytes())
+        return {};
+      if (PlanFilter keeps = keepsHandoffsOf(producer);
+          keeps && !keeps(*written))
+        return {};
+    }
     FailureOr<KernelPlan> keeping =
-        planOf(producer, schedule, std::make_pair(true, j));
+        planOf(producer, writing, std::make_pair(true, j));
     if (failed(keeping))
       return {};
-    double saved = written->estimateNs() - keeping->estimateNs();
+    double saved = stored->estimateNs() - keeping->estimateNs();
     ScheduleAttr s = readerOf(consumer, i, *written, j);
     if (!s)
       return {};
     Value input = consumer.getInputs()[i];
     double readers = double(std::distance(input.use_begin(), input.use_end()));
-    return {s, nullptr, nullptr, i, double(s.getCostNs()) - saved / readers};
+    double ns = double(s.getCostNs()) - saved / readers;
+    if (writing == own)
+      return {s, nullptr, nullptr, i, ns};
+    return {s, producer, writing, i, ns};
   }
 
   /// Admits the plans of `kernel` that read in place, or gather over the
@@ -301,7 +331,8 @@ private:
 
   Choice replanBoth(KernelOp consumer, unsigned i, KernelOp producer) {
     unsigned j = resultOf(consumer, i);
-    if (producer.getNumResults() != 1 || !producer->getResult(0).hasOneUse())
+    if (producer.getNumResults() != 1 || !producer->getResult(0).hasOneUse() ||
+        !searched.count(producer))
       return {};
     ScheduleAttr own = producer.getScheduleAttr();
     FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
@@ -388,7 +419,8 @@ private:
         return {};
       producerNs = (keeping->estimateNs() - current->estimateNs()) / readers;
     } else {
-      if (producer.getNumResults() != 1 || replanned.count(producer))
+      if (producer.getNumResults() != 1 || replanned.count(producer) ||
+          !searched.count(producer))
         return {};
       // One tile per core: a slab's tiles do not move over the ring.
       size_t kept = producer.getInputs().size() + j;
@@ -493,7 +525,7 @@ private:
 void scheduleHandoffs(ArrayRef<KernelOp> kernels, const Arch &arch,
                       int64_t cores, int64_t depth, bool ring,
                       const std::optional<ScheduleCache> &cache) {
-  HandoffAligner aligner(arch, cores, depth, ring, cache);
+  HandoffAligner aligner(kernels, arch, cores, depth, ring, cache);
   for (KernelOp kernel : kernels)
     aligner.align(kernel);
 }

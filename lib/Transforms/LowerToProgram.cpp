@@ -277,14 +277,20 @@ private:
         heldLx.erase(input);
     auto plan = std::make_shared<const KernelPlan>(kp);
     for (const PlanTensor &t : kp.tensors) {
-      if (!t.isResult || t.movesBytes())
+      if (!t.isResult || !isKeptInLx(t.path))
         continue;
       const PlanBuffer &buf =
           kp.buffers[kp.tensorBuffer[kernel.getInputs().size() + t.index]];
       Value r = kernel->getResult(t.index);
-      heldLx[r] = {buf.offset, buf.bytes,
-                   size_t(std::distance(r.use_begin(), r.use_end())), plan,
-                   t.index};
+      // Held until its last reader from LX (the others read the stored
+      // copy).
+      size_t readers = llvm::count_if(r.getUses(), [](OpOperand &use) {
+        auto reader = dyn_cast<KernelOp>(use.getOwner());
+        return reader &&
+               reader.getSourcePath(use.getOperandNumber()) != DataPath::dma;
+      });
+      if (readers)
+        heldLx[r] = {buf.offset, buf.bytes, readers, plan, t.index};
     }
     return success();
   }

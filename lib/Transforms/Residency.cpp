@@ -3,6 +3,8 @@
 #include "Residency.h"
 #include "RingExchange.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 
 namespace spyre {
@@ -47,18 +49,23 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
   Handoff h;
   h.producer = p;
   h.result = j;
+  SmallPtrSet<Operation *, 4> seen;
   for (OpOperand &use : r.getUses()) {
     auto reader = dyn_cast<KernelOp>(use.getOwner());
-    if (!reader || !position.count(reader))
+    if (reader && !seen.insert(reader).second)
       return std::nullopt;
+    if (!reader || !position.count(reader) || position.lookup(reader) <= p) {
+      h.stored = true;
+      continue;
+    }
     size_t c = position.lookup(reader);
     const KernelPlan &consumer = plans[c];
     unsigned input = use.getOperandNumber();
-    if (c <= p || h.readerAt(c))
-      return std::nullopt;
     bool gathers = !tilesStayPut(producer, j, consumer, input);
-    if (gathers && (!overRing || !ringPays(producer, j, consumer, input)))
-      return std::nullopt;
+    if (gathers && (!overRing || !ringPays(producer, j, consumer, input))) {
+      h.stored = true;
+      continue;
+    }
     h.readers.push_back({c, input, consumer.tensorBuffer[input], gathers});
   }
   if (h.readers.empty())

@@ -1,9 +1,10 @@
 //===- Residency.h - Results kept in LX for their consumer ------*- C++ -*-===//
 //
-// A handoff is a kernel result that never goes to device memory: on every
-// core, each of its consumers reads exactly the tile its producer wrote
-// there, so the tile stays in that core's LX from the producer to the last
-// consumer (the producer stores nothing, the consumers load nothing).
+// A handoff is a kernel result kept in LX for its consumers: on every core,
+// each of them reads exactly the tile its producer wrote there (or gathers
+// it over the ring), so the tile stays in that core's LX from the producer
+// to the last of them, which load nothing. The producer stores nothing,
+// unless some other use reads the result from device memory.
 // spyre-allocate-scratchpad finds the candidates here and keeps those whose
 // LX region every kernel in between can leave free.
 //
@@ -40,6 +41,10 @@ struct Handoff {
   int64_t offset = -1;
   /// False once dropped: the result goes through device memory.
   bool kept = true;
+  /// Some use reads the result from device memory (a graph output, a view,
+  /// a kernel whose tiles are not the producer's): the producer stores it
+  /// as well (`lx_dma`).
+  bool stored = false;
 
   size_t lastReader() const { return readers.back().kernel; }
   /// Whether the region is held while kernel `k` runs (its producer
@@ -69,10 +74,11 @@ bool ringPays(const KernelPlan &producer, unsigned result,
               const KernelPlan &consumer, unsigned input);
 
 /// The handoffs residency can serve between `plans` (one function's
-/// kernels in launch order): a result whose every use is an input of a
-/// later kernel (each reading it once) where tilesStayPut holds or, with
-/// `overRing`, whose tiles the reader can gather over the ring
-/// (planRingExchange) faster than through device memory.
+/// kernels in launch order): a result read by some later kernel (once)
+/// where tilesStayPut holds or, with `overRing`, whose tiles the reader
+/// can gather over the ring (planRingExchange) faster than through device
+/// memory; its other uses, if any, read it from device memory (`stored`).
+/// A kernel reading it twice takes none.
 /// Data-movement and attention kernels keep their own transfers (not
 /// handled).
 llvm::SmallVector<Handoff> findHandoffs(llvm::ArrayRef<KernelPlan> plans,

@@ -69,7 +69,7 @@ private:
   SmallVector<int64_t> tile, split;
   int64_t tryDepth = 1;
   PlanFilter accept;
-  /// The results whose destination is `lx`.
+  /// The results kept in LX (destination `lx` or `lx_dma`).
   SmallVector<int64_t> keptInLx = resultsKeptInLx(kernel);
   /// Whether some input's source is `lx` or `ring`.
   bool readsOnChip = llvm::any_of(
@@ -79,7 +79,7 @@ private:
   static SmallVector<int64_t> resultsKeptInLx(KernelOp kernel) {
     SmallVector<int64_t> kept;
     for (unsigned j = 0; j < kernel.getNumResults(); ++j)
-      if (kernel.getDestinationPath(j) == DataPath::lx)
+      if (isKeptInLx(kernel.getDestinationPath(j)))
         kept.push_back(j);
     return kept;
   }

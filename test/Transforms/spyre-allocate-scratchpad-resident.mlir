@@ -113,16 +113,24 @@ func.func @two_readers(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>,
 #row = #spyre.layout<stick_dim = 1, stick_elems = 32>
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
-// Not handed over, each for its reason (every result goes through the
-// workspace): "b" splits the rows 4 ways in two tiles per core where "a"
-// splits them 2 ways (other slices, and b's tile moves twice, so not even
-// the ring can gather it); a's second result is also a graph output; "d"
-// streams its input in two tiles per core (the tile moves twice).
-// CHECK-LABEL: func.func @not_resident
+// Not handed over, each for its reason (through the workspace): "b" splits
+// the rows 4 ways in two tiles per core where "a" splits them 2 ways (other
+// slices, and b's tile moves twice, so not even the ring can gather it);
+// "d" streams its inputs in two tiles per core (the tile moves twice). But
+// a's second result, a graph output that "d" reads from memory, is also
+// kept in LX for "c", which reads it in place (`lx_dma`: stored and kept).
+// CHECK-LABEL: func.func @partly_resident
+// CHECK: spyre.kernel "a"
+// CHECK-SAME: destinations = ["dma", "lx_dma"]
+// CHECK: spyre.kernel "b"
+// CHECK-NOT: sources
+// CHECK: spyre.kernel "c"
+// CHECK-SAME: sources = ["lx"]
+// CHECK: spyre.kernel "d"
 // CHECK-NOT: sources
 // CHECK-NOT: destinations
 // CHECK: return
-func.func @not_resident(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) {
+func.func @partly_resident(%x: tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) {
   %0:2 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 32], depth = 1, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> (tensor<64x32xf32, #row>, tensor<64x32xf32, #row>) {
   ^bb0(%a: tensor<64x32xf32, #row>):
     %r = spyre.unary exp %a : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>

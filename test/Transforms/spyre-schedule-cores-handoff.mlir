@@ -142,3 +142,42 @@ module attributes {spyre.arch = #arch} {
     return %1 : tensor<64x512xf16, #layout>
   }
 }
+
+// -----
+
+// A slab at the producer's own schedule: "a" streams 2 pipelined tiles of
+// 512 rows per core and has two readers, so it is not re-planned; kept
+// whole at that schedule (`keep`: one 1024-row slab per core), both readers
+// take the 1024-row tile in place. On their own (ALONE) all three stream
+// 512-row tiles.
+// CHECK-LABEL: func.func @kept_at_its_schedule
+// CHECK: spyre.kernel "a"
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [512, 512], depth = 2, cost_ns = {{[0-9]+}}, keep = [0]>
+// CHECK: spyre.kernel "b"
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [1024, 512], depth = 2, cost_ns = {{[0-9]+}}>
+// CHECK: spyre.kernel "c"
+// CHECK-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [1024, 512], depth = 2, cost_ns = {{[0-9]+}}>
+// ALONE-LABEL: func.func @kept_at_its_schedule
+// ALONE-NOT: keep
+// ALONE: spyre.kernel "c"
+// ALONE-SAME: schedule = #spyre.schedule<split = [2, 1], tile = [512, 512]
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @kept_at_its_schedule(%x: tensor<2048x512xf16, #row>) -> (tensor<2048x512xf16, #row>, tensor<2048x512xf16, #row>) {
+  %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 512>} : (tensor<2048x512xf16, #row>) -> tensor<2048x512xf16, #row> {
+  ^bb0(%a: tensor<2048x512xf16, #row>):
+    %r = spyre.unary exp %a : tensor<2048x512xf16, #row> -> tensor<2048x512xf16, #row>
+    spyre.yield %r : tensor<2048x512xf16, #row>
+  }
+  %1 = spyre.kernel "b"(%0) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 512>} : (tensor<2048x512xf16, #row>) -> tensor<2048x512xf16, #row> {
+  ^bb0(%a: tensor<2048x512xf16, #row>):
+    %r = spyre.unary neg %a : tensor<2048x512xf16, #row> -> tensor<2048x512xf16, #row>
+    spyre.yield %r : tensor<2048x512xf16, #row>
+  }
+  %2 = spyre.kernel "c"(%0) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 2048, 512>} : (tensor<2048x512xf16, #row>) -> tensor<2048x512xf16, #row> {
+  ^bb0(%a: tensor<2048x512xf16, #row>):
+    %r = spyre.unary abs %a : tensor<2048x512xf16, #row> -> tensor<2048x512xf16, #row>
+    spyre.yield %r : tensor<2048x512xf16, #row>
+  }
+  return %1, %2 : tensor<2048x512xf16, #row>, tensor<2048x512xf16, #row>
+}

@@ -177,7 +177,9 @@ struct PlanTensor {
     return loopBytes[l] || l == rowLoop || l == runLoop ||
            llvm::is_contained(indexLoops, l);
   }
-  bool movesBytes() const { return path == DataPath::dma && sameTileAs < 0; }
+  /// Whether the tensor moves between device memory and LX (a result kept
+  /// in LX and stored, `lx_dma`, does).
+  bool movesBytes() const { return isStored(path) && sameTileAs < 0; }
   /// The slab of a result kept whole per core (`slab`): `slabRows` rows
   /// of `slabSticks` sticks.
   int64_t slabRows = 0, slabSticks = 0;

@@ -868,7 +868,8 @@ LogicalResult verifyKernelBuffers(KernelOp op, const Arch &arch) {
   return verifyBuffersDisjoint(op, ranges);
 }
 
-/// Checks that optional data paths give one of dma, ring, lx per value.
+/// Checks that optional data paths give one of dma, ring, lx, lx_dma per
+/// value.
 LogicalResult verifyDataPaths(KernelOp op, std::optional<ArrayAttr> paths,
                               size_t n, StringRef what) {
   if (!paths)
@@ -879,22 +880,25 @@ LogicalResult verifyDataPaths(KernelOp op, std::optional<ArrayAttr> paths,
   for (auto p : paths->getAsRange<StringAttr>())
     if (!symbolizeDataPath(p.getValue()))
       return op.emitOpError(what)
-             << " entry " << p << " is not one of dma, ring, lx";
+             << " entry " << p << " is not one of dma, ring, lx, lx_dma";
   return success();
 }
 
 /// Checks that the ends of every LX handoff agree: an input read from LX
 /// is a result its producer keeps there, and every use of a result kept
-/// in LX is an input read from LX.
+/// in LX only (`lx`, not stored) is an input read from LX.
 LogicalResult verifyLxHandoffs(KernelOp op) {
   for (auto [i, input] : llvm::enumerate(op.getInputs())) {
     DataPath path = op.getSourcePath(i);
+    if (path == DataPath::lx_dma)
+      return op.emitOpError("input ")
+             << i << " has source lx_dma, which only a result can have (kept "
+             << "in LX and stored)";
     if (path == DataPath::dma)
       continue;
     auto producer = input.getDefiningOp<KernelOp>();
-    if (!producer ||
-        producer.getDestinationPath(cast<OpResult>(input).getResultNumber()) !=
-            DataPath::lx)
+    if (!producer || !isKeptInLx(producer.getDestinationPath(
+                         cast<OpResult>(input).getResultNumber())))
       return op.emitOpError("input ")
              << i << " is read from "
              << (path == DataPath::ring ? "other cores' LX over the ring"
@@ -914,7 +918,7 @@ LogicalResult verifyLxHandoffs(KernelOp op) {
           consumer.getSourcePath(use.getOperandNumber()) == DataPath::dma)
         return op.emitOpError("result ")
                << j << " is kept in LX, but one of its uses is not a kernel "
-               << "input read from LX";
+               << "input read from LX (`lx_dma` also stores it for such uses)";
     }
   }
   return success();

@@ -1403,7 +1403,7 @@ func.func @kernel_sources_count(%x: tensor<64xf16>) {
 // -----
 
 func.func @kernel_sources_kind(%x: tensor<64xf16>) {
-  // expected-error @+1 {{'spyre.kernel' op sources entry "pcie" is not one of dma, ring, lx}}
+  // expected-error @+1 {{'spyre.kernel' op sources entry "pcie" is not one of dma, ring, lx, lx_dma}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["pcie"]} : (tensor<64xf16>) -> tensor<64xf16> {
   ^bb0(%a: tensor<64xf16>):
     spyre.yield %a : tensor<64xf16>
@@ -1425,7 +1425,7 @@ func.func @kernel_destinations_count(%x: tensor<64xf16>) {
 // -----
 
 func.func @kernel_destinations_kind(%x: tensor<64xf16>) {
-  // expected-error @+1 {{'spyre.kernel' op destinations entry "DMA" is not one of dma, ring, lx}}
+  // expected-error @+1 {{'spyre.kernel' op destinations entry "DMA" is not one of dma, ring, lx, lx_dma}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], destinations = ["DMA"]} : (tensor<64xf16>) -> tensor<64xf16> {
   ^bb0(%a: tensor<64xf16>):
     spyre.yield %a : tensor<64xf16>
@@ -1505,6 +1505,20 @@ func.func @kernel_schedule_keep(%x: tensor<64xf16>) {
 func.func @kernel_schedule_keep_twice(%x: tensor<64xf16>) {
   // expected-error @+1 {{'spyre.kernel' op schedule keeps result 0 twice}}
   %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], schedule = #spyre.schedule<split = [1], tile = [64], depth = 1, cost_ns = 0, keep = [0, 0]>} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%a: tensor<64xf16>):
+    %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
+    spyre.yield %r : tensor<64xf16>
+  }
+  return
+}
+
+// -----
+
+// `lx_dma` (kept in LX and stored) is where a result goes, not where an
+// input comes from.
+func.func @kernel_source_lx_dma(%x: tensor<64xf16>) {
+  // expected-error @+1 {{'spyre.kernel' op input 0 has source lx_dma, which only a result can have (kept in LX and stored)}}
+  %0 = spyre.kernel "k"(%x) {space = array<i64: 64>, iterators = ["parallel"], indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], sources = ["lx_dma"]} : (tensor<64xf16>) -> tensor<64xf16> {
   ^bb0(%a: tensor<64xf16>):
     %r = spyre.unary neg %a : tensor<64xf16> -> tensor<64xf16>
     spyre.yield %r : tensor<64xf16>

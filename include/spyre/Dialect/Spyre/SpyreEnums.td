@@ -72,7 +72,10 @@ def Spyre_TensorRole : I32EnumAttr<"TensorRole", "role of a device tensor", [
 def Spyre_DataPath : I32EnumAttr<"DataPath", "data path of a kernel operand", [
     I32EnumAttrCase<"dma", 0>,   // device memory by DMA
     I32EnumAttrCase<"ring", 1>,  // another core's LX over the ring
-    I32EnumAttrCase<"lx", 2>]> { // stays in this core's LX across kernels
+    I32EnumAttrCase<"lx", 2>,    // stays in this core's LX across kernels
+    // A result kept in LX for the readers there and stored to device
+    // memory for the others.
+    I32EnumAttrCase<"lx_dma", 3>]> {
   let cppNamespace = "::spyre";
   let genSpecializedAttr = 0;
 }

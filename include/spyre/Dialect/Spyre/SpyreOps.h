@@ -44,6 +44,17 @@ LayoutAttr getLayout(mlir::Type type);
 /// Bytes of one element of `type` in device storage.
 int64_t getElementBytes(mlir::Type elementType);
 
+/// Whether a result with destination `path` stays in its producer's LX for
+/// readers there (`lx`, `lx_dma`).
+inline bool isKeptInLx(DataPath path) {
+  return path == DataPath::lx || path == DataPath::lx_dma;
+}
+/// Whether a result with destination `path` goes to device memory (`dma`,
+/// `lx_dma`).
+inline bool isStored(DataPath path) {
+  return path == DataPath::dma || path == DataPath::lx_dma;
+}
+
 } // namespace spyre
 
 #endif // SPYRE_DIALECT_SPYRE_SPYREOPS_H

@@ -34,8 +34,10 @@ def Spyre_KernelOp : Spyre_Op<"kernel", [IsolatedFromAbove,
       input comes from and each result goes: `dma` (device memory, the
       default when absent), `lx` (kept in this core's LX from its producer
       to its last consumer: the producer's destination and every
-      consumer's source are `lx`), `ring` (another core's LX; no pass
-      produces it yet);
+      consumer's source are `lx` or `ring`), `lx_dma` (a result kept in LX
+      for the consumers whose source is `lx` or `ring` and also stored to
+      device memory for the others), `ring` (an input gathered from other
+      cores' LX over the ring);
     * `result_offsets` (`spyre-allocate-scratchpad`): the device memory
       workspace offset of each result, -1 for graph outputs.
 
