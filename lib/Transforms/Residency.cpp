@@ -46,9 +46,17 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
                                  size_t p, unsigned j, bool overRing) {
   const KernelPlan &producer = plans[p];
   Value r = producer.kernel->getResult(j);
+  // Readers in place and over the ring both take a tile that moves once
+  // per core.
+  if (!producer.canHandOffInLx(
+          producer.tensors[producer.kernel.getInputs().size() + j]))
+    return std::nullopt;
   Handoff h;
   h.producer = p;
   h.result = j;
+  h.producerBuffer =
+      producer.tensorBuffer[producer.kernel.getInputs().size() + j];
+  h.bytes = producer.buffers[h.producerBuffer].bytes;
   SmallPtrSet<Operation *, 4> seen;
   for (OpOperand &use : r.getUses()) {
     auto reader = dyn_cast<KernelOp>(use.getOwner());
@@ -61,8 +69,12 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
     size_t c = position.lookup(reader);
     const KernelPlan &consumer = plans[c];
     unsigned input = use.getOperandNumber();
+    // A reader gathering the tile keeps the producer's region free beside
+    // its own buffers.
     bool gathers = !tilesStayPut(producer, j, consumer, input);
-    if (gathers && (!overRing || !ringPays(producer, j, consumer, input))) {
+    if (gathers &&
+        (!overRing || !ringPays(producer, j, consumer, input) ||
+         consumer.lxBytes() + h.bytes > producer.arch.usableLxBytes())) {
       h.stored = true;
       continue;
     }
@@ -70,9 +82,6 @@ std::optional<Handoff> handoffOf(ArrayRef<KernelPlan> plans,
   }
   if (h.readers.empty())
     return std::nullopt;
-  h.producerBuffer =
-      producer.tensorBuffer[producer.kernel.getInputs().size() + j];
-  h.bytes = producer.buffers[h.producerBuffer].bytes;
   llvm::sort(h.readers, [](const Handoff::Reader &a, const Handoff::Reader &b) {
     return a.kernel < b.kernel;
   });

@@ -166,3 +166,43 @@ func.func @lx_full(%x: tensor<4096x128xf32, #row>, %y: tensor<4096x128xf32, #row
   }
   return %1 : tensor<4096x128xf32, #row>
 }
+
+// -----
+
+// A reader gathering a tile keeps its producer's region free beside its own
+// buffers, or the result goes through the workspace: with 28 KiB of LX,
+// "c" (24 KiB: A read in place, B gathered, its result) cannot also keep
+// b's 8 KiB tile free, so B is not gathered and A alone stays in LX.
+// (Offered both, the planner dropped the larger held tile first, A, and
+// then B: neither stayed.)
+#arch = #spyre.arch<{barrier_latency_ns = 200 : i64, core_clock_hz = 1.100000e+09 : f64, core_sync_ns = 260 : i64, corelets_per_core = 2 : i64, cores = 32 : i64, fp16_storage = "dl16", kernel_sync_ns = 3000 : i64, launch_overhead_ns = 10000 : i64, lx_alignment = 128 : i64, lx_bytes = 28672 : i64, lx_reserved_fraction = 0.000000e+00 : f64, max_span_per_core_bytes = 268435456 : i64, memory_burst_bytes = 128 : i64, memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1.300000e+09 : f64, memory_efficiency = 8.600000e-01 : f64, memory_latency_ns = 100 : i64, memory_ring_position = 32 : i64, memory_setup_ns = 20 : i64, memory_turnaround_ns = 10 : i64, memory_write_efficiency = 4.800000e-01 : f64, name = "spyre-v1-default", pcie_bytes_per_s = 5.360000e+10 : f64, pcie_latency_ns = 1000 : i64, pt_cols = 8 : i64, pt_rows = 8 : i64, pt_simd = 8 : i64, ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1.300000e+09 : f64, ring_hop_latency_cycles = 4 : i64, sfp_complex_op_passes = 1 : i64, sfp_lanes_per_core = 256 : i64, stick_bytes = 128 : i64}>
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gather_does_not_fit
+// CHECK: spyre.kernel "a"
+// CHECK-SAME: destinations = ["lx"]
+// CHECK: spyre.kernel "b"
+// CHECK-NOT: destinations
+// CHECK: spyre.kernel "c"
+// CHECK-SAME: sources = ["lx", "dma"]
+// NORING-LABEL: func.func @gather_does_not_fit
+module attributes {spyre.arch = #arch} {
+func.func @gather_does_not_fit(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #row> {
+  %0 = spyre.kernel "a"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 64>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 64], depth = 1, cost_ns = 0>} : (tensor<64x64xf32, #row>) -> tensor<64x64xf32, #row> {
+  ^bb0(%a: tensor<64x64xf32, #row>):
+    %r = spyre.unary exp %a : tensor<64x64xf32, #row> -> tensor<64x64xf32, #row>
+    spyre.yield %r : tensor<64x64xf32, #row>
+  }
+  %1 = spyre.kernel "b"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 64>, schedule = #spyre.schedule<split = [1, 2], tile = [64, 32], depth = 1, cost_ns = 0>} : (tensor<64x64xf32, #row>) -> tensor<64x64xf32, #row> {
+  ^bb0(%a: tensor<64x64xf32, #row>):
+    %r = spyre.unary neg %a : tensor<64x64xf32, #row> -> tensor<64x64xf32, #row>
+    spyre.yield %r : tensor<64x64xf32, #row>
+  }
+  %2 = spyre.kernel "c"(%0, %1) {indexing_maps = [#map, #map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 64>, schedule = #spyre.schedule<split = [2, 1], tile = [32, 64], depth = 1, cost_ns = 0>} : (tensor<64x64xf32, #row>, tensor<64x64xf32, #row>) -> tensor<64x64xf32, #row> {
+  ^bb0(%a: tensor<64x64xf32, #row>, %b: tensor<64x64xf32, #row>):
+    %r = spyre.binary add %a, %b : tensor<64x64xf32, #row>, tensor<64x64xf32, #row> -> tensor<64x64xf32, #row>
+    spyre.yield %r : tensor<64x64xf32, #row>
+  }
+  return %2 : tensor<64x64xf32, #row>
+}
+}
