@@ -598,9 +598,9 @@ private:
       emitTransfer(ti, /*store=*/true);
   }
 
-  /// Stores the slabs of results kept whole per core that no reader takes
-  /// from LX: each core's rows and sticks in one transfer, after its last
-  /// tile.
+  /// Stores the slabs of results kept whole per core that go to device
+  /// memory (`dma`, or `lx_dma` kept as well): each core's rows and sticks
+  /// in one transfer, after its last tile.
   void storeSlabs() {
     at = TilePosition();
     for (unsigned ti = numInputs(); ti < plan.tensors.size(); ++ti)
