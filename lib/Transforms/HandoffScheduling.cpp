@@ -329,6 +329,46 @@ private:
     };
   }
 
+  /// Both filters (a null filter admits every plan).
+  static PlanFilter both(PlanFilter a, PlanFilter b) {
+    if (!a || !b)
+      return a ? a : b;
+    return [=](const KernelPlan &plan) { return a(plan) && b(plan); };
+  }
+
+  /// The producer's fastest schedules writing its result `j` once per
+  /// core: in one tile, and in any (a slab of its tiles) when that is
+  /// faster; for a slab of part of its rows' sticks also the fastest of
+  /// whole rows (what a matmul holding them as its lhs reads). A producer
+  /// re-planned for its own inputs keeps reading them as chosen.
+  SmallVector<ScheduleAttr, 3> writersOnce(KernelOp producer, unsigned j) {
+    PlanFilter keeps =
+        replanned.count(producer) ? keepsHandoffsOf(producer) : PlanFilter();
+    size_t result = producer.getInputs().size() + j;
+    auto oneTile = [result](const KernelPlan &plan) {
+      return !plan.tensors[result].slab;
+    };
+    auto wholeRows = [result](const KernelPlan &plan) {
+      const PlanTensor &t = plan.tensors[result];
+      return t.slab && plan.loops[t.stickLoop].split == 1;
+    };
+    SmallVector<ScheduleAttr, 3> writers = {
+        searchKeeping(producer, /*isResult=*/true, j, both(keeps, oneTile))};
+    ScheduleAttr fastest = searchKeeping(producer, /*isResult=*/true, j, keeps);
+    if (!fastest || llvm::is_contained(writers, fastest))
+      return writers;
+    writers.push_back(fastest);
+    FailureOr<KernelPlan> plan = planOf(producer, fastest, std::nullopt);
+    if (succeeded(plan) && plan->tensors[result].stickLoop >= 0 &&
+        !wholeRows(*plan))
+      writers.push_back(searchKeeping(producer, /*isResult=*/true, j,
+                                      both(keeps, wholeRows)));
+    return writers;
+  }
+
+  /// The producer re-planned to write its result once per core
+  /// (writersOnce) with the consumer's fastest schedule reading it in
+  /// place: the pair that costs least.
   Choice replanBoth(KernelOp consumer, unsigned i, KernelOp producer) {
     unsigned j = resultOf(consumer, i);
     if (producer.getNumResults() != 1 || !producer->getResult(0).hasOneUse() ||
@@ -339,57 +379,54 @@ private:
     // Written once per core already: readInPlace's case.
     if (failed(current) || current->canHandOffInLx(current->tensors.back()))
       return {};
-    // A producer re-planned for its own inputs keeps reading them as
-    // chosen.
-    PlanFilter keeps =
-        replanned.count(producer) ? keepsHandoffsOf(producer) : PlanFilter();
-    auto keeping = [&](PlanFilter also) -> PlanFilter {
-      if (!keeps)
-        return also;
-      if (!also)
-        return keeps;
-      return [=](const KernelPlan &plan) { return keeps(plan) && also(plan); };
-    };
-    // The producer's fastest schedules writing the result once per core:
-    // in one tile, and in any (a slab of its tiles) when that is faster;
-    // for a slab of part of its rows' sticks also the fastest of whole
-    // rows (what a matmul holding them as its lhs reads). The pair that
-    // costs least.
-    size_t result = producer.getInputs().size() + j;
-    auto oneTile = [result](const KernelPlan &plan) {
-      return !plan.tensors[result].slab;
-    };
-    auto wholeRows = [result](const KernelPlan &plan) {
-      const PlanTensor &t = plan.tensors[result];
-      return t.slab && plan.loops[t.stickLoop].split == 1;
-    };
-    SmallVector<ScheduleAttr, 3> writers = {
-        searchKeeping(producer, /*isResult=*/true, j, keeping(oneTile))};
-    ScheduleAttr fastest =
-        searchKeeping(producer, /*isResult=*/true, j, keeping({}));
-    if (fastest && !llvm::is_contained(writers, fastest)) {
-      writers.push_back(fastest);
-      FailureOr<KernelPlan> plan = planOf(producer, fastest, std::nullopt);
-      if (succeeded(plan) && plan->tensors[result].stickLoop >= 0 &&
-          !wholeRows(*plan))
-        writers.push_back(
-            searchKeeping(producer, /*isResult=*/true, j, keeping(wholeRows)));
-    }
     Choice best;
-    for (ScheduleAttr writing : writers) {
-      if (!writing)
+    for (ScheduleAttr writing : writersOnce(producer, j)) {
+      FailureOr<KernelPlan> written =
+          writing ? planOf(producer, writing, std::nullopt)
+                  : FailureOr<KernelPlan>(failure());
+      ScheduleAttr s =
+          succeeded(written) ? readerOf(consumer, i, *written, j) : nullptr;
+      if (!s)
         continue;
-      FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
-      if (failed(written))
-        continue;
-      ScheduleAttr s = readerOf(consumer, i, *written, j);
-      double ns = s ? double(s.getCostNs()) + double(writing.getCostNs()) -
-                          double(own.getCostNs())
-                    : 0;
-      if (s && (!best.consumer || ns < best.ns))
+      double ns = double(s.getCostNs()) + double(writing.getCostNs()) -
+                  double(own.getCostNs());
+      if (!best.consumer || ns < best.ns)
         best = {s, producer, writing, i, ns};
     }
     return best;
+  }
+
+  /// The producer's schedule writing its result `j` once per core for a
+  /// ring gather, and the change in its cost: as it is when it writes once
+  /// per core (less this reader's share of the store it saves), else
+  /// re-planned to (when it may be; one tile per core, as a slab's tiles
+  /// do not move over the ring; charged its store but this reader's share,
+  /// as the other readers may still need it).
+  std::optional<std::pair<ScheduleAttr, double>>
+  ringWriter(KernelOp producer, unsigned j, double readers) {
+    ScheduleAttr own = producer.getScheduleAttr();
+    FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
+    if (failed(current))
+      return std::nullopt;
+    size_t result = producer.getInputs().size() + j;
+    if (current->canHandOffInLx(current->tensors[result])) {
+      FailureOr<KernelPlan> keeping =
+          planOf(producer, own, std::make_pair(true, j));
+      if (failed(keeping))
+        return std::nullopt;
+      return std::make_pair(
+          own, (keeping->estimateNs() - current->estimateNs()) / readers);
+    }
+    if (producer.getNumResults() != 1 || replanned.count(producer) ||
+        !searched.count(producer))
+      return std::nullopt;
+    ScheduleAttr writing = searchKeeping(
+        producer, /*isResult=*/true, j,
+        [&](const KernelPlan &plan) { return !plan.tensors[result].slab; });
+    if (!writing)
+      return std::nullopt;
+    return std::make_pair(writing, double(writing.getCostNs()) -
+                                       double(own.getCostNs()));
   }
 
   /// `keep`: the consumer's other inputs (with their writers' plans) the
@@ -402,35 +439,10 @@ private:
     Value input = consumer.getInputs()[i];
     double readers = double(std::distance(input.use_begin(), input.use_end()));
     ScheduleAttr own = producer.getScheduleAttr();
-    FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
-    if (failed(current))
+    auto writer = ringWriter(producer, j, readers);
+    if (!writer)
       return {};
-    // The producer as it is when it writes once per core (less this
-    // reader's share of the store it saves), else re-planned to (when it
-    // may be; charged its store but this reader's share, as the other
-    // readers may still need it).
-    ScheduleAttr writing = own;
-    double producerNs = 0;
-    if (current->canHandOffInLx(
-            current->tensors[producer.getInputs().size() + j])) {
-      FailureOr<KernelPlan> keeping =
-          planOf(producer, own, std::make_pair(true, j));
-      if (failed(keeping))
-        return {};
-      producerNs = (keeping->estimateNs() - current->estimateNs()) / readers;
-    } else {
-      if (producer.getNumResults() != 1 || replanned.count(producer) ||
-          !searched.count(producer))
-        return {};
-      // One tile per core: a slab's tiles do not move over the ring.
-      size_t kept = producer.getInputs().size() + j;
-      writing = searchKeeping(
-          producer, /*isResult=*/true, j,
-          [&](const KernelPlan &plan) { return !plan.tensors[kept].slab; });
-      if (!writing)
-        return {};
-      producerNs = double(writing.getCostNs()) - double(own.getCostNs());
-    }
+    auto [writing, producerNs] = *writer;
     FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
     if (failed(written))
       return {};

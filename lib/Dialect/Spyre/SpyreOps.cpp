@@ -750,8 +750,24 @@ LogicalResult verifyScheduleSplitsAndTiles(KernelOp op, ScheduleAttr schedule) {
   return success();
 }
 
+/// Checks that a schedule's `hold` or `keep` list names each of the
+/// kernel's `count` inputs or results at most once.
+LogicalResult verifyScheduleIndices(KernelOp op, ArrayRef<int64_t> list,
+                                    int64_t count, StringRef verb,
+                                    StringRef values) {
+  for (auto [i, index] : llvm::enumerate(list)) {
+    if (index < 0 || index >= count)
+      return op.emitOpError("schedule ")
+             << verb << " " << index << ", but the kernel has " << count << " "
+             << values;
+    if (llvm::is_contained(list.take_front(i), index))
+      return op.emitOpError("schedule ") << verb << " " << index << " twice";
+  }
+  return success();
+}
+
 /// Checks the optional schedule: its shape, the cores its splits use and
-/// the pipeline depth.
+/// the pipeline depth, the inputs it holds and the results it keeps.
 LogicalResult verifyKernelSchedule(KernelOp op, const Arch &arch) {
   ScheduleAttr schedule = op.getScheduleAttr();
   if (!schedule)
@@ -772,25 +788,12 @@ LogicalResult verifyKernelSchedule(KernelOp op, const Arch &arch) {
            << *cores << " cores; the machine has " << arch.cores;
   if (schedule.getDepth() < 1)
     return op.emitOpError("pipeline depth must be at least 1");
-  ArrayRef<int64_t> hold = schedule.getHold();
-  for (auto [i, input] : llvm::enumerate(hold)) {
-    if (input < 0 || input >= int64_t(op.getInputs().size()))
-      return op.emitOpError("schedule holds input ")
-             << input << ", but the kernel has " << op.getInputs().size()
-             << " inputs";
-    if (llvm::is_contained(hold.take_front(i), input))
-      return op.emitOpError("schedule holds input ") << input << " twice";
-  }
-  ArrayRef<int64_t> keep = schedule.getKeep();
-  for (auto [i, result] : llvm::enumerate(keep)) {
-    if (result < 0 || result >= int64_t(op.getNumResults()))
-      return op.emitOpError("schedule keeps result ")
-             << result << ", but the kernel has " << op.getNumResults()
-             << " results";
-    if (llvm::is_contained(keep.take_front(i), result))
-      return op.emitOpError("schedule keeps result ") << result << " twice";
-  }
-  return success();
+  if (failed(verifyScheduleIndices(op, schedule.getHold(),
+                                   op.getInputs().size(), "holds input",
+                                   "inputs")))
+    return failure();
+  return verifyScheduleIndices(op, schedule.getKeep(), op.getNumResults(),
+                               "keeps result", "results");
 }
 
 /// The LX bytes a buffer occupies and the steps it is live in.
