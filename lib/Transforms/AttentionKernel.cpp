@@ -89,6 +89,8 @@ struct AttentionInputs {
   AttentionOp op;
   unsigned q, k, v, consts;
   int64_t mask = -1, sinks = -1;
+  /// The query's rotary embedding (rope).
+  int64_t cos = -1, sin = -1, rotation = -1;
 };
 
 AttentionInputs inputsOf(KernelOp kernel) {
@@ -108,6 +110,11 @@ AttentionInputs inputsOf(KernelOp kernel) {
     in.mask = arg(in.op.getMask());
   if (in.op.getSinks())
     in.sinks = arg(in.op.getSinks());
+  if (in.op.getRopeCos()) {
+    in.cos = arg(in.op.getRopeCos());
+    in.sin = arg(in.op.getRopeSin());
+    in.rotation = arg(in.op.getRopeRotation());
+  }
   in.consts = kernel.getInputs().size() - 1;
   return in;
 }
@@ -240,15 +247,18 @@ addAttentionLoops(KernelPlan &plan, const AttentionLoops &L, bool emitErrors) {
   return success();
 }
 
-/// The kernel's inputs (K and V in rows of key positions, the others in
-/// rows of queries), then its result.
+/// The kernel's inputs (K and V in rows of key positions, the rope's
+/// rotation in rows of the head dim, the others in rows of queries), then
+/// its result.
 static void addAttentionTensors(KernelPlan &plan, const AttentionInputs &in,
                                 const AttentionLoops &L) {
   KernelOp kernel = plan.kernel;
   SmallVector<AffineMap> maps = kernel.getIndexingMapList();
   unsigned numInputs = kernel.getInputs().size();
   for (auto [i, v] : llvm::enumerate(kernel.getInputs())) {
-    int64_t row = i == in.k || i == in.v ? L.s : L.m;
+    int64_t row = i == in.k || i == in.v      ? L.s
+                  : int64_t(i) == in.rotation ? L.e
+                                              : L.m;
     plan.tensors.push_back(attentionTensor(plan, v, maps[i], false, i, row));
   }
   plan.tensors.push_back(attentionTensor(plan, kernel.getResult(0),
@@ -285,6 +295,22 @@ static LogicalResult checkMaskTiles(const KernelPlan &plan,
                      "key tile " + Twine(s.tile) +
                          " is not a whole number of " + Twine(e) +
                          "-element mask sticks");
+  return success();
+}
+
+/// The rope's tables and rotation are read as the PT array and the SFP
+/// take them: sticks along the head dim, rows of the rotation in order
+/// (the canonical layout; spyre-assign-layouts gives it to them).
+static LogicalResult checkRopeLayouts(const KernelPlan &plan,
+                                      const AttentionInputs &in,
+                                      bool emitErrors) {
+  for (int64_t ti : {in.cos, in.sin, in.rotation}) {
+    RankedTensorType type = plan.tensors[ti].type;
+    if (getLayout(type) != LayoutAttr::getCanonical(type, plan.arch.stickBytes))
+      return planError(plan, emitErrors,
+                       "attention rope input " + Twine(ti) +
+                           " is not in the canonical layout");
+  }
   return success();
 }
 
@@ -372,6 +398,12 @@ static void addAttentionBuffers(KernelPlan &plan, AttentionInputs in,
   // The diagonal tile's mask: key position > query position.
   if (in.op.getCausal())
     addAttentionBuffer(plan, "above", mt, st, IntegerType::get(ctx, 1), 1);
+  // The rope: the query tile times the rotation, then times sin.
+  if (in.cos >= 0) {
+    addAttentionBuffer(plan, "rope", mt, e, f32, 1);
+    addAttentionBuffer(plan, "roped", mt, e,
+                       plan.tensors[in.q].type.getElementType(), 1);
+  }
 }
 
 /// Where each run of a core's query tiles starts in a held query buffer,
@@ -506,6 +538,8 @@ LogicalResult KernelPlan::buildAttention(bool emitErrors) {
     return failure();
   if (in.mask >= 0 && failed(checkMaskTiles(*this, in, L, emitErrors)))
     return failure();
+  if (in.cos >= 0 && failed(checkRopeLayouts(*this, in, emitErrors)))
+    return failure();
   markAttentionTransfers(*this, L);
   if (failed(holdKeysAndValues(*this, L, emitErrors)))
     return failure();
@@ -577,15 +611,19 @@ static AttentionTransfers groupTransfers(const KernelPlan &plan) {
   return g;
 }
 
-/// A query tile's own SFP work: the initial and final passes over O and,
-/// causal, the diagonal tile's mask.
-static double perQueryTileNs(const KernelPlan &plan, const AttentionLoops &L,
-                             bool causal) {
+/// A query tile's own work: the initial and final passes over O, causal,
+/// the diagonal tile's mask, and the rope (a product by the rotation, then
+/// three SFP passes over the tile).
+static double perQueryTileNs(const KernelPlan &plan, const AttentionInputs &in,
+                             const AttentionLoops &L, bool causal) {
   int64_t mt = plan.loops[L.m].tile, st = plan.loops[L.s].tile;
-  int64_t ev = plan.loops[L.ev].size;
+  int64_t ev = plan.loops[L.ev].size, e = plan.loops[L.e].size;
   double ns = sfpNs(plan.arch, mt, ev, 4, false) * 2;
   if (causal)
     ns += sfpNs(plan.arch, mt, st, 4, false);
+  if (in.cos >= 0)
+    ns += ptMatmulNs(plan.arch, mt, e, e) +
+          3 * sfpNs(plan.arch, mt, e, plan.tensors[in.q].elementBytes, false);
   return ns;
 }
 
@@ -639,7 +677,7 @@ static double estimateStreamedNs(const KernelPlan &plan, AttentionInputs in,
   DmaTime storeDma = dmaTime(arch, f.g.stores, f.cores);
   bool inStep = llvm::any_of(
       f.g.streamed, [](const DmaTransfer &t) { return t.sharers > 1; });
-  double perQueryTile = perQueryTileNs(plan, L, f.causal);
+  double perQueryTile = perQueryTileNs(plan, in, L, f.causal);
   DmaTime keyTileDma = dmaTime(arch, f.g.streamed, f.cores);
   auto queryTileNs = [&](int64_t keys) {
     double keysNs =
@@ -737,7 +775,7 @@ static double estimateHeldNs(const KernelPlan &plan, AttentionInputs in,
   double perKey =
       std::max(keyTileComputeNs(plan, in, L, f.pipelined), streamedDma.period);
   double firstKey = f.g.streamed.empty() ? 0.0 : loaded + streamedDma.period;
-  double perQueryTile = perQueryTileNs(plan, L, f.causal);
+  double perQueryTile = perQueryTileNs(plan, in, L, f.causal);
   // One head of core `c`: when its last store is done, its query tiles and
   // the key tiles they read.
   struct Head {
@@ -1167,6 +1205,7 @@ private:
     for (unsigned i = 0; i < numInputs(); ++i)
       if (!plan.heldQueryTiles && loadedPerQueryTile(plan.tensors[i], L))
         transfer(i, false);
+    rotateQuery();
     initRowStatistics();
     unary("copy", acc(), mt(), ev(), constant(kZero));
     keyTiles();
@@ -1178,6 +1217,38 @@ private:
     binary("div", {tensorLx(out), outType, result.sticks * stickBytes()}, mt(),
            ev(), acc(), column("sum"));
     transfer(out, true);
+  }
+
+  /// An SFP operand of input `ti`'s tile (pitch 0 when one row serves all).
+  Operand tile(int64_t ti) {
+    const PlanTensor &t = plan.tensors[ti];
+    return {tensorLx(ti), t.type.getElementType(),
+            t.rows > 1 ? t.sticks * stickBytes() : 0};
+  }
+
+  /// The rope, in place: Q = Q * cos + (Q R) * sin, each term rounded to
+  /// Q's type. Q R (the PT array writes f32) is not rounded before the
+  /// multiply by sin: exact for a signed permutation (rotate_half), whose
+  /// products are Q's own values.
+  void rotateQuery() {
+    if (in.cos < 0)
+      return;
+    const PlanTensor &q = plan.tensors[in.q];
+    const PlanTensor &r = plan.tensors[in.rotation];
+    Type qType = q.type.getElementType();
+    Operand query = {tensorLx(in.q), qType, q.sticks * stickBytes()};
+    Operand product = {lx("rope"), f32, pitchOf(e(), f32)};
+    Operand rotated = {lx("roped"), qType, pitchOf(e(), qType)};
+    PtMatmulOp::create(b, loc, product.lx, query.lx, tensorLx(in.rotation),
+                       i64(mt()), i64(e()), i64(e()),
+                       b.getDenseI64ArrayAttr({product.pitch, query.pitch,
+                                               r.sticks * stickBytes()}),
+                       TypeAttr::get(f32), TypeAttr::get(qType),
+                       TypeAttr::get(r.type.getElementType()), UnitAttr(),
+                       IntegerAttr(), ClampAttr());
+    binary("mul", rotated, mt(), e(), product, tile(in.sin));
+    binary("mul", query, mt(), e(), query, tile(in.cos));
+    binary("add", query, mt(), e(), query, rotated);
   }
 
   /// The running max and sum of a query tile's rows before its first key

@@ -25,7 +25,8 @@ namespace {
 
 /// LX bytes of the flash kernel's smallest tiles: one query row and one
 /// stick of key positions (Q, K and V tiles, two of each streamed one,
-/// K^T, the scores and the output row).
+/// K^T, the scores and the output row; with rope, a row of cos, sin and
+/// the rotated query, and the whole rotation).
 int64_t smallestFlashBytes(AttentionOp op, const Arch &arch) {
   auto q = cast<RankedTensorType>(op.getQuery().getType());
   auto v = cast<RankedTensorType>(op.getValue().getType());
@@ -36,9 +37,10 @@ int64_t smallestFlashBytes(AttentionOp op, const Arch &arch) {
     return llvm::divideCeil(n * elementBytes, arch.stickBytes) *
            arch.stickBytes;
   };
+  int64_t rope = op.getRopeCos() ? (3 + e) * sticks(e, bytes) : 0;
   return sticks(e, bytes) + 3 * keys * sticks(e, bytes) +
          2 * keys * sticks(ev, bytes) + 2 * sticks(keys, 4) + sticks(ev, 4) +
-         sticks(ev, bytes);
+         sticks(ev, bytes) + rope;
 }
 
 /// Whether the flash kernel of `op` would nest more than the program's
@@ -77,9 +79,24 @@ bool hasEmptyDim(AttentionOp op) {
   });
 }
 
+/// query * cos + (query @ rotation) * sin: the rotary embedding the op
+/// applies first, one op a step (each rounded to the query's type).
+Value rotateQuery(RewriterBase &rw, AttentionOp op) {
+  Location loc = op.getLoc();
+  Value query = op.getQuery();
+  auto type = cast<RankedTensorType>(query.getType());
+  Value rotated = MatmulOp::create(rw, loc, type, query, op.getRopeRotation());
+  Value cosTerm =
+      BinaryOp::create(rw, loc, type, BinaryKind::mul, query, op.getRopeCos());
+  Value sinTerm = BinaryOp::create(rw, loc, type, BinaryKind::mul, rotated,
+                                   op.getRopeSin());
+  return BinaryOp::create(rw, loc, type, BinaryKind::add, cosTerm, sinTerm);
+}
+
 Value expand(RewriterBase &rw, AttentionOp op) {
   Location loc = op.getLoc();
-  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  Value query = op.getRopeCos() ? rotateQuery(rw, op) : op.getQuery();
+  auto q = cast<RankedTensorType>(query.getType());
   auto k = cast<RankedTensorType>(op.getKey().getType());
   int64_t rank = q.getRank();
   Type f32 = rw.getF32Type();
@@ -87,7 +104,7 @@ Value expand(RewriterBase &rw, AttentionOp op) {
   SmallVector<int64_t> scoreShape(q.getShape().drop_back());
   scoreShape.push_back(k.getDimSize(rank - 2));
   auto scoreType = RankedTensorType::get(scoreShape, f32);
-  auto qk = MatmulOp::create(rw, loc, scoreType, op.getQuery(), op.getKey());
+  auto qk = MatmulOp::create(rw, loc, scoreType, query, op.getKey());
   qk.setTransposeRhs(true);
   Value scores = BinaryOp::create(
       rw, loc, scoreType, BinaryKind::mul, qk,

@@ -510,8 +510,9 @@ void fuse(RewriterBase &rw, EagerAttention &m) {
   auto outType = cast<RankedTensorType>(out.getType());
   Value attention = AttentionOp::create(
       rw, loc, RankedTensorType::get(resultShape, outType.getElementType()),
-      in.q, in.k, in.v, in.mask, in.sinks, rw.getF64FloatAttr(m.scale),
-      UnitAttr());
+      in.q, in.k, in.v, in.mask, in.sinks, /*rope_cos=*/Value(),
+      /*rope_sin=*/Value(), /*rope_rotation=*/Value(),
+      rw.getF64FloatAttr(m.scale), UnitAttr());
   rw.replaceOp(out, reshapeTo(rw, loc, attention, outType.getShape()));
   // The chain, users first.
   SmallVector<Operation *> dead(m.chain.begin(), m.chain.end());

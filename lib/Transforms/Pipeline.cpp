@@ -21,6 +21,7 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
     pm.addPass(createSpyreFuseAttention());
+    pm.addPass(createSpyreFoldRope());
   }
   SpyreExpandAttentionOptions expand;
   expand.all = !options.fusion;

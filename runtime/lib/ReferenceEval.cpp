@@ -594,17 +594,56 @@ private:
            r.shape[rank - 1] == value.shape[rank - 1];
   }
 
-  /// ints: causal, has a mask, has sinks (files before sinks: two).
+  /// The query rotated by a rope: q * cos + (q @ rotation) * sin, each step
+  /// rounded to q's type (cos and sin broadcast to q, the rotation [D, D]).
+  Status rotateQuery(const HostValue &q, const HostValue &cos,
+                     const HostValue &sin, const HostValue &rotation,
+                     std::vector<float> &out) const {
+    int64_t d = q.shape.back();
+    std::vector<int64_t> cosIx, sinIx;
+    if (cos.isInt() || sin.isInt() || rotation.isInt() ||
+        !broadcastIndices(cos.shape, q.shape, cosIx) ||
+        !broadcastIndices(sin.shape, q.shape, sinIx) ||
+        rotation.shape != std::vector<int64_t>{d, d})
+      return opError("attention rope tables do not fit the query");
+    out.assign(q.f.begin(), q.f.end());
+    for (int64_t base = 0; base < q.numElements(); base += d)
+      for (int64_t c = 0; c < d; ++c) {
+        float product = 0;
+        for (int64_t p = 0; p < d; ++p)
+          product += q.f[base + p] * float(rotation.at(p * d + c));
+        int64_t i = base + c;
+        float cosTerm =
+            store.rounded(q.f[i] * float(cos.at(cosIx[i])), q.dtype);
+        float sinTerm = store.rounded(
+            store.rounded(product, q.dtype) * float(sin.at(sinIx[i])), q.dtype);
+        out[i] = store.rounded(cosTerm + sinTerm, q.dtype);
+      }
+    return Status::success();
+  }
+
+  /// ints: causal, has a mask, has sinks, has a rope (files before sinks:
+  /// two; before the rope: three).
   Status attention(const RefOpDesc &op, HostValue &r) {
-    if (op.ints.size() != 2 && op.ints.size() != 3)
+    if (op.ints.size() < 2 || op.ints.size() > 4)
       return opError("attention attributes missing");
     bool causal = op.ints[0] != 0, hasMask = op.ints[1] != 0;
-    bool hasSinks = op.ints.size() == 3 && op.ints[2] != 0;
-    SPYRE_RETURN_IF_ERROR(arity(op, 3 + int(hasMask) + int(hasSinks)));
+    bool hasSinks = op.ints.size() >= 3 && op.ints[2] != 0;
+    bool hasRope = op.ints.size() == 4 && op.ints[3] != 0;
+    SPYRE_RETURN_IF_ERROR(
+        arity(op, 3 + int(hasMask) + int(hasSinks) + 3 * int(hasRope)));
     const HostValue &q = operand(op, 0), &key = operand(op, 1),
                     &value = operand(op, 2);
     if (!attentionShapesFit(q, key, value, r))
       return opError("attention operand shapes do not fit its result");
+    std::vector<float> query;
+    if (hasRope) {
+      int64_t rope = 3 + int(hasMask) + int(hasSinks);
+      SPYRE_RETURN_IF_ERROR(rotateQuery(q, operand(op, rope),
+                                        operand(op, rope + 1),
+                                        operand(op, rope + 2), query));
+    }
+    const std::vector<float> &qf = hasRope ? query : q.f;
     size_t rank = q.shape.size();
     int64_t m = q.shape[rank - 2], d = q.shape[rank - 1];
     int64_t s = key.shape[rank - 2], dv = value.shape[rank - 1];
@@ -632,7 +671,7 @@ private:
         for (int64_t j = 0; j < s; ++j) {
           float dot = 0;
           for (int64_t c = 0; c < d; ++c)
-            dot += q.f[offQ[bt] + i * d + c] * key.f[offK[bt] + j * d + c];
+            dot += qf[offQ[bt] + i * d + c] * key.f[offK[bt] + j * d + c];
           float score = float(op.scale) * dot;
           if (hasMask)
             score +=

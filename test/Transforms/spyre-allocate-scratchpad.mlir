@@ -165,6 +165,31 @@ func.func @causal_attention_tiles(%q: tensor<16x64xf16, #layout>, %k: tensor<16x
 
 #layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#cols = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d3, d3)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (0)>
+#map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// The rope's rotation is the PT array's right operand, read in rows of
+// sticks: a rotation laid out in columns (a layout spyre-assign-layouts
+// never gives it) is refused.
+func.func @rope_rotation_layout(%q: tensor<16x64xf16, #layout>, %k: tensor<16x64xf16, #layout>, %v: tensor<16x64xf16, #layout>, %cos: tensor<16x64xf16, #layout>, %r: tensor<64x64xf16, #cols>, %c: tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  // expected-error @+1 {{attention rope input 5 is not in the canonical layout}}
+  %1 = spyre.kernel "k0_attention"(%q, %k, %v, %cos, %cos, %r, %c) {indexing_maps = [#map, #map1, #map2, #map, #map, #map3, #map4, #map5], iterators = ["parallel", "parallel", "reduction", "reduction"], space = array<i64: 16, 64, 16, 64>, schedule = #spyre.schedule<split = [1, 1, 1, 1], tile = [16, 64, 16, 64], depth = 2, cost_ns = 0>} : (tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<64x64xf16, #cols>, tensor<24xf32, #layout1>) -> tensor<16x64xf16, #layout> {
+  ^bb0(%a: tensor<16x64xf16, #layout>, %b: tensor<16x64xf16, #layout>, %d: tensor<16x64xf16, #layout>, %x: tensor<16x64xf16, #layout>, %y: tensor<16x64xf16, #layout>, %z: tensor<64x64xf16, #cols>, %e: tensor<24xf32, #layout1>):
+    %2 = spyre.attention %a, %b, %d rope(%x, %y, %z : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<64x64xf16, #cols>) {causal, scale = 1.250000e-01 : f64} : tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout>, tensor<16x64xf16, #layout> -> tensor<16x64xf16, #layout>
+    spyre.yield %2 : tensor<16x64xf16, #layout>
+  }
+  return %1 : tensor<16x64xf16, #layout>
+}
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 32>
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #map2 = affine_map<(d0, d1, d2, d3) -> (d2, d1)>

@@ -128,3 +128,20 @@ func.func @sinks(%q: tensor<2x9x40xf16>, %k: tensor<2x12x40xf16>, %v: tensor<2x1
   %0 = spyre.attention %q, %k, %v sinks(%s : tensor<2x1x1xf16>) {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x12x40xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
   return %0 : tensor<2x9x24xf16>
 }
+
+// -----
+
+// The query's rope comes first, one op a step (each rounded to f16):
+// q * cos + (q @ rotation) * sin, then the scores of the rotated query.
+// CHECK-LABEL: func.func @rope
+// CHECK-NEXT: %[[R:.*]] = spyre.matmul %arg0, %arg5 : tensor<2x9x40xf16>, tensor<40x40xf16> -> tensor<2x9x40xf16>
+// CHECK-NEXT: %[[C:.*]] = spyre.binary mul %arg0, %arg3 : tensor<2x9x40xf16>, tensor<9x40xf16> -> tensor<2x9x40xf16>
+// CHECK-NEXT: %[[S:.*]] = spyre.binary mul %[[R]], %arg4 : tensor<2x9x40xf16>, tensor<9x40xf16> -> tensor<2x9x40xf16>
+// CHECK-NEXT: %[[Q:.*]] = spyre.binary add %[[C]], %[[S]]
+// CHECK-NEXT: spyre.matmul %[[Q]], %arg1 {transpose_rhs}
+// FLASH-LABEL: func.func @rope
+// FLASH-NEXT: spyre.attention %arg0, %arg1, %arg2 rope(%arg3, %arg4, %arg5
+func.func @rope(%q: tensor<2x9x40xf16>, %k: tensor<2x12x40xf16>, %v: tensor<2x12x24xf16>, %c: tensor<9x40xf16>, %s: tensor<9x40xf16>, %r: tensor<40x40xf16>) -> tensor<2x9x24xf16> {
+  %0 = spyre.attention %q, %k, %v rope(%c, %s, %r : tensor<9x40xf16>, tensor<9x40xf16>, tensor<40x40xf16>) {scale = 0.125 : f64} : tensor<2x9x40xf16>, tensor<2x12x40xf16>, tensor<2x12x24xf16> -> tensor<2x9x24xf16>
+  return %0 : tensor<2x9x24xf16>
+}

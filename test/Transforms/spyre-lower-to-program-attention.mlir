@@ -110,3 +110,31 @@ func.func @sinks(%q: tensor<1x8x100x64xf16>, %k: tensor<1x8x300x64xf16>, %v: ten
   %0 = spyre.attention %q, %k, %v sinks(%s : tensor<1x8x1x1xf16>) {scale = 0.125 : f64} : tensor<1x8x100x64xf16>, tensor<1x8x300x64xf16>, tensor<1x8x300x64xf16> -> tensor<1x8x100x64xf16>
   return %0 : tensor<1x8x100x64xf16>
 }
+
+// -----
+
+// The query's rope (spyre-fold-rope): cos, sin and the rotation are loaded
+// once (one query tile a head), then every query tile is rotated in place
+// after its load, before its first key tile: Q R on the PT array (f32, the
+// rope buffer), times sin (rounded to f16), Q times cos, and their sum
+// back into Q's tile, which the scores then read.
+// CHECK-LABEL: spyre.tensor @in5 input
+// CHECK: spyre.program @k0_attention
+// CHECK: spyre.dma_load {{.*}}lx = #spyre.lx<offset = [[COS:[0-9]+]]>, mem = #spyre.mem<tensor = @in3
+// CHECK: spyre.dma_load {{.*}}lx = #spyre.lx<offset = [[SIN:[0-9]+]]>, mem = #spyre.mem<tensor = @in4
+// CHECK: spyre.dma_load {box = array<i64: 64, 1, 1>, lx = #spyre.lx<offset = [[ROT:[0-9]+]]>, mem = #spyre.mem<tensor = @in5
+// CHECK: spyre.loop 4 {
+// CHECK-NEXT: spyre.dma_load {{.*}}lx = #spyre.lx<offset = [[Q:[0-9]+]], {{.*}}mem = #spyre.mem<tensor = @in0
+// CHECK-NEXT: spyre.pt_matmul {dst = #spyre.lx<offset = [[P:[0-9]+]]>, dst_type = f32, k = 64 : i64, lhs = #spyre.lx<offset = [[Q]], {{.*}}m = 100 : i64, n = 64 : i64, {{.*}}rhs = #spyre.lx<offset = [[ROT]]>
+// CHECK-NEXT: spyre.sfp_binary "mul" {cols = 64 : i64, dst = #spyre.lx<offset = [[R:[0-9]+]]>, dst_type = f16, {{.*}}src0 = #spyre.lx<offset = [[P]]>, src0_type = f32, src1 = #spyre.lx<offset = [[SIN]]>
+// CHECK-NEXT: spyre.sfp_binary "mul" {cols = 64 : i64, dst = #spyre.lx<offset = [[Q]], {{.*}}src0 = #spyre.lx<offset = [[Q]], {{.*}}src1 = #spyre.lx<offset = [[COS]]>
+// CHECK-NEXT: spyre.sfp_binary "add" {cols = 64 : i64, dst = #spyre.lx<offset = [[Q]], {{.*}}src0 = #spyre.lx<offset = [[Q]], {{.*}}src1 = #spyre.lx<offset = [[R]]>
+// CHECK: spyre.pt_matmul {dst = {{.*}}k = 64 : i64, lhs = #spyre.lx<offset = [[Q]],
+// CHECK: spyre.reference @k0_attention
+// CHECK: spyre.attention %arg0, %arg1, %arg2 rope(%arg3, %arg4, %arg5 :
+// MULTI-LABEL: spyre.tensor @in5 input
+// MULTI: spyre.pt_matmul {dst = {{.*}}dst_type = f32, k = 64 : i64, {{.*}}n = 64 : i64
+func.func @rope(%q: tensor<1x4x100x64xf16>, %k: tensor<1x4x100x64xf16>, %v: tensor<1x4x100x64xf16>, %c: tensor<100x64xf16>, %s: tensor<100x64xf16>, %r: tensor<64x64xf16>) -> tensor<1x4x100x64xf16> {
+  %0 = spyre.attention %q, %k, %v rope(%c, %s, %r : tensor<100x64xf16>, tensor<100x64xf16>, tensor<64x64xf16>) {causal, scale = 0.125 : f64} : tensor<1x4x100x64xf16>, tensor<1x4x100x64xf16>, tensor<1x4x100x64xf16> -> tensor<1x4x100x64xf16>
+  return %0 : tensor<1x4x100x64xf16>
+}

@@ -10,9 +10,20 @@ from table import Table
 T = Table("attention")
 
 
-def _qkv(b, gqa=False):
+def _rope(b, d, x, rows, e):
+    """x rotated as Llama's apply_rotary_pos_emb writes it: x * cos +
+    rotate_half(x) * sin, tables [rows, E] (or one row) in [-1, 1]."""
+    shape = (b.choice((rows, rows, 1)), e)
+    cos, sin = b.operand(shape, d, "unit"), b.operand(shape, d, "unit")
+    half = e // 2
+    return (f"({x} * {cos} + torch.cat((-{x}[..., {half}:], "
+            f"{x}[..., :{half}]), dim=-1) * {sin})")
+
+
+def _qkv(b, gqa=False, rope=False):
     """Texts of q [.., Hq, L, E], k [.., Hkv, S, E], v [.., Hkv, S, Ev]
-    and (number of lead dims, L, S); Hq a multiple of Hkv when `gqa`."""
+    and (number of lead dims, L, S); Hq a multiple of Hkv when `gqa`; with
+    `rope` (and E even) q, and sometimes k, rotated first."""
     d = b.dtype()
     lead = b.shape(lo=0, hi=2, max_numel=4, long_ok=False)
     hkv = b.choice((1, 2, 3))
@@ -25,6 +36,10 @@ def _qkv(b, gqa=False):
     q = b.operand(lead + (hq, L, E), d, "unit")
     k = b.operand(lead + (hkv, S, E), d, "unit")
     v = b.operand(lead + (hkv, S, Ev), d, "unit")
+    if rope and E % 2 == 0:
+        q = _rope(b, d, q, L, E)
+        if b.chance(0.5):
+            k = _rope(b, d, k, S, E)
     return d, q, k, v, (len(lead), L, S)
 
 
@@ -41,9 +56,10 @@ def _mask(b, d, dims, additive_only=False):
 def sdpa(b, op):
     """F.scaled_dot_product_attention(q, k, v, attn_mask, 0.0, is_causal,
     scale=, enable_gqa=): bool/additive masks or is_causal, scale None or
-    given, grouped-query heads."""
+    given, grouped-query heads, the rope on the query (folded into the
+    kernel by spyre-fold-rope) and on the key."""
     gqa = b.chance(0.3)
-    d, q, k, v, dims = _qkv(b, gqa)
+    d, q, k, v, dims = _qkv(b, gqa, rope=b.chance(0.4))
     causal = b.chance(0.3)
     mask = "None" if causal or b.chance(0.4) else _mask(b, d, dims)
     scale = b.choice((None, None, 0.5, 0.125))

@@ -23,7 +23,7 @@ constexpr char kMagic[8] = {'S', 'P', 'Y', 'R', 'E', 'B', 'I', 'N'};
 /// Format version written by this build. It reads majors
 /// kOldestFormatMajor to kFormatMajor.
 constexpr uint32_t kFormatMajor = 3;
-constexpr uint32_t kFormatMinor = 2;
+constexpr uint32_t kFormatMinor = 3;
 /// 2.x files have no weights file; 3.0 added it.
 constexpr uint32_t kOldestFormatMajor = 2;
 /// The first 2.x minor whose files carry a digest of every segment (every

@@ -96,6 +96,42 @@ def SpyreFuseAttention : Pass<"spyre-fuse-attention", "::mlir::ModuleOp"> {
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
 
+def SpyreFoldRope : Pass<"spyre-fold-rope", "::mlir::ModuleOp"> {
+  let summary = "Fold the rotary embedding of an attention's query into it";
+  let description = [{
+    Llama, Granite and Mistral rotate the query before attention: `q * cos
+    + rotate_half(q) * sin` decomposes to `add(mul(x, cos), mul(matmul(x,
+    R), sin))` with `R` a `[E, E]` signed permutation. Run as kernels of
+    their own, the rotated query goes to device memory and back. This pass
+    makes such a query the attention's `rope(cos, sin, rotation)` operands,
+    so the flash kernel rotates each query tile in LX after loading it.
+
+    Input: compute-level IR after spyre-fuse-attention. The rope may reach
+    the attention through a reshape into its heads. Folded when the rotated
+    query has no other reader, `x`, the tables, the rotation and the query
+    share one element type, the tables broadcast over every dim of `x` but
+    its last two (one table for all heads), and the reshape keeps the last
+    two dims (or the head dim, with tables of one row: a decode step). Not
+    folded: a rotated query that is also an output or read elsewhere,
+    tables per head, a reshape that makes grouped heads rows of one tile
+    with tables of several positions. The key's rope stays a kernel of its
+    own (K tiles are read once per query tile; rotating them there would
+    repeat the work). Output: the same values, rounded at the same steps.
+
+    ```mlir
+    // before
+    %c = spyre.binary mul %x, %cos : ...
+    %r = spyre.matmul %x, %rot : tensor<1x32x512x128xf16>, tensor<128x128xf16> -> ...
+    %s = spyre.binary mul %r, %sin : ...
+    %q = spyre.binary add %c, %s : ...
+    %o = spyre.attention %q, %k, %v {causal, scale = 0.088 : f64} : ...
+    // after
+    %o = spyre.attention %x, %k, %v rope(%cos, %sin, %rot : ...) {causal, ...} : ...
+    ```
+  }];
+  let dependentDialects = ["::spyre::SpyreDialect"];
+}
+
 def SpyreExpandAttention : Pass<"spyre-expand-attention", "::mlir::ModuleOp"> {
   let summary = "Rewrite spyre.attention into the math form where asked";
   let description = [{

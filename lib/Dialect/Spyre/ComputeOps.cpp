@@ -420,6 +420,24 @@ IterationSpace AttentionOp::getIterationSpace() {
     space.operandMaps.push_back(
         onRows.compose(AffineMap::get(loops, 0, toLoops, ctx)));
   }
+  if (getRopeCos()) {
+    // cos and sin broadcast over the query's (batch..., m, e); the
+    // rotation is read whole, [e, e].
+    SmallVector<int64_t> rows(batch);
+    rows.append({m, e});
+    SmallVector<AffineExpr> toLoops;
+    for (int64_t i = 0; i <= nb; ++i)
+      toLoops.push_back(dim(i));
+    toLoops.push_back(dim(nb + 3));
+    AffineMap onQuery = AffineMap::get(loops, 0, toLoops, ctx);
+    for (Value table : {getRopeCos(), getRopeSin()})
+      space.operandMaps.push_back(
+          broadcastMap(cast<RankedTensorType>(table.getType()).getShape(), rows,
+                       ctx)
+              .compose(onQuery));
+    space.operandMaps.push_back(
+        AffineMap::get(loops, 0, {dim(nb + 3), dim(nb + 3)}, ctx));
+  }
   space.resultMaps.push_back(over(nb, nb + 1));
   return space;
 }
@@ -437,7 +455,13 @@ OpWork AttentionOp::getWork() {
   if (getCausal())
     pairs = m <= s ? m * (m + 1) / 2 : s * (s + 1) / 2 + (m - s) * s;
   // Per score: scale, mask, max, subtract, exp, sum, convert.
-  return {outer * pairs * (e + ev), outer * pairs * 7, true};
+  OpWork work = {outer * pairs * (e + ev), outer * pairs * 7, true};
+  // The rotary embedding: a product by the rotation, three passes.
+  if (getRopeCos()) {
+    work.macs += outer * m * e * e;
+    work.elementOps += outer * m * e * 3;
+  }
+  return work;
 }
 
 //===----------------------------------------------------------------------===//

@@ -364,6 +364,35 @@ LogicalResult verifyAttentionSinks(AttentionOp op, RankedTensorType q) {
   return success();
 }
 
+/// Checks the optional rotary embedding of the query: cos and sin (both or
+/// neither, with the rotation) of the query's element type broadcasting to
+/// its [..., M, E], the rotation [E, E].
+LogicalResult verifyAttentionRope(AttentionOp op, RankedTensorType q) {
+  Value cos = op.getRopeCos(), sin = op.getRopeSin(),
+        rotation = op.getRopeRotation();
+  if (!cos && !sin && !rotation)
+    return success();
+  if (!cos || !sin || !rotation)
+    return op.emitOpError("rope needs cos, sin and rotation together");
+  int64_t e = q.getShape().back();
+  for (Value table : {cos, sin}) {
+    auto t = cast<RankedTensorType>(table.getType());
+    std::optional<SmallVector<int64_t>> joint =
+        broadcastShapes(t.getShape(), q.getShape());
+    if (t.getElementType() != q.getElementType() || !joint ||
+        ArrayRef<int64_t>(*joint) != q.getShape())
+      return op.emitOpError("rope cos and sin must be ")
+             << q.getElementType() << " tensors that broadcast to ["
+             << q.getShape() << "]";
+  }
+  auto r = cast<RankedTensorType>(rotation.getType());
+  if (r.getElementType() != q.getElementType() ||
+      r.getShape() != ArrayRef<int64_t>({e, e}))
+    return op.emitOpError("rope rotation must be a [")
+           << e << ", " << e << "] " << q.getElementType() << " tensor";
+  return success();
+}
+
 } // namespace
 
 LogicalResult AttentionOp::verify() {
@@ -375,7 +404,8 @@ LogicalResult AttentionOp::verify() {
       failed(verifyAttentionElementTypes(*this, q, k, v, out)) ||
       failed(verifyAttentionShapes(*this, q, k, v, out)) ||
       failed(verifyAttentionMask(*this, q, k)) ||
-      failed(verifyAttentionSinks(*this, q)))
+      failed(verifyAttentionSinks(*this, q)) ||
+      failed(verifyAttentionRope(*this, q)))
     return failure();
   return verifyOperandsAndResultsSticks(*this);
 }

@@ -199,7 +199,8 @@ private:
         .Case([&](AttentionOp a) {
           d.scale = a.getScale().convertToDouble();
           return set(d, RefKind::Attention, 0,
-                     {a.getCausal(), bool(a.getMask()), bool(a.getSinks())});
+                     {a.getCausal(), bool(a.getMask()), bool(a.getSinks()),
+                      bool(a.getRopeCos())});
         })
         .Case([&](RestickifyOp) { return set(d, RefKind::Restickify); })
         .Default([](Operation *other) -> LogicalResult {

@@ -304,7 +304,8 @@ FailureOr<Value> buildSdpa(AtenOp op, const AtenArgs &args, RewriterBase &rw,
   Location loc = op.getLoc();
   Value out = AttentionOp::create(
       rw, loc, outType, operands->q, operands->k, operands->v, operands->mask,
-      /*sinks=*/Value(), rw.getF64FloatAttr(in->scale),
+      /*sinks=*/Value(), /*rope_cos=*/Value(), /*rope_sin=*/Value(),
+      /*rope_rotation=*/Value(), rw.getF64FloatAttr(in->scale),
       causalOp ? rw.getUnitAttr() : UnitAttr());
   return reshapeTo(rw, loc, out, resultType(op).getShape());
 }

@@ -2466,3 +2466,35 @@ func.func @attention_sinks_type(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v
   %0 = spyre.attention %q, %k, %v sinks(%s : tensor<2x1x1xi32>) {scale = 1.0 : f64} : tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<2x4x8xf16>
   return %0 : tensor<2x4x8xf16>
 }
+
+// -----
+
+func.func @attention_rope_table(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>, %c: tensor<5x8xf16>, %r: tensor<8x8xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op rope cos and sin must be 'f16' tensors that broadcast to [2, 4, 8]}}
+  %0 = spyre.attention %q, %k, %v rope(%c, %c, %r : tensor<5x8xf16>, tensor<5x8xf16>, tensor<8x8xf16>) {scale = 1.0 : f64} : tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+func.func @attention_rope_table_type(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>, %c: tensor<4x8xf32>, %r: tensor<8x8xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op rope cos and sin must be 'f16' tensors that broadcast to [2, 4, 8]}}
+  %0 = spyre.attention %q, %k, %v rope(%c, %c, %r : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf16>) {scale = 1.0 : f64} : tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+func.func @attention_rope_rotation(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>, %c: tensor<4x8xf16>, %r: tensor<8x4xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op rope rotation must be a [8, 8] 'f16' tensor}}
+  %0 = spyre.attention %q, %k, %v rope(%c, %c, %r : tensor<4x8xf16>, tensor<4x8xf16>, tensor<8x4xf16>) {scale = 1.0 : f64} : tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+func.func @attention_rope_partial(%q: tensor<2x4x8xf16>, %k: tensor<2x6x8xf16>, %v: tensor<2x6x8xf16>, %c: tensor<4x8xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{'spyre.attention' op rope needs cos, sin and rotation together}}
+  %0 = "spyre.attention"(%q, %k, %v, %c) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0>, scale = 1.0 : f64}> : (tensor<2x4x8xf16>, tensor<2x6x8xf16>, tensor<2x6x8xf16>, tensor<4x8xf16>) -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}

@@ -69,16 +69,31 @@ def Spyre_AttentionOp : Spyre_ComputeOp<"attention",
     row), and the scores never leave LX; with `causal` the key tiles past
     a query tile's diagonal are skipped. Sinks start each row's running
     max at its sink and its running sum at 1.
+
+    With `rope(cos, sin, rotation)` (rotary position embedding of the
+    query, as Llama, Granite and Mistral apply it), the query first becomes
+    `query * cos + (query @ rotation) * sin`, each step rounded to the
+    query's element type as PyTorch's eager ops round: `cos` and `sin`
+    broadcast to the query's `[..., M, E]` and share its element type,
+    `rotation` is `[E, E]` (transformers' `rotate_half` is a signed
+    permutation). The kernel rotates each query tile in LX after loading
+    it: the rotated query never goes to device memory.
   }];
   let arguments = (ins AnyRankedTensor:$query, AnyRankedTensor:$key,
                        AnyRankedTensor:$value,
                        Optional<AnyRankedTensor>:$mask,
-                       Optional<AnyRankedTensor>:$sinks, F64Attr:$scale,
-                       UnitAttr:$causal);
+                       Optional<AnyRankedTensor>:$sinks,
+                       Optional<AnyRankedTensor>:$rope_cos,
+                       Optional<AnyRankedTensor>:$rope_sin,
+                       Optional<AnyRankedTensor>:$rope_rotation,
+                       F64Attr:$scale, UnitAttr:$causal);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` $mask^)?
-    (`sinks` `(` $sinks^ `:` type($sinks) `)`)? attr-dict `:`
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
+    (`rope` `(` $rope_cos^ `,` $rope_sin `,` $rope_rotation `:`
+     type($rope_cos) `,` type($rope_sin) `,` type($rope_rotation) `)`)?
+    attr-dict `:`
     type($query) `,` type($key) `,` type($value) (`,` type($mask)^)? `->`
     type($result)
   }];
