@@ -38,7 +38,7 @@ struct Rope {
   SmallVector<Operation *, 4> ops;
 };
 
-/// `op` as `mul(a, b)`: its operands with `a` the one `pick` accepts.
+/// `v` as `mul(a, b)`: its operands, `a` the one `pick` accepts.
 std::optional<std::pair<Value, Value>>
 mulOperands(Value v, function_ref<bool(Value)> pick) {
   auto mul = v.getDefiningOp<BinaryOp>();
