@@ -1260,10 +1260,7 @@ private:
       unary("copy", stat("sum"), mt(), 1, constant(kZero));
       return;
     }
-    const PlanTensor &sinks = plan.tensors[in.sinks];
-    unary("copy", stat("max"), mt(), 1,
-          {tensorLx(in.sinks), sinks.type.getElementType(),
-           sinks.rows > 1 ? sinks.sticks * stickBytes() : 0});
+    unary("copy", stat("max"), mt(), 1, tile(in.sinks));
     unary("copy", stat("sum"), mt(), 1, constant(kOne));
   }
 

@@ -145,57 +145,77 @@ Value tableFor(IRRewriter &rw, Location loc, Value table,
   return reshapeTo(rw, loc, repeated, {g * shape[0], shape[1]});
 }
 
-/// Folds the rope producing `op`'s query (through reshapes) into it, when
-/// nothing else reads the rotated query.
-bool foldRope(IRRewriter &rw, AttentionOp op) {
-  if (op.getRopeCos())
-    return false;
-  // The view: reshapes (read by nothing else) compose into one.
-  Value query = op.getQuery(), rotated = query;
+/// A rope that can become an attention's operands: the reshapes from the
+/// rotated query to the attention's, the rope, its tables' shapes as the
+/// op reads them and how often they repeat down its rows.
+struct FoldableRope {
   SmallVector<ReshapeOp, 2> views;
+  Rope rope;
+  SmallVector<int64_t, 2> cosShape, sinShape;
+  int64_t repeats = 1;
+};
+
+/// Whether the rope's tensors all have element type `et`.
+bool sharesElementType(const Rope &rope, Type et) {
+  return llvm::all_of(
+      ArrayRef<Value>{rope.x, rope.cos, rope.sin, rope.rotation},
+      [&](Value v) { return elementTypeOf(v) == et; });
+}
+
+/// The rope producing `op`'s query (through reshapes: they compose into
+/// one view), when nothing else reads the rotated query.
+std::optional<FoldableRope> matchQueryRope(AttentionOp op) {
+  if (op.getRopeCos())
+    return std::nullopt;
+  FoldableRope f;
+  Value query = op.getQuery(), rotated = query;
   while (auto view = rotated.getDefiningOp<ReshapeOp>()) {
     if (!rotated.hasOneUse())
-      return false;
-    views.push_back(view);
+      return std::nullopt;
+    f.views.push_back(view);
     rotated = view.getInput();
   }
   std::optional<Rope> rope = matchRope(rotated);
-  if (!rope || !rotated.hasOneUse())
-    return false;
-  Type et = elementTypeOf(query);
-  if (elementTypeOf(rope->x) != et || shapeOf(rope->x) != shapeOf(rotated) ||
-      elementTypeOf(rope->cos) != et || elementTypeOf(rope->sin) != et ||
-      elementTypeOf(rope->rotation) != et)
-    return false;
+  if (!rope || !rotated.hasOneUse() || shapeOf(rope->x) != shapeOf(rotated) ||
+      !sharesElementType(*rope, elementTypeOf(query)))
+    return std::nullopt;
   std::optional<SmallVector<int64_t, 2>> cosShape =
       tableShape(rope->cos, rope->x);
   std::optional<SmallVector<int64_t, 2>> sinShape =
       tableShape(rope->sin, rope->x);
   if (!cosShape || !sinShape)
-    return false;
+    return std::nullopt;
   std::optional<int64_t> repeats =
       tableRepeats(rope->x, query, std::max((*cosShape)[0], (*sinShape)[0]));
   if (!repeats)
-    return false;
+    return std::nullopt;
+  f.rope = *rope;
+  f.cosShape = *cosShape;
+  f.sinShape = *sinShape;
+  f.repeats = *repeats;
+  return f;
+}
+
+/// Makes `f` `op`'s rope operands and erases what nothing else reads.
+void foldRope(IRRewriter &rw, AttentionOp op, const FoldableRope &f) {
   rw.setInsertionPoint(op);
   Location loc = op.getLoc();
-  Value x = reshapeTo(rw, loc, rope->x, shapeOf(query));
-  Value cos = tableFor(rw, loc, rope->cos, *cosShape, *repeats);
-  Value sin = tableFor(rw, loc, rope->sin, *sinShape, *repeats);
+  Value x = reshapeTo(rw, loc, f.rope.x, shapeOf(op.getQuery()));
+  Value cos = tableFor(rw, loc, f.rope.cos, f.cosShape, f.repeats);
+  Value sin = tableFor(rw, loc, f.rope.sin, f.sinShape, f.repeats);
   rw.modifyOpInPlace(op, [&] {
     op.getQueryMutable().assign(x);
     op.getRopeCosMutable().assign(cos);
     op.getRopeSinMutable().assign(sin);
-    op.getRopeRotationMutable().assign(rope->rotation);
+    op.getRopeRotationMutable().assign(f.rope.rotation);
   });
-  for (ReshapeOp view : views)
+  for (ReshapeOp view : f.views)
     rw.eraseOp(view);
   // The rope's ops, users first; a term or the product read elsewhere
   // stays.
-  for (Operation *dead : rope->ops)
+  for (Operation *dead : f.rope.ops)
     if (dead->use_empty())
       rw.eraseOp(dead);
-  return true;
 }
 
 struct FoldRopePass : public spyre::impl::SpyreFoldRopeBase<FoldRopePass> {
@@ -206,7 +226,8 @@ struct FoldRopePass : public spyre::impl::SpyreFoldRopeBase<FoldRopePass> {
     getOperation().walk([&](AttentionOp op) { ops.push_back(op); });
     IRRewriter rw(&getContext());
     for (AttentionOp op : ops)
-      foldRope(rw, op);
+      if (std::optional<FoldableRope> f = matchQueryRope(op))
+        foldRope(rw, op, *f);
   }
 };
 

@@ -622,28 +622,71 @@ private:
     return Status::success();
   }
 
-  /// ints: causal, has a mask, has sinks, has a rope (files before sinks:
-  /// two; before the rope: three).
-  Status attention(const RefOpDesc &op, HostValue &r) {
+  /// An attention op's operands: flags from its ints (causal, has a mask,
+  /// has sinks, has a rope; files before sinks: two, before the rope:
+  /// three), the mask and sinks or null, and the query, rotated when the
+  /// op has a rope.
+  struct AttentionArgs {
+    bool causal = false;
+    const HostValue *mask = nullptr, *sinks = nullptr;
+    std::vector<float> rotated;
+    const std::vector<float> *query = nullptr;
+  };
+
+  Status attentionArgs(const RefOpDesc &op, AttentionArgs &a) const {
     if (op.ints.size() < 2 || op.ints.size() > 4)
       return opError("attention attributes missing");
-    bool causal = op.ints[0] != 0, hasMask = op.ints[1] != 0;
+    a.causal = op.ints[0] != 0;
+    bool hasMask = op.ints[1] != 0;
     bool hasSinks = op.ints.size() >= 3 && op.ints[2] != 0;
     bool hasRope = op.ints.size() == 4 && op.ints[3] != 0;
     SPYRE_RETURN_IF_ERROR(
         arity(op, 3 + int(hasMask) + int(hasSinks) + 3 * int(hasRope)));
-    const HostValue &q = operand(op, 0), &key = operand(op, 1),
-                    &value = operand(op, 2);
-    if (!attentionShapesFit(q, key, value, r))
-      return opError("attention operand shapes do not fit its result");
-    std::vector<float> query;
+    a.mask = hasMask ? &operand(op, 3) : nullptr;
+    a.sinks = hasSinks ? &operand(op, hasMask ? 4 : 3) : nullptr;
+    const HostValue &q = operand(op, 0);
+    a.query = &q.f;
     if (hasRope) {
       int64_t rope = 3 + int(hasMask) + int(hasSinks);
       SPYRE_RETURN_IF_ERROR(rotateQuery(q, operand(op, rope),
                                         operand(op, rope + 1),
-                                        operand(op, rope + 2), query));
+                                        operand(op, rope + 2), a.rotated));
+      a.query = &a.rotated;
     }
-    const std::vector<float> &qf = hasRope ? query : q.f;
+    return Status::success();
+  }
+
+  /// Query row `i`'s scores against every key into `p`: scaled, plus the
+  /// mask (its elements `maskRow`), -inf past the diagonal when causal.
+  /// Returns their max.
+  float scoreRow(const RefOpDesc &op, const AttentionArgs &a, const float *qRow,
+                 const float *keys, int64_t d, int64_t i,
+                 const int64_t *maskRow, std::vector<float> &p) const {
+    const float inf = std::numeric_limits<float>::infinity();
+    float rowMax = -inf;
+    for (size_t j = 0; j < p.size(); ++j) {
+      float dot = 0;
+      for (int64_t c = 0; c < d; ++c)
+        dot += qRow[c] * keys[int64_t(j) * d + c];
+      float score = float(op.scale) * dot;
+      if (maskRow)
+        score += float(a.mask->at(maskRow[j]));
+      if (a.causal && int64_t(j) > i)
+        score = -inf;
+      p[j] = score;
+      rowMax = std::max(rowMax, score);
+    }
+    return rowMax;
+  }
+
+  Status attention(const RefOpDesc &op, HostValue &r) {
+    AttentionArgs a;
+    SPYRE_RETURN_IF_ERROR(attentionArgs(op, a));
+    const HostValue &q = operand(op, 0), &key = operand(op, 1),
+                    &value = operand(op, 2);
+    if (!attentionShapesFit(q, key, value, r))
+      return opError("attention operand shapes do not fit its result");
+    const std::vector<float> &qf = *a.query;
     size_t rank = q.shape.size();
     int64_t m = q.shape[rank - 2], d = q.shape[rank - 1];
     int64_t s = key.shape[rank - 2], dv = value.shape[rank - 1];
@@ -655,35 +698,22 @@ private:
     std::vector<int64_t> scoreShape = batch;
     scoreShape.push_back(m);
     scoreShape.push_back(s);
-    if (hasMask && !broadcastIndices(operand(op, 3).shape, scoreShape, maskIx))
+    if (a.mask && !broadcastIndices(a.mask->shape, scoreShape, maskIx))
       return opError("attention mask does not broadcast to the scores");
     std::vector<int64_t> rowShape(scoreShape), sinkIx;
     rowShape.back() = 1;
-    const HostValue *sinks = hasSinks ? &operand(op, hasMask ? 4 : 3) : nullptr;
-    if (sinks &&
-        (sinks->isInt() || !broadcastIndices(sinks->shape, rowShape, sinkIx)))
+    if (a.sinks && (a.sinks->isInt() ||
+                    !broadcastIndices(a.sinks->shape, rowShape, sinkIx)))
       return opError("attention sinks do not broadcast to the score rows");
-    const float inf = std::numeric_limits<float>::infinity();
     std::vector<float> p(static_cast<size_t>(s));
     for (size_t bt = 0; bt < offQ.size(); ++bt)
       for (int64_t i = 0; i < m; ++i) {
-        float rowMax = -inf;
-        for (int64_t j = 0; j < s; ++j) {
-          float dot = 0;
-          for (int64_t c = 0; c < d; ++c)
-            dot += qf[offQ[bt] + i * d + c] * key.f[offK[bt] + j * d + c];
-          float score = float(op.scale) * dot;
-          if (hasMask)
-            score +=
-                float(operand(op, 3).at(maskIx[(int64_t(bt) * m + i) * s + j]));
-          if (causal && j > i)
-            score = -inf;
-          p[j] = score;
-          rowMax = std::max(rowMax, score);
-        }
+        float rowMax =
+            scoreRow(op, a, &qf[offQ[bt] + i * d], &key.f[offK[bt]], d, i,
+                     a.mask ? &maskIx[(int64_t(bt) * m + i) * s] : nullptr, p);
         std::optional<float> sink;
-        if (sinks)
-          sink = float(sinks->at(sinkIx[int64_t(bt) * m + i]));
+        if (a.sinks)
+          sink = float(a.sinks->at(sinkIx[int64_t(bt) * m + i]));
         softmax(p, rowMax, value.dtype, sink);
         for (int64_t c = 0; c < dv; ++c) {
           float acc = 0;
