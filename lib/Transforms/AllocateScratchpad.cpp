@@ -114,13 +114,14 @@ DenseMap<Operation *, int64_t> positionsIn(Block &body) {
 }
 
 /// Body temporaries (one copy, not stored) start at their op; everything
-/// else lives for the whole kernel.
+/// else lives for the whole kernel. A value computed in place starts where
+/// the first value of its buffer does.
 void startTemporariesAtTheirOp(const KernelPlan &plan,
                                DenseMap<Operation *, int64_t> &order,
                                SmallVectorImpl<Interval> &items) {
   for (auto &[value, pv] : plan.values) {
     int64_t idx = plan.valueBuffer.lookup(value);
-    if (pv.storedAs >= 0 || pv.copies > 1 || pv.alias)
+    if (pv.storedAs >= 0 || pv.copies > 1 || pv.alias || pv.inPlace)
       continue;
     items[idx].start = order[pv.op];
     items[idx].end = order[pv.op] + 1;

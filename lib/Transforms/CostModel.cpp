@@ -108,6 +108,16 @@ DmaTransfer PlanTensor::tileTransfer(const Arch &arch) const {
   return t;
 }
 
+double ringGatherNs(const KernelPlan &plan, const PlanTensor &t) {
+  if (t.path != DataPath::ring)
+    return 0;
+  const Arch &a = plan.arch;
+  double hops = double(a.ringHops(0, plan.numCores() - 1));
+  return (double(t.tileBytes(a.stickBytes)) / a.ringLinkBandwidth() +
+          hops * double(a.ringHopLatencyCycles) / a.ringClockHz) *
+         1e9;
+}
+
 namespace {
 
 /// A kernel's transfers by when they happen: once (hoisted), per
@@ -198,19 +208,6 @@ BodyTimes bodyTimesOf(const KernelPlan &plan) {
   return t;
 }
 
-/// The gather of a `ring` input before the kernel computes: its tile over
-/// one link from the farthest core (RingExchange::estimateNs refines it
-/// where the producer's tiles are known); 0 for other inputs.
-double gatherNs(const KernelPlan &plan, const PlanTensor &t) {
-  if (t.path != DataPath::ring)
-    return 0;
-  const Arch &a = plan.arch;
-  double hops = double(a.ringHops(0, plan.numCores() - 1));
-  return (double(t.tileBytes(a.stickBytes)) / a.ringLinkBandwidth() +
-          hops * double(a.ringHopLatencyCycles) / a.ringClockHz) *
-         1e9;
-}
-
 /// One tile per core: every load is hoisted, and each op starts once the
 /// loads it reads have arrived (a matmul runs while the bias of its
 /// epilogue is loaded; an input kept in LX is there from the start, one
@@ -230,7 +227,7 @@ double oneTileNs(const KernelPlan &plan, const KernelTransfers &t,
       continue;
     }
     if (!input.movesBytes()) {
-      arrival.push_back(gatherNs(plan, input));
+      arrival.push_back(ringGatherNs(plan, input));
       end = std::max(end, arrival.back());
       continue;
     }
@@ -331,7 +328,7 @@ double KernelPlan::estimateWorkNs() const {
   double start = dmaTime(arch, firstTransfers(t), cores).start;
   double gathers = 0;
   for (const PlanTensor &tensor : tensors)
-    gathers += gatherNs(*this, tensor);
+    gathers += ringGatherNs(*this, tensor);
   double prologue = dmaTime(arch, t.once, cores).period + start + gathers;
   DmaTime store = dmaTime(arch, t.stores, cores);
 

@@ -2,6 +2,7 @@
 
 #include "HandoffScheduling.h"
 #include "Residency.h"
+#include "RingExchange.h"
 #include "ScheduleSearch.h"
 
 #include "mlir/IR/Builders.h"
@@ -219,14 +220,15 @@ private:
   /// when `isResult`) kept in LX (or, `path` ring, gathered over the ring)
   /// and, if given, the candidates `accept` admits.
   ScheduleAttr searchKeeping(KernelOp kernel, bool isResult, unsigned index,
-                             PlanFilter accept, StringRef path = "lx") {
+                             PlanFilter accept, StringRef path = "lx",
+                             PlanCost cost = nullptr) {
     FailureOr<KernelPlan::Roles> roles =
         KernelPlan::roles(kernel, /*emitErrors=*/false);
     if (failed(roles))
       return {};
     ScopedLxPath kept(kernel, isResult, index, path);
-    return searchSchedule(kernel, *roles, arch, cores, depth,
-                          std::move(accept));
+    return searchSchedule(kernel, *roles, arch, cores, depth, std::move(accept),
+                          std::move(cost));
   }
 
   /// The consumer's fastest schedule reading input `i` in place from
@@ -396,59 +398,97 @@ private:
     return best;
   }
 
-  /// The producer's schedule writing its result `j` once per core for a
-  /// ring gather, and the change in its cost: as it is when it writes once
-  /// per core (less this reader's share of the store it saves), else
-  /// re-planned to (when it may be; one tile per core, as a slab's tiles
-  /// do not move over the ring; charged its store but this reader's share,
-  /// as the other readers may still need it).
-  std::optional<std::pair<ScheduleAttr, double>>
-  ringWriter(KernelOp producer, unsigned j, double readers) {
+  /// The producer's schedules writing its result `j` once per core for a
+  /// ring gather, each with the change in the producer's cost:
+  ///  * as it is when it writes once per core, less this reader's share of
+  ///    the store it saves;
+  ///  * re-planned (when it may be) to one tile per core (a slab's tiles do
+  ///    not move over the ring): when it writes once per core already, on
+  ///    all the cores (fewer producer cores each serve several readers,
+  ///    over one link), charged its change less the same share; else
+  ///    charged its whole store when other kernels read the result too, as
+  ///    this gather spares none of their loads.
+  SmallVector<std::pair<ScheduleAttr, double>, 2>
+  ringWriters(KernelOp producer, unsigned j, double readers) {
+    SmallVector<std::pair<ScheduleAttr, double>, 2> writers;
     ScheduleAttr own = producer.getScheduleAttr();
     FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
     if (failed(current))
-      return std::nullopt;
+      return writers;
     size_t result = producer.getInputs().size() + j;
-    if (current->canHandOffInLx(current->tensors[result])) {
+    bool once = current->canHandOffInLx(current->tensors[result]);
+    double share = 0;
+    if (once) {
       FailureOr<KernelPlan> keeping =
           planOf(producer, own, std::make_pair(true, j));
       if (failed(keeping))
-        return std::nullopt;
-      return std::make_pair(
-          own, (keeping->estimateNs() - current->estimateNs()) / readers);
+        return writers;
+      share = (current->estimateNs() - keeping->estimateNs()) / readers;
+      writers.push_back({own, -share});
     }
     if (producer.getNumResults() != 1 || replanned.count(producer) ||
-        !searched.count(producer))
-      return std::nullopt;
-    ScheduleAttr writing = searchKeeping(
-        producer, /*isResult=*/true, j,
-        [&](const KernelPlan &plan) { return !plan.tensors[result].slab; });
-    if (!writing)
-      return std::nullopt;
-    return std::make_pair(writing, double(writing.getCostNs()) -
-                                       double(own.getCostNs()));
+        !searched.count(producer) || (once && current->numCores() == cores))
+      return writers;
+    // The fastest one tile per core, and the fastest on all the cores.
+    for (bool allCores : {false, true}) {
+      if (once && !allCores)
+        continue;
+      ScheduleAttr writing = oneTileWriter(producer, j, allCores);
+      FailureOr<KernelPlan> written =
+          writing ? planOf(producer, writing, std::nullopt)
+                  : FailureOr<KernelPlan>(failure());
+      if (failed(written) ||
+          llvm::any_of(writers, [&](auto &w) { return w.first == writing; }))
+        continue;
+      double store = written->estimateNs() - double(writing.getCostNs());
+      double charged = once ? store - share : readers > 1 ? store : 0;
+      writers.push_back({writing, double(writing.getCostNs()) -
+                                      double(own.getCostNs()) + charged});
+    }
+    return writers;
+  }
+
+  /// The producer's fastest schedule writing its result `j` in one tile
+  /// per core and keeping it in LX (on all the cores if `allCores`).
+  ScheduleAttr oneTileWriter(KernelOp producer, unsigned j, bool allCores) {
+    size_t result = producer.getInputs().size() + j;
+    return searchKeeping(producer, /*isResult=*/true, j,
+                         [&](const KernelPlan &plan) {
+                           return !plan.tensors[result].slab &&
+                                  (!allCores || plan.numCores() == cores);
+                         });
   }
 
   /// `keep`: the consumer's other inputs (with their writers' plans) the
-  /// gathering schedule must still read in place.
+  /// gathering schedule must still read in place. The cheapest of the
+  /// producer's ring writers with the consumer's fastest gather from it.
   Choice gatherOverRing(KernelOp consumer, unsigned i, KernelOp producer,
                         ArrayRef<std::pair<unsigned, KernelPlan>> keep) {
-    unsigned j = resultOf(consumer, i);
     if (!ring)
       return {};
     Value input = consumer.getInputs()[i];
     double readers = double(std::distance(input.use_begin(), input.use_end()));
-    ScheduleAttr own = producer.getScheduleAttr();
-    auto writer = ringWriter(producer, j, readers);
-    if (!writer)
-      return {};
-    auto [writing, producerNs] = *writer;
+    Choice best;
+    for (auto [writing, producerNs] :
+         ringWriters(producer, resultOf(consumer, i), readers)) {
+      Choice c = gatherFrom(consumer, i, producer, writing, keep);
+      c.ns += producerNs;
+      if (c.consumer && (!best.consumer || c.ns < best.ns))
+        best = c;
+    }
+    return best;
+  }
+
+  /// The consumer's fastest schedule gathering input `i` over the ring
+  /// from `producer` at schedule `writing`; `ns`: the consumer's cost.
+  Choice gatherFrom(KernelOp consumer, unsigned i, KernelOp producer,
+                    ScheduleAttr writing,
+                    ArrayRef<std::pair<unsigned, KernelPlan>> keep) {
+    unsigned j = resultOf(consumer, i);
+    bool replans = writing != producer.getScheduleAttr();
     FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
     if (failed(written))
       return {};
-    if (writing != own)
-      producerNs += (written->estimateNs() - double(writing.getCostNs())) *
-                    (readers - 1) / readers;
     int64_t heldBytes =
         written->buffers[written->tensorBuffer[producer.getInputs().size() + j]]
             .bytes;
@@ -465,15 +505,31 @@ private:
                                        other.first);
                  });
         },
-        "ring");
+        "ring",
+        [&](const KernelPlan &plan) {
+          return plan.estimateNs() + refinedGatherNs(*written, j, plan, i);
+        });
     if (!s)
       return {};
     return {s,
-            writing == own ? KernelOp() : producer,
-            writing == own ? ScheduleAttr() : writing,
+            replans ? producer : KernelOp(),
+            replans ? writing : ScheduleAttr(),
             i,
-            double(s.getCostNs()) + producerNs,
+            double(s.getCostNs()),
             /*overRing=*/true};
+  }
+
+  /// What the exchange from `written` (its result `j`) to `reader`'s input
+  /// `i` adds to the reader's estimate, which knows only its own tile: the
+  /// busiest link, core or copy of the actual chunks (several readers of
+  /// one producer core share its link) where that takes longer.
+  double refinedGatherNs(const KernelPlan &written, unsigned j,
+                         const KernelPlan &reader, unsigned i) {
+    std::optional<RingExchange> x = planRingExchange(written, j, reader, i);
+    if (!x)
+      return 0;
+    return std::max(0.0, x->estimateNs(arch) -
+                             ringGatherNs(reader, reader.tensors[i]));
   }
 
   /// A choice made before for this key (this compile or the cache), its

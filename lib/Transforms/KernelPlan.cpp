@@ -1093,6 +1093,11 @@ private:
       plan.valueBuffer[result] = bufferOf(op.getOperand(0));
       return success();
     }
+    if (int64_t reused = inPlaceBuffer(op, pv); reused >= 0) {
+      plan.values[result].inPlace = true;
+      plan.valueBuffer[result] = reused;
+      return success();
+    }
     // Accumulators "acc", "acc1", ... (a gated MLP has two).
     std::string name;
     if (isa<MatmulOp>(op))
@@ -1106,6 +1111,54 @@ private:
                         : pv.rows * pv.sticks * arch.stickBytes;
     plan.valueBuffer[result] = addBuffer(name, bytes, pv.copies);
     return success();
+  }
+
+  /// The buffer of an operand that `op` (producing `pv`) may overwrite,
+  /// or -1. The SFP's unary and binary passes read each row of their
+  /// sources before writing that row of their destination, so a result
+  /// with an operand's tile, element for element, can take the operand's
+  /// buffer when nothing reads that buffer after `op`: the f32
+  /// temporaries of a norm then need one buffer, not three.
+  int64_t inPlaceBuffer(Operation &op, const PlanValue &pv) {
+    auto compute = dyn_cast<ComputeOpInterface>(op);
+    if (!compute || pv.storedAs >= 0 || pv.shape != TileShape::Full)
+      return -1;
+    TileForm form = compute.getTileLowering().form;
+    if (form != TileForm::SfpUnary && form != TileForm::SfpBinary)
+      return -1;
+    for (Value v : op.getOperands())
+      if (!isa<BlockArgument>(v) &&
+          sameTileElements(plan.values.find(v)->second, pv) &&
+          !readAfter(v, op, pv.inner))
+        return plan.valueBuffer.lookup(v);
+    return -1;
+  }
+
+  /// Whether body value `src`, a temporary of its own (no alias, not
+  /// stored, one copy), holds `pv`'s tile element for element at the same
+  /// loop level.
+  static bool sameTileElements(const PlanValue &src, const PlanValue &pv) {
+    return !src.alias && src.storedAs < 0 && src.copies == 1 &&
+           src.inner == pv.inner && src.shape == TileShape::Full &&
+           src.lxElementType == pv.lxElementType && src.rows == pv.rows &&
+           src.sticks == pv.sticks;
+  }
+
+  /// Whether some op other than `op` reads body value `v` (or a tile alias
+  /// of it) after `op` runs: later in the body, as a kernel result, or
+  /// after the accumulation loop when `op` (`inner`) runs inside it.
+  bool readAfter(Value v, Operation &op, bool inner) {
+    for (Operation *user : v.getUsers()) {
+      if (user == &op)
+        continue;
+      if (user == kernel.getYield().getOperation() ||
+          op.isBeforeInBlock(user) ||
+          (inner && !plan.values.find(user->getResult(0))->second.inner))
+        return true;
+      if (isTileAlias(user) && readAfter(user->getResult(0), op, inner))
+        return true;
+    }
+    return false;
   }
 
   /// The rows and sticks of a body value's tile.

@@ -47,6 +47,8 @@ public:
 
   /// Admits only the plans `accept` holds true for.
   void restrictTo(PlanFilter accept) { this->accept = std::move(accept); }
+  /// Ranks plans by `cost` (their estimate when null).
+  void costBy(PlanCost cost) { this->cost = std::move(cost); }
 
   /// Searches the schedules of depth `depth` on at most `cores` cores;
   /// returns the best found by this and earlier runs (null: none fits).
@@ -69,6 +71,7 @@ private:
   SmallVector<int64_t> tile, split;
   int64_t tryDepth = 1;
   PlanFilter accept;
+  PlanCost cost;
   /// The results kept in LX (destination `lx` or `lx_dma`).
   SmallVector<int64_t> keptInLx = resultsKeptInLx(kernel);
   /// Whether some input's source is `lx` or `ring`.
@@ -145,7 +148,7 @@ private:
         plan->hardwareLoops().size() > KernelPlan::kMaxHardwareLoops ||
         (accept && !accept(*plan)))
       return plan;
-    double ns = plan->estimateNs();
+    double ns = cost ? cost(*plan) : plan->estimateNs();
     int64_t used = candidate.getNumCores();
     if (!beats(ns, used))
       return plan;
@@ -168,10 +171,11 @@ private:
 
 ScheduleAttr searchSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
                             const Arch &arch, int64_t cores, int64_t depth,
-                            PlanFilter accept) {
+                            PlanFilter accept, PlanCost cost) {
   ScheduleSearch search(kernel, arch,
                         KernelPlan::tileChoices(kernel, roles, arch));
   search.restrictTo(std::move(accept));
+  search.costBy(std::move(cost));
   if (roles.singleCore)
     cores = 1;
   ScheduleAttr best = search.run(depth, cores);

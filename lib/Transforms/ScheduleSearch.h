@@ -26,12 +26,17 @@ std::string kernelSignature(KernelOp kernel);
 /// Admits a candidate plan or not.
 using PlanFilter = std::function<bool(const KernelPlan &)>;
 
+/// A candidate plan's cost in nanoseconds where the caller knows more than
+/// the plan alone (a ring gather from a known producer).
+using PlanCost = std::function<double(const KernelPlan &)>;
+
 /// The fastest schedule of `kernel` at `depth` (single-buffered when
 /// nothing fits with it) among those `accept` admits (all when null), on
-/// at most `cores` cores; null when none fits.
+/// at most `cores` cores, by `cost` (the plan's estimate when null); null
+/// when none fits.
 ScheduleAttr searchSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
                             const Arch &arch, int64_t cores, int64_t depth,
-                            PlanFilter accept);
+                            PlanFilter accept, PlanCost cost = nullptr);
 
 } // namespace spyre
 

@@ -5,16 +5,15 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
 // Buffers of a scheduled kernel: the streamed input with two rotating
-// copies, the body's values: temporaries, then the stored result with two
-// copies. t0 is dead once t1 is computed, so t2 reuses its bytes.
-// Offsets are 128-byte aligned.
+// copies, the body's values, then the stored result with two copies. The
+// SFP reads each row before writing it, so neg and abs, whose operands
+// nothing reads again, overwrite them: exp, neg and abs share t0, live
+// from exp to the mul that reads abs. Offsets are 128-byte aligned.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: spyre.kernel "k"
 // CHECK-SAME: buffers = [#spyre.buffer<name = "in0", offset = 0, bytes = 1024, copies = 2>,
-// CHECK-SAME: #spyre.buffer<name = "t0", offset = 2048, bytes = 1024, copies = 1, live = [0, 1]>,
-// CHECK-SAME: #spyre.buffer<name = "t1", offset = 3072, bytes = 1024, copies = 1, live = [1, 2]>,
-// CHECK-SAME: #spyre.buffer<name = "t2", offset = 2048, bytes = 1024, copies = 1, live = [2, 3]>,
-// CHECK-SAME: #spyre.buffer<name = "t3", offset = 4096, bytes = 1024, copies = 2>]
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 2048, bytes = 1024, copies = 1, live = [0, 3]>,
+// CHECK-SAME: #spyre.buffer<name = "t1", offset = 3072, bytes = 1024, copies = 2>]
 // CHECK-SAME: result_offsets = array<i64: -1>
 func.func @elementwise(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
   %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "parallel"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [8, 32], depth = 2, cost_ns = 0>} : (tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
@@ -24,6 +23,35 @@ func.func @elementwise(%x: tensor<64x32xf32, #row>) -> tensor<64x32xf32, #row> {
     %3 = spyre.unary abs %2 : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
     %4 = spyre.binary mul %3, %a : tensor<64x32xf32, #row>, tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
     spyre.yield %4 : tensor<64x32xf32, #row>
+  }
+  return %0 : tensor<64x32xf32, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 32>
+#row16 = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+
+// Which values overwrite an operand: exp does not overwrite the cast (the
+// first mul reads it again), the first mul overwrites exp (t1, live from
+// exp to the last mul), the row sums are a buffer of their own, and the
+// last mul, stored as the result, writes the result's buffer.
+// CHECK-LABEL: func.func @in_place_only_when_dead
+// CHECK: spyre.kernel "k"
+// CHECK-SAME: #spyre.buffer<name = "t0", offset = 2048, bytes = 1024, copies = 1, live = [0, 2]>,
+// CHECK-SAME: #spyre.buffer<name = "t1", offset = 3072, bytes = 1024, copies = 1, live = [1, 4]>,
+// CHECK-SAME: #spyre.buffer<name = "t2", offset = 2048, bytes = 1024, copies = 1, live = [3, 4]>,
+// CHECK-SAME: #spyre.buffer<name = "t3", offset = 4096, bytes = 1024, copies = 2>]
+func.func @in_place_only_when_dead(%x: tensor<64x32xf16, #row16>) -> tensor<64x32xf32, #row> {
+  %0 = spyre.kernel "k"(%x) {indexing_maps = [#map, #map], iterators = ["parallel", "reduction"], space = array<i64: 64, 32>, schedule = #spyre.schedule<split = [1, 1], tile = [8, 32], depth = 2, cost_ns = 0>} : (tensor<64x32xf16, #row16>) -> tensor<64x32xf32, #row> {
+  ^bb0(%a: tensor<64x32xf16, #row16>):
+    %c = spyre.cast %a : tensor<64x32xf16, #row16> -> tensor<64x32xf32, #row>
+    %1 = spyre.unary exp %c : tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    %2 = spyre.binary mul %1, %c : tensor<64x32xf32, #row>, tensor<64x32xf32, #row> -> tensor<64x32xf32, #row>
+    %s = spyre.reduce sum %2 dim 1 : tensor<64x32xf32, #row> -> tensor<64x1xf32, #row>
+    %3 = spyre.binary mul %2, %s : tensor<64x32xf32, #row>, tensor<64x1xf32, #row> -> tensor<64x32xf32, #row>
+    spyre.yield %3 : tensor<64x32xf32, #row>
   }
   return %0 : tensor<64x32xf32, #row>
 }

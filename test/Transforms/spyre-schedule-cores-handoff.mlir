@@ -181,3 +181,68 @@ func.func @kept_at_its_schedule(%x: tensor<2048x512xf16, #row>) -> (tensor<2048x
   }
   return %1, %2 : tensor<2048x512xf16, #row>, tensor<2048x512xf16, #row>
 }
+
+// -----
+
+// A producer re-planned onto all the cores for its ring readers: the
+// Granite RMSNorm at 512 tokens and the q, k and v projections reading it.
+// On its own (ALONE) the norm stores its result from 2 cores. Handed off,
+// its fastest schedule writing one tile per core is 32 rows on 16 cores,
+// but then each of those cores sends its tile to the two projection cores
+// of its rows over one link (the exchange's own estimate, not the reader's
+// one-tile guess, ranks the gathers): 16 rows on all 32 cores, one
+// producer core per reader core, costs less.
+// CHECK-LABEL: func.func @three_readers
+// CHECK: spyre.kernel "k0_cast_rms_norm"
+// CHECK-SAME: schedule = #spyre.schedule<split = [1, 32, 1], tile = [1, 16, 4096]
+// CHECK: spyre.kernel "k2_matmul_linear"
+// CHECK-SAME: schedule = #spyre.schedule<split = [1, 16, 2, 1], tile = [1, 32, 2048, 64]
+// ALONE-LABEL: func.func @three_readers
+// ALONE: spyre.kernel "k0_cast_rms_norm"
+// ALONE-SAME: schedule = #spyre.schedule<split = [1, 2, 1], tile = [1, 16, 4096]
+#layout = #spyre.layout<stick_dim = 2, stick_elems = 64>
+#layout2 = #spyre.layout<stick_dim = 0, stick_elems = 64>
+#layout3 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#layout5 = #spyre.layout<stick_dim = -1, stick_elems = 32>
+#layout6 = #spyre.layout<stick_dim = 2, stick_elems = 32>
+#layout7 = #spyre.layout<stick_dim = 0, stick_elems = 32>
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> ()>
+#map2 = affine_map<(d0, d1, d2) -> (d2)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @three_readers(%arg0: tensor<1x512x4096xf16, #layout>, %arg3: tensor<4096xf16, #layout2>, %arg4: tensor<4096x4096xf16, #layout3>, %arg5: tensor<1024x4096xf16, #layout3>, %arg6: tensor<1024x4096xf16, #layout3>) -> (tensor<1x512x4096xf16, #layout>, tensor<1x512x1024xf16, #layout>, tensor<1x512x1024xf16, #layout>) {
+  %2 = spyre.constant dense<9.99999974E-6> : tensor<f32> : tensor<f32, #layout5>
+  %3 = spyre.constant dense<2.44140625E-4> : tensor<f32> : tensor<f32, #layout5>
+  %4 = spyre.kernel "k0_cast_rms_norm"(%arg0, %3, %2, %arg3) {indexing_maps = [#map, #map1, #map1, #map2, #map], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 1, 512, 4096>} : (tensor<1x512x4096xf16, #layout>, tensor<f32, #layout5>, tensor<f32, #layout5>, tensor<4096xf16, #layout2>) -> tensor<1x512x4096xf16, #layout> {
+  ^bb0(%arg12: tensor<1x512x4096xf16, #layout>, %arg13: tensor<f32, #layout5>, %arg14: tensor<f32, #layout5>, %arg15: tensor<4096xf16, #layout2>):
+    %25 = spyre.cast %arg12 : tensor<1x512x4096xf16, #layout> -> tensor<1x512x4096xf32, #layout6>
+    %26 = spyre.binary mul %25, %25 : tensor<1x512x4096xf32, #layout6>, tensor<1x512x4096xf32, #layout6> -> tensor<1x512x4096xf32, #layout6>
+    %27 = spyre.reduce sum %26 dim 2 : tensor<1x512x4096xf32, #layout6> -> tensor<1x512x1xf32, #layout6>
+    %28 = spyre.binary mul %27, %arg13 : tensor<1x512x1xf32, #layout6>, tensor<f32, #layout5> -> tensor<1x512x1xf32, #layout6>
+    %29 = spyre.binary add %28, %arg14 : tensor<1x512x1xf32, #layout6>, tensor<f32, #layout5> -> tensor<1x512x1xf32, #layout6>
+    %30 = spyre.unary rsqrt %29 : tensor<1x512x1xf32, #layout6> -> tensor<1x512x1xf32, #layout6>
+    %31 = spyre.binary mul %25, %30 : tensor<1x512x4096xf32, #layout6>, tensor<1x512x1xf32, #layout6> -> tensor<1x512x4096xf32, #layout6>
+    %32 = spyre.cast %arg15 : tensor<4096xf16, #layout2> -> tensor<4096xf32, #layout7>
+    %33 = spyre.binary mul %31, %32 : tensor<1x512x4096xf32, #layout6>, tensor<4096xf32, #layout7> -> tensor<1x512x4096xf32, #layout6>
+    %34 = spyre.cast %33 : tensor<1x512x4096xf32, #layout6> -> tensor<1x512x4096xf16, #layout>
+    spyre.yield %34 : tensor<1x512x4096xf16, #layout>
+  }
+  %5 = spyre.kernel "k2_matmul_linear"(%4, %arg4) {indexing_maps = [#map3, #map4, #map5], iterators = ["parallel", "parallel", "parallel", "reduction"], space = array<i64: 1, 512, 4096, 4096>} : (tensor<1x512x4096xf16, #layout>, tensor<4096x4096xf16, #layout3>) -> tensor<1x512x4096xf16, #layout> {
+  ^bb0(%arg12: tensor<1x512x4096xf16, #layout>, %arg13: tensor<4096x4096xf16, #layout3>):
+    %25 = spyre.matmul %arg12, %arg13 {transpose_rhs} : tensor<1x512x4096xf16, #layout>, tensor<4096x4096xf16, #layout3> -> tensor<1x512x4096xf16, #layout>
+    spyre.yield %25 : tensor<1x512x4096xf16, #layout>
+  }
+  %7 = spyre.kernel "k4_matmul_linear_1"(%4, %arg5) {indexing_maps = [#map3, #map4, #map5], iterators = ["parallel", "parallel", "parallel", "reduction"], space = array<i64: 1, 512, 1024, 4096>} : (tensor<1x512x4096xf16, #layout>, tensor<1024x4096xf16, #layout3>) -> tensor<1x512x1024xf16, #layout> {
+  ^bb0(%arg12: tensor<1x512x4096xf16, #layout>, %arg13: tensor<1024x4096xf16, #layout3>):
+    %25 = spyre.matmul %arg12, %arg13 {transpose_rhs} : tensor<1x512x4096xf16, #layout>, tensor<1024x4096xf16, #layout3> -> tensor<1x512x1024xf16, #layout>
+    spyre.yield %25 : tensor<1x512x1024xf16, #layout>
+  }
+  %9 = spyre.kernel "k6_matmul_linear_2"(%4, %arg6) {indexing_maps = [#map3, #map4, #map5], iterators = ["parallel", "parallel", "parallel", "reduction"], space = array<i64: 1, 512, 1024, 4096>} : (tensor<1x512x4096xf16, #layout>, tensor<1024x4096xf16, #layout3>) -> tensor<1x512x1024xf16, #layout> {
+  ^bb0(%arg12: tensor<1x512x4096xf16, #layout>, %arg13: tensor<1024x4096xf16, #layout3>):
+    %25 = spyre.matmul %arg12, %arg13 {transpose_rhs} : tensor<1x512x4096xf16, #layout>, tensor<1024x4096xf16, #layout3> -> tensor<1x512x1024xf16, #layout>
+    spyre.yield %25 : tensor<1x512x1024xf16, #layout>
+  }
+  return %5, %7, %9 : tensor<1x512x4096xf16, #layout>, tensor<1x512x1024xf16, #layout>, tensor<1x512x1024xf16, #layout>
+}

@@ -17,6 +17,9 @@
 
 namespace spyre {
 
+class KernelPlan;
+struct PlanTensor;
+
 /// Nanoseconds of one PtMatmul of an m x k by k x n tile.
 double ptMatmulNs(const Arch &arch, int64_t m, int64_t k, int64_t n);
 
@@ -77,6 +80,12 @@ double pipelineNs(const DmaTime &dma, double compute, const DmaTime &store,
 /// and written at the sustained read and write bandwidths), in nanoseconds.
 double rooflineNs(const Arch &arch, int64_t macs, int64_t readBytes,
                   int64_t writtenBytes);
+
+/// The gather of `plan`'s `ring` input `t` before the kernel computes: its
+/// tile over one link from the farthest core, what the plan alone tells
+/// (RingExchange::estimateNs refines it where the producer's tiles are
+/// known); 0 for other inputs.
+double ringGatherNs(const KernelPlan &plan, const PlanTensor &t);
 
 } // namespace spyre
 

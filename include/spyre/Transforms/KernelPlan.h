@@ -235,6 +235,9 @@ struct PlanValue {
   /// stick dim, a restickify changing only the dim order): the value is
   /// its operand's buffer, no instruction runs.
   bool alias = false;
+  /// Computed over an operand whose buffer nothing reads afterwards (an
+  /// elementwise op on an f32 temporary): the value takes that buffer.
+  bool inPlace = false;
 };
 
 /// One LX buffer (a tensor tile, a body value or a staging copy).
