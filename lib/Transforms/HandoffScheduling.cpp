@@ -81,54 +81,16 @@ public:
 
   void align(KernelOp consumer) {
     std::string key = "handoff " + kernelSignature(consumer);
-    SmallVector<std::pair<unsigned, KernelOp>> producers;
-    for (auto [i, input] : llvm::enumerate(consumer.getInputs())) {
-      auto producer = input.getDefiningOp<KernelOp>();
-      if (!producer || !producer.getScheduleAttr() || !readByKernels(input))
-        continue;
-      producers.push_back({unsigned(i), producer});
-      key += "\ninput " + std::to_string(i) + " from result " +
-             std::to_string(cast<OpResult>(input).getResultNumber()) + " of " +
-             kernelSignature(producer) + (replanned.count(producer) ? "*" : "");
-    }
+    SmallVector<std::pair<unsigned, KernelOp>> producers =
+        handoffProducers(consumer, key);
     if (producers.empty())
       return;
     Choice choice;
     if (!lookup(key, consumer, producers, choice)) {
-      choice.consumer = consumer.getScheduleAttr();
-      double bestNs = double(choice.consumer.getCostNs());
-      for (auto [i, producer] : producers) {
-        for (Choice c : {readInPlace(consumer, i, producer),
-                         replanBoth(consumer, i, producer)})
-          if (c.consumer && c.ns < bestNs) {
-            bestNs = c.ns;
-            choice = c;
-          }
-      }
-      // A gather keeps the handoffs the best choice so far reads in place
-      // (no option here is credited with them).
-      for (auto [i, producer] : producers) {
-        Choice c =
-            gatherOverRing(consumer, i, producer,
-                           readInPlaceAt(consumer, choice, producers, i));
-        if (c.consumer && c.ns < bestNs) {
-          bestNs = c.ns;
-          choice = c;
-        }
-      }
+      choice = bestChoice(consumer, producers);
       remember(key, choice);
     }
-    bool changed = choice.consumer != consumer.getScheduleAttr();
-    consumer.setScheduleAttr(choice.consumer);
-    if (choice.producer) {
-      choice.producer.setScheduleAttr(choice.producerSchedule);
-      replanned.insert(choice.producer);
-    }
-    // Re-planning a consumer that reads an input in place or gathers one
-    // would lose it.
-    if (changed || choice.producer || choice.overRing ||
-        readsInPlace(consumer, producers))
-      replanned.insert(consumer);
+    apply(consumer, producers, choice);
   }
 
 private:
@@ -143,6 +105,61 @@ private:
     /// The consumer gathers `input` over the ring.
     bool overRing = false;
   };
+
+  /// The consumer's inputs that kernel results only kernels read, with
+  /// their producers; each appended to the choice's `key`.
+  SmallVector<std::pair<unsigned, KernelOp>>
+  handoffProducers(KernelOp consumer, std::string &key) {
+    SmallVector<std::pair<unsigned, KernelOp>> producers;
+    for (auto [i, input] : llvm::enumerate(consumer.getInputs())) {
+      auto producer = input.getDefiningOp<KernelOp>();
+      if (!producer || !producer.getScheduleAttr() || !readByKernels(input))
+        continue;
+      producers.push_back({unsigned(i), producer});
+      key += "\ninput " + std::to_string(i) + " from result " +
+             std::to_string(cast<OpResult>(input).getResultNumber()) + " of " +
+             kernelSignature(producer) + (replanned.count(producer) ? "*" : "");
+    }
+    return producers;
+  }
+
+  /// The cheapest of the consumer's own best and every alternative.
+  Choice bestChoice(KernelOp consumer,
+                    ArrayRef<std::pair<unsigned, KernelOp>> producers) {
+    Choice choice;
+    choice.consumer = consumer.getScheduleAttr();
+    choice.ns = double(choice.consumer.getCostNs());
+    auto consider = [&](const Choice &c) {
+      if (c.consumer && c.ns < choice.ns)
+        choice = c;
+    };
+    for (auto [i, producer] : producers) {
+      consider(readInPlace(consumer, i, producer));
+      consider(replanBoth(consumer, i, producer));
+    }
+    // A gather keeps the handoffs the best choice so far reads in place
+    // (no option here is credited with them).
+    for (auto [i, producer] : producers)
+      consider(gatherOverRing(consumer, i, producer,
+                              readInPlaceAt(consumer, choice, producers, i)));
+    return choice;
+  }
+
+  /// Sets the chosen schedules and marks what may not be re-planned.
+  void apply(KernelOp consumer,
+             ArrayRef<std::pair<unsigned, KernelOp>> producers, Choice choice) {
+    bool changed = choice.consumer != consumer.getScheduleAttr();
+    consumer.setScheduleAttr(choice.consumer);
+    if (choice.producer) {
+      choice.producer.setScheduleAttr(choice.producerSchedule);
+      replanned.insert(choice.producer);
+    }
+    // Re-planning a consumer that reads an input in place or gathers one
+    // would lose it.
+    if (changed || choice.producer || choice.overRing ||
+        readsInPlace(consumer, producers))
+      replanned.insert(consumer);
+  }
 
   const Arch &arch;
   int64_t cores, depth;
@@ -415,37 +432,66 @@ private:
     FailureOr<KernelPlan> current = planOf(producer, own, std::nullopt);
     if (failed(current))
       return writers;
-    size_t result = producer.getInputs().size() + j;
-    bool once = current->canHandOffInLx(current->tensors[result]);
+    bool once = current->canHandOffInLx(
+        current->tensors[producer.getInputs().size() + j]);
     double share = 0;
     if (once) {
-      FailureOr<KernelPlan> keeping =
-          planOf(producer, own, std::make_pair(true, j));
-      if (failed(keeping))
+      std::optional<double> saved = savedStoreNs(producer, j, *current);
+      if (!saved)
         return writers;
-      share = (current->estimateNs() - keeping->estimateNs()) / readers;
+      share = *saved / readers;
       writers.push_back({own, -share});
     }
     if (producer.getNumResults() != 1 || replanned.count(producer) ||
         !searched.count(producer) || (once && current->numCores() == cores))
       return writers;
-    // The fastest one tile per core, and the fastest on all the cores.
+    addReplannedWriters(producer, j,
+                        once ? std::optional<double>(share) : std::nullopt,
+                        readers, writers);
+    return writers;
+  }
+
+  /// Adds to `writers` the producer re-planned to its fastest one tile per
+  /// core (unless it writes once per core already, `share` set: then only
+  /// on all the cores), charged as ringWriters says.
+  void addReplannedWriters(
+      KernelOp producer, unsigned j, std::optional<double> share,
+      double readers,
+      SmallVectorImpl<std::pair<ScheduleAttr, double>> &writers) {
+    double own = double(producer.getScheduleAttr().getCostNs());
     for (bool allCores : {false, true}) {
-      if (once && !allCores)
+      if (share && !allCores)
         continue;
       ScheduleAttr writing = oneTileWriter(producer, j, allCores);
-      FailureOr<KernelPlan> written =
-          writing ? planOf(producer, writing, std::nullopt)
-                  : FailureOr<KernelPlan>(failure());
-      if (failed(written) ||
+      std::optional<double> store = storeNs(producer, writing);
+      if (!store ||
           llvm::any_of(writers, [&](auto &w) { return w.first == writing; }))
         continue;
-      double store = written->estimateNs() - double(writing.getCostNs());
-      double charged = once ? store - share : readers > 1 ? store : 0;
-      writers.push_back({writing, double(writing.getCostNs()) -
-                                      double(own.getCostNs()) + charged});
+      double charged = share ? *store - *share : readers > 1 ? *store : 0;
+      writers.push_back({writing, double(writing.getCostNs()) - own + charged});
     }
-    return writers;
+  }
+
+  /// What `producer` saves at the schedule it has (`current`) when its
+  /// result `j` stays in LX; none without a plan.
+  std::optional<double> savedStoreNs(KernelOp producer, unsigned j,
+                                     const KernelPlan &current) {
+    FailureOr<KernelPlan> keeping =
+        planOf(producer, producer.getScheduleAttr(), std::make_pair(true, j));
+    if (failed(keeping))
+      return std::nullopt;
+    return current.estimateNs() - keeping->estimateNs();
+  }
+
+  /// What storing its result adds to `producer` at `writing` (a schedule
+  /// costed with the result kept in LX); none without a plan.
+  std::optional<double> storeNs(KernelOp producer, ScheduleAttr writing) {
+    if (!writing)
+      return std::nullopt;
+    FailureOr<KernelPlan> written = planOf(producer, writing, std::nullopt);
+    if (failed(written))
+      return std::nullopt;
+    return written->estimateNs() - double(writing.getCostNs());
   }
 
   /// The producer's fastest schedule writing its result `j` in one tile

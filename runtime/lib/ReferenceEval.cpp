@@ -527,36 +527,50 @@ private:
     return Status::success();
   }
 
+  /// A product's sizes and the strides of element (row, col) of each
+  /// operand as it reads them (`ta`, `tb`: transposed).
+  struct MatmulGeometry {
+    int64_t m, k, kb, n;
+    int64_t aRow, aCol, bRow, bCol;
+  };
+
+  static MatmulGeometry matmulGeometry(const HostValue &a, const HostValue &b,
+                                       bool ta, bool tb) {
+    size_t ra = a.shape.size(), rb = b.shape.size();
+    MatmulGeometry g;
+    g.m = ta ? a.shape[ra - 1] : a.shape[ra - 2];
+    g.k = ta ? a.shape[ra - 2] : a.shape[ra - 1];
+    g.kb = tb ? b.shape[rb - 1] : b.shape[rb - 2];
+    g.n = tb ? b.shape[rb - 2] : b.shape[rb - 1];
+    g.aRow = ta ? 1 : g.k;
+    g.aCol = ta ? g.m : 1;
+    g.bRow = tb ? 1 : g.n;
+    g.bCol = tb ? g.k : 1;
+    return g;
+  }
+
   Status matmul(const RefOpDesc &op, HostValue &r) {
     SPYRE_RETURN_IF_ERROR(arity(op, 2));
     const HostValue &a = operand(op, 0), &b = operand(op, 1);
     if (op.ints.size() != 2 || a.isInt() || b.isInt() || r.isInt() ||
         a.shape.size() < 2 || b.shape.size() < 2 || op.shape.size() < 2)
       return opError("matmul operands do not fit it");
-    bool ta = op.ints[0] != 0, tb = op.ints[1] != 0;
-    size_t ra = a.shape.size(), rb = b.shape.size();
-    int64_t m = ta ? a.shape[ra - 1] : a.shape[ra - 2];
-    int64_t k = ta ? a.shape[ra - 2] : a.shape[ra - 1];
-    int64_t kb = tb ? b.shape[rb - 1] : b.shape[rb - 2];
-    int64_t n = tb ? b.shape[rb - 2] : b.shape[rb - 1];
+    MatmulGeometry g = matmulGeometry(a, b, op.ints[0] != 0, op.ints[1] != 0);
     size_t rr = op.shape.size();
-    if (k != kb || op.shape[rr - 2] != m || op.shape[rr - 1] != n)
+    if (g.k != g.kb || op.shape[rr - 2] != g.m || op.shape[rr - 1] != g.n)
       return opError("matmul operand shapes do not fit its result");
     std::vector<int64_t> batch(op.shape.begin(), op.shape.end() - 2);
     std::vector<int64_t> offA, offB;
     if (!batchOffsets(a, batch, offA) || !batchOffsets(b, batch, offB))
       return opError("matmul batch dims do not broadcast");
-    // Element (row, col) of the operand as the product reads it.
-    int64_t aRow = ta ? 1 : k, aCol = ta ? m : 1;
-    int64_t bRow = tb ? 1 : n, bCol = tb ? k : 1;
     for (size_t bt = 0; bt < offA.size(); ++bt)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < g.m; ++i)
+        for (int64_t j = 0; j < g.n; ++j) {
           float acc = 0;
-          for (int64_t p = 0; p < k; ++p)
-            acc += a.f[offA[bt] + i * aRow + p * aCol] *
-                   b.f[offB[bt] + p * bRow + j * bCol];
-          store.setFloat(r, int64_t(bt) * m * n + i * n + j, acc);
+          for (int64_t p = 0; p < g.k; ++p)
+            acc += a.f[offA[bt] + i * g.aRow + p * g.aCol] *
+                   b.f[offB[bt] + p * g.bRow + j * g.bCol];
+          store.setFloat(r, int64_t(bt) * g.m * g.n + i * g.n + j, acc);
         }
     return Status::success();
   }
