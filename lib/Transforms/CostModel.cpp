@@ -298,10 +298,22 @@ double streamedAccNs(const KernelPlan &plan, const KernelTransfers &t,
                      const BodyTimes &body, const DmaTime &store, int64_t tiles,
                      int64_t accTiles, double prologue) {
   int64_t cores = plan.numCores();
-  double stream = pipelineNs(dmaTime(plan.arch, t.inner, cores), body.inner,
-                             DmaTime(), accTiles, plan.schedule.getDepth() > 1);
-  return double(tiles) * (dmaTime(plan.arch, t.loads, cores).period + stream +
-                          body.epilogue + store.period) +
+  DmaTime inner = dmaTime(plan.arch, t.inner, cores);
+  double loads = dmaTime(plan.arch, t.loads, cores).period;
+  bool overlap = plan.schedule.getDepth() > 1;
+  if (overlap && t.stores.empty()) {
+    // Nothing stored per tile (the result stays in LX): the next tile's
+    // loads queue behind this tile's stream, not behind its epilogue, so
+    // the stream runs on across tiles and fills once; an epilogue longer
+    // than a tile's stream shows.
+    double step = std::max(inner.period, body.inner);
+    double shown = std::max(0.0, body.epilogue - double(accTiles) * step);
+    return pipelineNs(inner, body.inner, DmaTime(), tiles * accTiles, true) +
+           double(tiles) * (loads + shown) + body.epilogue + prologue;
+  }
+  double stream =
+      pipelineNs(inner, body.inner, DmaTime(), accTiles, overlap);
+  return double(tiles) * (loads + stream + body.epilogue + store.period) +
          prologue;
 }
 

@@ -1471,21 +1471,23 @@ SmallVector<int64_t> KernelPlan::powersUpTo(int64_t limit) {
 /// The tiles of a `size`-element loop that are a whole number of sticks of
 /// every stick size in `sticks` (elements) and divide each one's padded
 /// stick count (checkStickTile's rule, for every tensor at once), and a
-/// multiple of `multiple`: powers of two of their least common multiple,
-/// then the whole loop.
+/// multiple of `multiple`: every multiple of their least common multiple
+/// that qualifies, then the whole loop. Not only powers of two: a loop of
+/// 200 sticks (12,800 elements) takes tiles of 10, 20, 25 or 40 sticks,
+/// which hold more of a weight per transfer than 8 within the same LX.
 static SmallVector<int64_t> stickTiles(int64_t size, ArrayRef<int64_t> sticks,
                                        int64_t multiple) {
   int64_t e = multiple;
   for (int64_t s : sticks)
     e = std::lcm(e, s);
-  llvm::SetVector<int64_t> v;
-  for (int64_t t = e; t < size; t *= 2)
+  SmallVector<int64_t> v;
+  for (int64_t t = e; t < size; t += e)
     if (llvm::all_of(sticks, [&](int64_t s) {
           return llvm::divideCeil(size, s) % (t / s) == 0;
         }))
-      v.insert(t);
-  v.insert(size);
-  return v.takeVector();
+      v.push_back(t);
+  v.push_back(size);
+  return v;
 }
 
 /// The stick sizes (in elements) of the kernel's inputs and results whose
