@@ -18,6 +18,7 @@
 
 #include "KernelRewrite.h"
 #include "Preconditions.h"
+#include "ScheduleSearch.h"
 #include "spyre/Transforms/KernelPlan.h"
 #include "spyre/Transforms/Passes.h"
 
@@ -26,6 +27,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <limits>
+#include <map>
 
 namespace spyre {
 #define GEN_PASS_DEF_SPYREFORMKERNELS
@@ -182,8 +186,10 @@ struct FormKernelsPass
       func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
       for (KernelOp kernel : kernels)
         pruneResults(kernel);
-      if (fuseConsumers)
+      if (fuseConsumers) {
         inlineProducers(func);
+        mergeProjections(func);
+      }
       copyUncomputedOutputs(func);
     }
   }
@@ -410,6 +416,72 @@ struct FormKernelsPass
       }
     }
   }
+
+  /// Matmul kernels multiplying one lhs by different weights over the
+  /// same loops (k and v projections under grouped-query attention) become
+  /// one kernel with a result each: one read of the lhs, one kernel's
+  /// synchronization instead of two.
+  void mergeProjections(func::FuncOp func) {
+    SmallVector<KernelOp> kernels;
+    func.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    llvm::DenseSet<Operation *> erased;
+    for (auto [i, first] : llvm::enumerate(kernels)) {
+      if (erased.contains(first))
+        continue;
+      for (KernelOp second : ArrayRef(kernels).drop_front(i + 1)) {
+        if (erased.contains(second))
+          continue;
+        KernelOp merged = mergeSiblingProjections(first, second);
+        if (!merged)
+          continue;
+        if (merged.getBodyBlock().getOperations().size() > kMaxFusedOps ||
+            !KernelPlan::isRunnable(merged, getArch(merged), maxCores) ||
+            !(bestEstimate(merged) < bestEstimate(first) +
+                                         bestEstimate(second))) {
+          merged.erase();
+          continue;
+        }
+        first.getResult(0).replaceAllUsesWith(merged.getResult(0));
+        second.getResult(0).replaceAllUsesWith(merged.getResult(1));
+        erased.insert(first);
+        erased.insert(second);
+        first.erase();
+        second.erase();
+        break;
+      }
+    }
+  }
+
+  /// Estimated nanoseconds of matmul kernel `kernel`'s fastest schedule,
+  /// its lhs read in LX (as the producer's handoff gives it: two kernels
+  /// reading it in place pay no load for it either) and its other tensors
+  /// through device memory; infinite without one. Per kernel signature,
+  /// so identical layers search once.
+  double bestEstimate(KernelOp kernel) {
+    std::string signature = kernelSignature(kernel);
+    if (auto it = estimates.find(signature); it != estimates.end())
+      return it->second;
+    double ns = std::numeric_limits<double>::infinity();
+    const Arch &arch = getArch(kernel);
+    FailureOr<KernelPlan::Roles> roles =
+        KernelPlan::roles(kernel, /*emitErrors=*/false);
+    MatmulOp root = *kernel.getBodyBlock().getOps<MatmulOp>().begin();
+    int64_t lhs = aliasedInput(root.getLhs());
+    SmallVector<StringRef> paths(kernel.getInputs().size(), "dma");
+    paths[lhs] = "lx";
+    kernel.setSourcesAttr(Builder(kernel.getContext()).getStrArrayAttr(paths));
+    int64_t cores =
+        maxCores > 0 ? std::min<int64_t>(maxCores, arch.cores) : arch.cores;
+    if (succeeded(roles))
+      if (ScheduleAttr best = searchSchedule(kernel, *roles, arch, cores,
+                                             std::max<int64_t>(depth, 1),
+                                             /*accept=*/nullptr))
+        ns = double(best.getCostNs());
+    kernel->removeAttr(kernel.getSourcesAttrName());
+    estimates[signature] = ns;
+    return ns;
+  }
+  std::map<std::string, double> estimates;
 
   /// Whether the kernel with `op` fused in is one KernelPlan supports (a
   /// plan of a fused copy of the kernel) and still fits LX at its smallest

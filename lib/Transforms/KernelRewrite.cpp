@@ -235,4 +235,83 @@ KernelOp inlineProducer(KernelOp consumer, KernelOp producer) {
   return rewritten;
 }
 
+/// Whether every input of `kernel` is defined before `point` (a block
+/// argument or an op earlier in its block): the kernel can move there.
+static bool inputsDefinedBefore(KernelOp kernel, Operation *point) {
+  return llvm::all_of(kernel.getInputs(), [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || (def->getBlock() == point->getBlock() &&
+                    def->isBeforeInBlock(point));
+  });
+}
+
+bool areSiblingProjections(KernelOp first, KernelOp second) {
+  MatmulOp a = rootMatmul(first), b = rootMatmul(second);
+  if (!a || !b || first == second || first->getBlock() != second->getBlock() ||
+      !first->isBeforeInBlock(second) || first.getNumResults() != 1 ||
+      second.getNumResults() != 1 || first.getSpace() != second.getSpace() ||
+      first.getIteratorsAttr() != second.getIteratorsAttr() ||
+      first.getIndexingMapList().back() != second.getIndexingMapList().back() ||
+      !pointwiseAfter(first, a) || !pointwiseAfter(second, b) ||
+      aliasedInput(b.getRhs()) < 0 || !inputsDefinedBefore(second, first))
+    return false;
+  int64_t lhs = aliasedInput(a.getLhs()), theirLhs = aliasedInput(b.getLhs());
+  return lhs >= 0 && theirLhs >= 0 &&
+         a.getLhs().getType() == b.getLhs().getType() &&
+         first.getInputs()[lhs] == second.getInputs()[theirLhs] &&
+         first.getIndexingMapList()[lhs] == second.getIndexingMapList()[theirLhs];
+}
+
+KernelOp mergeSiblingProjections(KernelOp first, KernelOp second) {
+  if (!areSiblingProjections(first, second))
+    return {};
+  MergedInputs merged;
+  SmallVector<AffineMap> firstMaps = first.getIndexingMapList();
+  SmallVector<AffineMap> secondMaps = second.getIndexingMapList();
+  SmallVector<unsigned> firstArgs, secondArgs;
+  for (auto [i, v] : llvm::enumerate(first.getInputs()))
+    firstArgs.push_back(merged.add(v, firstMaps[i]));
+  for (auto [i, v] : llvm::enumerate(second.getInputs()))
+    secondArgs.push_back(merged.add(v, secondMaps[i]));
+  merged.maps.push_back(firstMaps.back());
+  merged.maps.push_back(secondMaps.back());
+
+  OpBuilder b(first);
+  SmallVector<Type> results = {first.getResult(0).getType(),
+                               second.getResult(0).getType()};
+  auto kernel =
+      KernelOp::create(b, first.getLoc(), results, first.getName(),
+                       merged.inputs);
+  for (NamedAttribute attr : first->getAttrs())
+    kernel->setAttr(attr.getName(), attr.getValue());
+  kernel.setIndexingMapsAttr(b.getAffineMapArrayAttr(merged.maps));
+  Block *body = &kernel.getBodyBlock(); // an argument per input
+
+  // Both products first, then both epilogues: every product accumulates
+  // before any epilogue op runs (as for the gated MLP's two matmuls).
+  IRMapping firstMap, secondMap;
+  for (auto [j, arg] : llvm::enumerate(firstArgs))
+    firstMap.map(first.getBodyBlock().getArgument(j), body->getArgument(arg));
+  for (auto [j, arg] : llvm::enumerate(secondArgs))
+    secondMap.map(second.getBodyBlock().getArgument(j), body->getArgument(arg));
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  auto cloneRange = [&](KernelOp from, IRMapping &mapping, bool products) {
+    MatmulOp root = rootMatmul(from);
+    for (Operation &op : from.getBodyBlock().without_terminator()) {
+      bool isProduct = !root->isBeforeInBlock(&op);
+      if (isProduct == products)
+        inner.clone(op, mapping);
+    }
+  };
+  cloneRange(first, firstMap, true);
+  cloneRange(second, secondMap, true);
+  cloneRange(first, firstMap, false);
+  cloneRange(second, secondMap, false);
+  YieldOp::create(inner, first.getYield().getLoc(),
+                  ValueRange{firstMap.lookup(first.getYield().getOperand(0)),
+                             secondMap.lookup(
+                                 second.getYield().getOperand(0))});
+  return kernel;
+}
+
 } // namespace spyre

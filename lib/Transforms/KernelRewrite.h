@@ -42,6 +42,20 @@ TransposeOp onlyPermutation(KernelOp kernel);
 /// and erases); null when the producer or the reads do not qualify.
 KernelOp inlineProducer(KernelOp consumer, KernelOp producer);
 
+/// Whether `first` and `second` (later in the same block) are projections
+/// of one lhs a kernel can compute together: matmul kernels over the same
+/// loops, iterators and result map, each with one result and pointwise ops
+/// after its matmul, multiplying the same lhs tensor (same map) by inputs,
+/// `second` reading nothing defined after `first` (k and v beside each
+/// other under grouped-query attention: the same N).
+bool areSiblingProjections(KernelOp first, KernelOp second);
+
+/// The kernel computing both sibling projections (above), before `first`:
+/// its inputs `first`'s then `second`'s (each value and map once), its
+/// results `first`'s then `second`'s; null when they do not qualify. The
+/// two are left as they are (the caller replaces and erases).
+KernelOp mergeSiblingProjections(KernelOp first, KernelOp second);
+
 } // namespace spyre
 
 #endif // SPYRE_LIB_TRANSFORMS_KERNELREWRITE_H

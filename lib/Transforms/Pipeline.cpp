@@ -37,6 +37,7 @@ void buildSpyrePipeline(OpPassManager &pm, const PipelineOptions &options) {
   formKernels.fuseConsumers = options.fusion;
   formKernels.maxCores = options.maxCores;
   formKernels.leavePermutes = options.onChip;
+  formKernels.depth = options.depth;
   pm.addPass(createSpyreFormKernels(formKernels));
   if (options.onChip) {
     SpyreReorderOnChipOptions reorder;

@@ -350,12 +350,13 @@ func.func @gated_mlp(%x: tensor<64x128xf16, #row>, %wg: tensor<256x128xf16, #kma
 
 // Near-misses of the gated MLP keep two matmul kernels: the two matmuls
 // multiply different lhs tensors (x and y); the gate's SiLU is also an
-// output (it must be stored anyway).
+// output (it must be stored anyway). The two products of x by wg, read
+// by different kernels, are sibling projections: one kernel computes both.
 // CHECK-LABEL: func.func @not_gated
-// CHECK: %[[G:.*]] = spyre.kernel "k0_matmul"(%arg0, %arg2)
-// CHECK: spyre.kernel "k1_matmul"(%arg1, %arg3, %[[G]])
-// CHECK: %[[S:.*]] = spyre.kernel "k2_matmul"(%arg0, %arg2)
-// CHECK: spyre.kernel "k3_matmul"(%arg0, %arg3, %[[S]])
+// CHECK: %[[G:.*]]:2 = spyre.kernel "k0_matmul"(%arg0, %arg2)
+// CHECK: spyre.kernel "k1_matmul"(%arg1, %arg3, %[[G]]#0)
+// CHECK: spyre.kernel "k3_matmul"(%arg0, %arg3, %[[G]]#1)
+// CHECK: return {{.*}}, %[[G]]#1
 func.func @not_gated(%x: tensor<64x128xf16, #row>, %y: tensor<64x128xf16, #row>, %wg: tensor<256x128xf16, #kmaj>, %wu: tensor<256x128xf16, #kmaj>) -> (tensor<64x256xf16, #row>, tensor<64x256xf16, #row>, tensor<64x256xf16, #row>) {
   %g = spyre.matmul %x, %wg {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
   %u = spyre.matmul %y, %wu {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
@@ -393,4 +394,36 @@ func.func @residual_norm(%x: tensor<64x256xf16, #row>, %o: tensor<64x256xf16, #r
   %s = spyre.reduce sum %sq dim 1 : tensor<64x256xf32, #row32> -> tensor<64x1xf32, #row32>
   %next = spyre.binary add %h, %x : tensor<64x256xf16, #row>, tensor<64x256xf16, #row> -> tensor<64x256xf16, #row>
   return %s, %next : tensor<64x1xf32, #row32>, tensor<64x256xf16, #row>
+}
+
+// -----
+
+#row = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#kmaj = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+
+// The k and v projections of grouped-query attention (one lhs, weights of
+// the same shape) form one kernel with a result each: both products, then
+// both epilogues. Not merged: a projection of another N (q), and one whose
+// weights are computed after the first projection (it cannot move there).
+// CHECK-LABEL: func.func @sibling_projections
+// CHECK: %[[Q:.*]] = spyre.kernel "k0_matmul"(%arg0, %arg1)
+// CHECK: %[[KV:.*]]:2 = spyre.kernel "k1_matmul"(%arg0, %arg2, %arg3)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<64x128xf16, #layout>, %[[WK:.*]]: tensor<128x128xf16, #layout1>, %[[WV:.*]]: tensor<128x128xf16, #layout1>):
+// CHECK-NEXT: %[[PK:.*]] = spyre.matmul %[[X]], %[[WK]]
+// CHECK-NEXT: %[[PV:.*]] = spyre.matmul %[[X]], %[[WV]]
+// CHECK-NEXT: %[[E:.*]] = spyre.unary neg %[[PV]]
+// CHECK-NEXT: spyre.yield %[[PK]], %[[E]]
+// CHECK: %[[W2:.*]] = spyre.kernel "k3_unary"(%arg3)
+// CHECK: spyre.kernel "k4_matmul"(%arg0, %[[W2]])
+// CHECK: return %[[Q]], %[[KV]]#0, %[[KV]]#1
+// UNFUSED-LABEL: func.func @sibling_projections
+// UNFUSED-COUNT-5: spyre.kernel
+func.func @sibling_projections(%x: tensor<64x128xf16, #row>, %wq: tensor<256x128xf16, #kmaj>, %wk: tensor<128x128xf16, #kmaj>, %wv: tensor<128x128xf16, #kmaj>) -> (tensor<64x256xf16, #row>, tensor<64x128xf16, #row>, tensor<64x128xf16, #row>, tensor<64x128xf16, #row>) {
+  %q = spyre.matmul %x, %wq {transpose_rhs} : tensor<64x128xf16, #row>, tensor<256x128xf16, #kmaj> -> tensor<64x256xf16, #row>
+  %k = spyre.matmul %x, %wk {transpose_rhs} : tensor<64x128xf16, #row>, tensor<128x128xf16, #kmaj> -> tensor<64x128xf16, #row>
+  %v = spyre.matmul %x, %wv {transpose_rhs} : tensor<64x128xf16, #row>, tensor<128x128xf16, #kmaj> -> tensor<64x128xf16, #row>
+  %nv = spyre.unary neg %v : tensor<64x128xf16, #row> -> tensor<64x128xf16, #row>
+  %w2 = spyre.unary neg %wv : tensor<128x128xf16, #kmaj> -> tensor<128x128xf16, #kmaj>
+  %late = spyre.matmul %x, %w2 {transpose_rhs} : tensor<64x128xf16, #row>, tensor<128x128xf16, #kmaj> -> tensor<64x128xf16, #row>
+  return %q, %k, %nv, %late : tensor<64x256xf16, #row>, tensor<64x128xf16, #row>, tensor<64x128xf16, #row>, tensor<64x128xf16, #row>
 }

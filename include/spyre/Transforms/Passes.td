@@ -296,7 +296,11 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
     `rotate_half(q) * sin`). Likewise a matmul kernel read that way by
     another matmul kernel over the same loops and of the same lhs: the
     gated MLP's gate projection and its SiLU run in the up projection's
-    kernel, two accumulators fed by one lhs stream.
+    kernel, two accumulators fed by one lhs stream. Matmul kernels of one
+    lhs over the same loops that nothing connects (k and v projections
+    under grouped-query attention) become one kernel with a result each
+    where its fastest schedule beats the two kernels' (each alone, the
+    search of `spyre-schedule-cores` at `depth`).
     With `leave-permutes`, nothing is fused into a kernel that only
     permutes (a transpose keeping the stick dim): it stays pure for
     `spyre-reorder-on-chip` to fold into its neighbours.
@@ -314,7 +318,10 @@ def SpyreFormKernels : Pass<"spyre-form-kernels", "::mlir::ModuleOp"> {
            "fusion is kept only if the fused kernel still has a schedule">,
     Option<"leavePermutes", "leave-permutes", "bool", /*default=*/"true",
            "Fuse nothing into a kernel that only permutes (spyre-reorder-on-"
-           "chip folds it into its neighbours; false with --on-chip=false)">
+           "chip folds it into its neighbours; false with --on-chip=false)">,
+    Option<"depth", "depth", "int64_t", /*default=*/"2",
+           "Buffer copies of the schedules weighed when sibling projections "
+           "may merge, as spyre-schedule-cores">
   ];
   let dependentDialects = ["::spyre::SpyreDialect"];
 }
