@@ -311,8 +311,7 @@ double streamedAccNs(const KernelPlan &plan, const KernelTransfers &t,
     return pipelineNs(inner, body.inner, DmaTime(), tiles * accTiles, true) +
            double(tiles) * (loads + shown) + body.epilogue + prologue;
   }
-  double stream =
-      pipelineNs(inner, body.inner, DmaTime(), accTiles, overlap);
+  double stream = pipelineNs(inner, body.inner, DmaTime(), accTiles, overlap);
   return double(tiles) * (loads + stream + body.epilogue + store.period) +
          prologue;
 }

@@ -436,8 +436,8 @@ struct FormKernelsPass
           continue;
         if (merged.getBodyBlock().getOperations().size() > kMaxFusedOps ||
             !KernelPlan::isRunnable(merged, getArch(merged), maxCores) ||
-            !(bestEstimate(merged) < bestEstimate(first) +
-                                         bestEstimate(second))) {
+            !(bestEstimate(merged) <
+              bestEstimate(first) + bestEstimate(second))) {
           merged.erase();
           continue;
         }

@@ -259,7 +259,8 @@ bool areSiblingProjections(KernelOp first, KernelOp second) {
   return lhs >= 0 && theirLhs >= 0 &&
          a.getLhs().getType() == b.getLhs().getType() &&
          first.getInputs()[lhs] == second.getInputs()[theirLhs] &&
-         first.getIndexingMapList()[lhs] == second.getIndexingMapList()[theirLhs];
+         first.getIndexingMapList()[lhs] ==
+             second.getIndexingMapList()[theirLhs];
 }
 
 KernelOp mergeSiblingProjections(KernelOp first, KernelOp second) {
@@ -279,9 +280,8 @@ KernelOp mergeSiblingProjections(KernelOp first, KernelOp second) {
   OpBuilder b(first);
   SmallVector<Type> results = {first.getResult(0).getType(),
                                second.getResult(0).getType()};
-  auto kernel =
-      KernelOp::create(b, first.getLoc(), results, first.getName(),
-                       merged.inputs);
+  auto kernel = KernelOp::create(b, first.getLoc(), results, first.getName(),
+                                 merged.inputs);
   for (NamedAttribute attr : first->getAttrs())
     kernel->setAttr(attr.getName(), attr.getValue());
   kernel.setIndexingMapsAttr(b.getAffineMapArrayAttr(merged.maps));
@@ -307,10 +307,10 @@ KernelOp mergeSiblingProjections(KernelOp first, KernelOp second) {
   cloneRange(second, secondMap, true);
   cloneRange(first, firstMap, false);
   cloneRange(second, secondMap, false);
-  YieldOp::create(inner, first.getYield().getLoc(),
-                  ValueRange{firstMap.lookup(first.getYield().getOperand(0)),
-                             secondMap.lookup(
-                                 second.getYield().getOperand(0))});
+  YieldOp::create(
+      inner, first.getYield().getLoc(),
+      ValueRange{firstMap.lookup(first.getYield().getOperand(0)),
+                 secondMap.lookup(second.getYield().getOperand(0))});
   return kernel;
 }
 
