@@ -158,13 +158,13 @@ TEST(Timing, ComputeRunsAheadOfLoadsItDoesNotRead) {
   // attention kernel's held query tiles are such loads). The issue window
   // bounds the simulator, not the timing, for runs of this size.
   SimHarness h(idealMemoryArch());
-  const uint32_t loads = 100, ops = 3800, bytes = 65536;
+  const uint32_t loads = 100, ops = 800, bytes = 65536;
   rt::DeviceAddr mem = h.upload(std::vector<uint8_t>(loads * bytes));
   Inst ld = load(mem, 0, bytes);
   ld.memLoopStride[0] = ld.lxLoopStride[0][0] = int32_t(bytes);
   ld.lxWrap[0] = 4 * bytes; // LX below the SFP's operands
-  Inst neg = sfpUnary(isa::UnaryOp::Neg, 1u << 20, (1u << 20) + 65536, 64, 64,
-                      256, 256);
+  Inst neg = sfpUnary(isa::UnaryOp::Neg, 1u << 20, (1u << 20) + 65536, 64, 256,
+                      1024, 1024);
   std::vector<Inst> loadAll = {loop(loads), ld, endLoop()};
   std::vector<Inst> computeAll = {loop(ops), neg, endLoop()};
   ASSERT_OK(h.run(loadAll));

@@ -123,7 +123,7 @@ public:
     for (uint32_t c = 0; c < step.numCores; ++c) {
       Core &core = cores_[c];
       core.id = c;
-      core.slots.resize(kIssueWindow);
+      core.slots.resize(kInitialSlots);
       core.lastEndPs = startPs;
       if (prog_.hasMulticast)
         core.execCount.assign(prog_.insts.size(), 0);
@@ -202,7 +202,20 @@ private:
     return endPs;
   }
 
-  Slot &slot(Core &c, uint64_t seq) { return c.slots[seq % kIssueWindow]; }
+  Slot &slot(Core &c, uint64_t seq) {
+    return c.slots[seq & (c.slots.size() - 1)];
+  }
+
+  /// Doubles `c`'s ring of slots, each in-flight instruction moving to its
+  /// place in the larger ring: a core pays for the window it uses, not for
+  /// the whole of it on every step.
+  static void growSlots(Core &c) {
+    std::vector<Slot> grown(c.slots.size() * 2);
+    for (uint64_t seq = c.head; seq < c.tail; ++seq)
+      grown[seq & (grown.size() - 1)] =
+          std::move(c.slots[seq & (c.slots.size() - 1)]);
+    c.slots.swap(grown);
+  }
 
   int64_t param(uint32_t core, uint8_t index) const {
     if (index == isa::kNone)
@@ -367,6 +380,8 @@ private:
 
   bool issue(Core &c) {
     while (!c.walkDone && c.tail - c.head < kIssueWindow) {
+      if (c.tail - c.head == c.slots.size())
+        growSlots(c);
       uint32_t pc;
       uint64_t iv[isa::kMaxLoopDepth];
       unsigned depth = 0;
