@@ -81,27 +81,42 @@ static bool pointwiseAfter(KernelOp kernel, MatmulOp root) {
   return true;
 }
 
+/// Whether kernels `x` and `y` run over the same loops and iterators.
+static bool sameLoops(KernelOp x, KernelOp y) {
+  return x.getSpace() == y.getSpace() &&
+         x.getIteratorsAttr() == y.getIteratorsAttr();
+}
+
+/// Whether matmul `mx` of kernel `x` and `my` of kernel `y` multiply the
+/// same lhs tensor, read through the same map, by a kernel input of `y`.
+static bool sameLhs(KernelOp x, MatmulOp mx, KernelOp y, MatmulOp my) {
+  int64_t lx = aliasedInput(mx.getLhs()), ly = aliasedInput(my.getLhs());
+  return lx >= 0 && ly >= 0 && aliasedInput(my.getRhs()) >= 0 &&
+         mx.getLhs().getType() == my.getLhs().getType() &&
+         x.getInputs()[lx] == y.getInputs()[ly] &&
+         x.getIndexingMapList()[lx] == y.getIndexingMapList()[ly];
+}
+
+/// The root matmul of a kernel with one result and only pointwise ops
+/// after that matmul; null otherwise.
+static MatmulOp projectionMatmul(KernelOp kernel) {
+  MatmulOp root = rootMatmul(kernel);
+  if (!root || kernel.getNumResults() != 1 || !pointwiseAfter(kernel, root))
+    return {};
+  return root;
+}
+
 /// Whether `producer` is a matmul kernel over the same loops as matmul
 /// kernel `consumer`, multiplying the same lhs (same tensor, same map) by
 /// an input, with pointwise ops after its matmul, writing its one result
 /// where `consumer` reads it (input `i`): the gated MLP's gate projection
 /// (and its SiLU) beside the up projection.
 static bool isSiblingMatmul(KernelOp consumer, unsigned i, KernelOp producer) {
-  MatmulOp mine = rootMatmul(consumer), theirs = rootMatmul(producer);
-  if (!mine || !theirs || producer.getNumResults() != 1 ||
-      producer.getSpace() != consumer.getSpace() ||
-      producer.getIteratorsAttr() != consumer.getIteratorsAttr() ||
-      producer.getIndexingMapList().back() !=
-          consumer.getIndexingMapList()[i] ||
-      !pointwiseAfter(producer, theirs) || aliasedInput(theirs.getRhs()) < 0)
-    return false;
-  int64_t lhs = aliasedInput(mine.getLhs()),
-          theirLhs = aliasedInput(theirs.getLhs());
-  return lhs >= 0 && theirLhs >= 0 &&
-         mine.getLhs().getType() == theirs.getLhs().getType() &&
-         consumer.getInputs()[lhs] == producer.getInputs()[theirLhs] &&
-         consumer.getIndexingMapList()[lhs] ==
-             producer.getIndexingMapList()[theirLhs];
+  MatmulOp mine = rootMatmul(consumer), theirs = projectionMatmul(producer);
+  return mine && theirs && sameLoops(consumer, producer) &&
+         producer.getIndexingMapList().back() ==
+             consumer.getIndexingMapList()[i] &&
+         sameLhs(consumer, mine, producer, theirs);
 }
 
 /// Whether `consumer` may compute `producer`'s one result itself: the
@@ -246,21 +261,12 @@ static bool inputsDefinedBefore(KernelOp kernel, Operation *point) {
 }
 
 bool areSiblingProjections(KernelOp first, KernelOp second) {
-  MatmulOp a = rootMatmul(first), b = rootMatmul(second);
-  if (!a || !b || first == second || first->getBlock() != second->getBlock() ||
-      !first->isBeforeInBlock(second) || first.getNumResults() != 1 ||
-      second.getNumResults() != 1 || first.getSpace() != second.getSpace() ||
-      first.getIteratorsAttr() != second.getIteratorsAttr() ||
-      first.getIndexingMapList().back() != second.getIndexingMapList().back() ||
-      !pointwiseAfter(first, a) || !pointwiseAfter(second, b) ||
-      aliasedInput(b.getRhs()) < 0 || !inputsDefinedBefore(second, first))
-    return false;
-  int64_t lhs = aliasedInput(a.getLhs()), theirLhs = aliasedInput(b.getLhs());
-  return lhs >= 0 && theirLhs >= 0 &&
-         a.getLhs().getType() == b.getLhs().getType() &&
-         first.getInputs()[lhs] == second.getInputs()[theirLhs] &&
-         first.getIndexingMapList()[lhs] ==
-             second.getIndexingMapList()[theirLhs];
+  MatmulOp a = projectionMatmul(first), b = projectionMatmul(second);
+  return a && b && first != second && first->getBlock() == second->getBlock() &&
+         first->isBeforeInBlock(second) && sameLoops(first, second) &&
+         first.getIndexingMapList().back() ==
+             second.getIndexingMapList().back() &&
+         sameLhs(first, a, second, b) && inputsDefinedBefore(second, first);
 }
 
 KernelOp mergeSiblingProjections(KernelOp first, KernelOp second) {
