@@ -70,6 +70,11 @@ BENCH = {
         lambda x, w: torch.mm(x, w),
         [In((1, 4096), name="x"), In((4096, 16384), name="w")],
         "torch.mm(x[1,4096], w[4096,16384]): one token, memory bound"),
+    "mm_8x16384x64": (
+        lambda x, w: torch.mm(x, w),
+        [In((8, 16384), name="x"), In((16384, 64), name="w")],
+        "torch.mm(x[8,16384], w[16384,64]): one output tile, k split over "
+        "cores with the partial sums reduced over the partial-sum ring"),
     "mm_64x4096x16384": (
         lambda x, w: torch.mm(x, w),
         [In((64, 4096), name="x"), In((4096, 16384), name="w")],

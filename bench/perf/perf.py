@@ -45,6 +45,7 @@ MODELS = [
     ("mm_512x4096x16384", f"{BENCH}/mm_512x4096x16384"),
     ("mm_64x4096x16384", f"{BENCH}/mm_64x4096x16384"),
     ("mm_1x4096x16384", f"{BENCH}/mm_1x4096x16384"),
+    ("mm_8x16384x64", f"{BENCH}/mm_8x16384x64"),
     ("softmax_512x1024", f"{BENCH}/softmax_512x1024"),
     ("softmax_dim0_512x1024", f"{BENCH}/softmax_dim0_512x1024"),
     ("layer_norm_512x4096", f"{BENCH}/layer_norm_512x4096"),

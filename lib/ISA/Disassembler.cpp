@@ -151,6 +151,10 @@ void printRing(Line &out, const Inst &inst, const std::string &) {
   if (inst.memParam != kNone) // peer = arg[0] + P(memParam)
     out << "+p" << unsigned(inst.memParam);
   out << " tag=" << inst.arg[1] << " bytes=" << inst.arg[2];
+  if (inst.flags & kFlagPartialSum)
+    out << " partial_sum";
+  if (inst.flags & kFlagAccumulate)
+    out << " accumulate";
 }
 
 void printClamp(Line &out, const Inst &inst) {

@@ -343,11 +343,33 @@ double KernelPlan::estimateWorkNs() const {
   double prologue = dmaTime(arch, t.once, cores).period + start + gathers;
   DmaTime store = dmaTime(arch, t.stores, cores);
 
+  double reduce = partialSumNs();
   if (isOneTile(tiles, accTiles, t))
-    return oneTileNs(*this, t, body, start);
+    return oneTileNs(*this, t, body, start) + reduce;
   if (accLoop < 0 || !llvm::is_contained(hardwareLoops(), accLoop))
-    return tilePipelineNs(*this, s, t, body, store, tiles, prologue);
-  return streamedAccNs(*this, t, body, store, tiles, accTiles, prologue);
+    return tilePipelineNs(*this, s, t, body, store, tiles, prologue) + reduce;
+  return streamedAccNs(*this, t, body, store, tiles, accTiles, prologue) +
+         reduce;
+}
+
+double KernelPlan::partialSumNs() const {
+  int64_t g = kSplit();
+  if (g <= 1)
+    return 0;
+  const PlanValue *acc = nullptr;
+  for (auto &[v, pv] : values)
+    if (isa<MatmulOp>(pv.op))
+      acc = &pv;
+  double bytes = double(acc->rows * acc->sticks * arch.stickBytes);
+  double transfer = bytes / arch.psumLinkBandwidth() * 1e9;
+  // Per tile the cores inside the chain receive, then pass the sum on
+  // (their ring unit does one after the other, and the tile's buffer is
+  // not free before); the ends do one of the two. The first core's last
+  // sum comes down the whole chain.
+  int64_t tiles = tilesOutsideAccLoop(*this, busiestShare(*this));
+  double perTile = (g > 2 ? 2.0 : 1.0) * transfer;
+  return double(tiles) * perTile +
+         double(g - 1) * (transfer + arch.psumHopsNs(1));
 }
 
 namespace {

@@ -80,6 +80,9 @@ private:
   } at;
   /// The accumulation loop is the innermost open loop.
   bool inAccLoop = false;
+  /// Inside a guard (which runs once), the loop buffers rotate with: the
+  /// innermost loop outside the guards.
+  std::optional<int64_t> rotateLevel;
 
   int64_t stickBytes() const { return plan.arch.stickBytes; }
   IntegerAttr i64(int64_t v) { return b.getI64IntegerAttr(v); }
@@ -179,7 +182,7 @@ private:
     if (inAccLoop && !streamed)
       return scope.lx(buf.offset, buf.bytes, buf.copies,
                       int64_t(scope.depth()) - 2);
-    return scope.lx(buf.offset, buf.bytes, buf.copies);
+    return scope.lx(buf.offset, buf.bytes, buf.copies, rotateLevel);
   }
 
   /// The edge clamp of argument `argIndex` along loop `l`.
@@ -229,10 +232,58 @@ private:
     inAccLoop = false;
     if (looped)
       closeLoops(1);
-    if (failed(emitValues(/*inner=*/false)))
-      return failure();
-    emitStores();
-    return success();
+    emitPartialSums();
+    // With a K-split only the first core of each k group has the sums.
+    return guarded(
+        [&](int64_t c) {
+          return plan.kSplit() == 1 || plan.splitCoord(c, plan.accLoop) == 0;
+        },
+        [&] {
+          if (failed(emitValues(/*inner=*/false)))
+            return failure();
+          emitStores();
+          return success();
+        });
+  }
+
+  /// A K-split's reduction (KernelPlan::kSplit) down the partial-sum ring:
+  /// the core at k coordinate j adds the sums of the cores after it,
+  /// received from core + 1, to its own and passes them on to core - 1, so
+  /// that the first core of the group ends with the tile's sums.
+  void emitPartialSums() {
+    if (plan.kSplit() <= 1)
+      return;
+    for (auto &[v, pv] : plan.values) {
+      if (!isa<MatmulOp>(pv.op))
+        continue;
+      int64_t bytes = pv.rows * pv.sticks * stickBytes();
+      int64_t buffer = plan.valueBuffer.lookup(v);
+      emitPartialSumTransfer<RingRecvOp>(buffer, bytes, /*toward=*/+1);
+      emitPartialSumTransfer<RingSendOp>(buffer, bytes, /*toward=*/-1);
+    }
+  }
+
+  /// On every core whose k group has a core at `toward` from it, a
+  /// partial-sum transfer of `bytes` of buffer `buffer` with that core (an
+  /// accumulating receive, or a send).
+  template <typename RingOp>
+  void emitPartialSumTransfer(int64_t buffer, int64_t bytes, int64_t toward) {
+    int64_t g = plan.kSplit();
+    auto peer = [&](int64_t c) -> std::optional<int64_t> {
+      int64_t j = plan.splitCoord(c, plan.accLoop) + toward;
+      return j >= 0 && j < g ? std::optional<int64_t>(c + toward)
+                             : std::nullopt;
+    };
+    (void)guarded([&](int64_t c) { return peer(c).has_value(); },
+                  [&] {
+                    int64_t slot = scope.params.slot(perCore(
+                        [&](int64_t c) { return peer(c).value_or(0); }));
+                    RingOp::create(b, loc, lxAddress(buffer), i64(0),
+                                   slot >= 0 ? i64(slot) : IntegerAttr(),
+                                   i64(0), i64(bytes), b.getUnitAttr(),
+                                   flag(std::is_same_v<RingOp, RingRecvOp>));
+                    return success();
+                  });
   }
 
   /// A pipelined tile's loads (its accumulation loop, if any, is one step).
@@ -265,11 +316,16 @@ private:
     if (llvm::all_of(runs, [](int64_t r) { return r == 0; }))
       return success();
     bool everyCore = llvm::all_of(runs, [](int64_t r) { return r == 1; });
-    if (!everyCore)
+    std::optional<int64_t> outside = rotateLevel;
+    if (!everyCore) {
+      if (!rotateLevel)
+        rotateLevel = int64_t(scope.depth()) - 1;
       scope.openGuard(runs);
+    }
     LogicalResult result = body();
     if (!everyCore)
       scope.closeLoop();
+    rotateLevel = outside;
     return result;
   }
 

@@ -672,7 +672,10 @@ private:
   /// Checks loop `l`'s tile and split against the plan's rules.
   LogicalResult checkLoop(const KernelPlan::Roles &roles, int64_t l,
                           const PlanLoop &loop) {
-    if (loop.reduction && loop.split != 1)
+    // A matmul's k may be split (its partial sums reduced over the
+    // partial-sum ring, checkKSplit), no other reduction.
+    bool kSplit = plan.isMatmul() && l == plan.accLoop;
+    if (loop.reduction && loop.split != 1 && !kSplit)
       return fail("reduction loop " + Twine(l) + " cannot be split over cores");
     if (loop.role == LoopRole::Outer && loop.tile != 1)
       return fail("outer loop " + Twine(l) + " must have tile 1, got " +
@@ -799,8 +802,9 @@ private:
       if (!llvm::is_contained(holdable, input))
         return fail("schedule holds input " + Twine(input) +
                     " whole along the accumulation loop, but only the lhs of "
-                    "a matmul whose k runs in several tiles and whose lhs "
-                    "moves along no other such loop can be held");
+                    "a matmul whose k runs in several tiles on one core "
+                    "(not split over cores) and whose lhs moves along no "
+                    "other such loop can be held");
       PlanTensor &t = plan.tensors[input];
       t.sticks =
           llvm::divideCeil(plan.loops[plan.accLoop].size, t.elementsPerStick);
@@ -1253,16 +1257,47 @@ FailureOr<KernelPlan> KernelPlan::build(KernelOp kernel, ScheduleAttr schedule,
   if (failed(plan.kind == KernelKind::Attention
                  ? plan.buildAttention(emitErrors)
                  : PlanBuilder(plan, emitErrors).build(*roleInfo)) ||
-      (withPaths && failed(plan.readDataPaths(emitErrors))))
+      (withPaths && failed(plan.readDataPaths(emitErrors))) ||
+      (plan.kSplit() > 1 && failed(plan.checkKSplit(emitErrors))))
     return failure();
   return plan;
+}
+
+LogicalResult KernelPlan::checkKSplit(bool emitErrors) const {
+  auto fail = [&](const Twine &why) {
+    return kernelError(kernel, emitErrors,
+                       "k is split over " + Twine(kSplit()) + " cores, but " +
+                           why);
+  };
+  // (A held lhs is refused before: holdableInputs.)
+  if (!schedule.getKeep().empty())
+    return fail("the schedule keeps a result whole per core (only the first "
+                "core of a k group has the sums)");
+  for (const PlanTensor &t : tensors) {
+    StringRef what = t.isResult ? "result " : "input ";
+    if (t.path != DataPath::dma)
+      return fail(what + Twine(t.index) +
+                  " is handed over on chip (only the first core of a k "
+                  "group has the sums)");
+    if (!t.isResult && !t.movesAlong(accLoop))
+      return fail("input " + Twine(t.index) +
+                  " is fixed along k (it would be read by every core of a "
+                  "k group for the first one's epilogue)");
+  }
+  SmallVector<int64_t> hw = hardwareLoops();
+  if (int64_t(hw.size()) - llvm::is_contained(hw, accLoop) + 1 >
+      int64_t(kMaxHardwareLoops))
+    return fail("the reduction after k needs a hardware loop level of its "
+                "own");
+  return success();
 }
 
 LogicalResult KernelPlan::readDataPaths(bool emitErrors) {
   for (PlanTensor &t : tensors) {
     t.path = t.isResult ? kernel.getDestinationPath(t.index)
                         : kernel.getSourcePath(t.index);
-    if (t.path == DataPath::dma)
+    // checkKSplit refuses any other path of a K-split, and says why.
+    if (t.path == DataPath::dma || kSplit() > 1)
       continue;
     StringRef what = t.isResult ? "result " : "input ";
     if (!canHandOffInLx(t)) {
@@ -1283,7 +1318,7 @@ LogicalResult KernelPlan::readDataPaths(bool emitErrors) {
 SmallVector<int64_t> KernelPlan::holdableInputs() const {
   if (kind == KernelKind::Attention)
     return attentionHoldableInputs();
-  if (!isMatmul() || accLoop < 0)
+  if (!isMatmul() || accLoop < 0 || kSplit() > 1)
     return {};
   int64_t lhs = matmulLhs(*this);
   if (lhs < 0 || tensors[lhs].stickLoop != accLoop)
@@ -1299,6 +1334,8 @@ SmallVector<int64_t> KernelPlan::holdableInputs() const {
 }
 
 bool KernelPlan::canHandOffInLx(const PlanTensor &t) const {
+  if (kSplit() > 1)
+    return false;
   switch (kind) {
   case KernelKind::Matmul:
   case KernelKind::Elementwise:
@@ -1448,7 +1485,8 @@ int64_t KernelPlan::totalWrittenBytes() const {
 }
 
 int64_t KernelPlan::pipelinedLoop() const {
-  if (schedule.getDepth() < 2 || isDataMovement())
+  // A K-split's tiles end in a reduction over the ring: not pipelined.
+  if (schedule.getDepth() < 2 || isDataMovement() || kSplit() > 1)
     return -1;
   SmallVector<int64_t> hw = hardwareLoops();
   if (hw.empty() || (accLoop >= 0 && llvm::is_contained(hw, accLoop)))

@@ -322,7 +322,7 @@ void emitTransfers(ProgramScope &scope, const StepCores &steps) {
     RingOp::create(scope.b, scope.loc,
                    stepAddress(scope, step, step.lx, step.pitch), scope.i64(0),
                    slot >= 0 ? scope.i64(slot) : IntegerAttr(), scope.i64(0),
-                   scope.i64(step.runBytes));
+                   scope.i64(step.runBytes), UnitAttr(), UnitAttr());
     for (size_t i = 0; i < opened; ++i)
       scope.closeLoop();
   }

@@ -39,11 +39,13 @@ namespace {
 /// that fits LX and the hardware loop depth.
 class ScheduleSearch {
 public:
-  ScheduleSearch(KernelOp kernel, const Arch &arch,
+  ScheduleSearch(KernelOp kernel, const KernelPlan::Roles &roles,
+                 const Arch &arch,
                  SmallVector<SmallVector<int64_t>> tileChoices)
       : kernel(kernel), arch(arch), ctx(kernel.getContext()),
         space(kernel.getSpace()), n(space.size()),
-        tileChoices(std::move(tileChoices)), tile(n, 1), split(n, 1) {}
+        tileChoices(std::move(tileChoices)), tile(n, 1), split(n, 1),
+        kLoop(roles.kind == KernelKind::Matmul ? roles.accLoop : -1) {}
 
   /// Admits only the plans `accept` holds true for.
   void restrictTo(PlanFilter accept) { this->accept = std::move(accept); }
@@ -69,6 +71,8 @@ private:
   double bestNs = 0;
   int64_t bestCores = 0;
   SmallVector<int64_t> tile, split;
+  /// A matmul's k, which may be split (KernelPlan::kSplit); -1 otherwise.
+  int64_t kLoop;
   int64_t tryDepth = 1;
   PlanFilter accept;
   PlanCost cost;
@@ -97,7 +101,9 @@ private:
     for (int64_t t : tileChoices[l]) {
       tile[l] = t;
       int64_t tiles = llvm::divideCeil(space[l], t);
-      bool splittable = kernel.getIteratorKinds()[l] == IteratorKind::parallel;
+      bool splittable =
+          kernel.getIteratorKinds()[l] == IteratorKind::parallel ||
+          (l == kLoop && parallelLoopsSplitWhole());
       for (int64_t s : KernelPlan::powersUpTo(std::min(tiles, coresLeft))) {
         if (!splittable && s > 1)
           break;
@@ -107,6 +113,16 @@ private:
       split[l] = 1;
     }
     tile[l] = 1;
+  }
+
+  /// Whether every parallel loop has a core per tile: k is split only
+  /// where the parallel loops offer too few tiles for the cores (and the
+  /// search stays small).
+  bool parallelLoopsSplitWhole() const {
+    for (int64_t l = 0; l < n; ++l)
+      if (l != kLoop && split[l] != llvm::divideCeil(space[l], tile[l]))
+        return false;
+    return true;
   }
 
   /// Plans the current candidate, streamed and, where inputs can be held
@@ -172,7 +188,7 @@ private:
 ScheduleAttr searchSchedule(KernelOp kernel, const KernelPlan::Roles &roles,
                             const Arch &arch, int64_t cores, int64_t depth,
                             PlanFilter accept, PlanCost cost) {
-  ScheduleSearch search(kernel, arch,
+  ScheduleSearch search(kernel, roles, arch,
                         KernelPlan::tileChoices(kernel, roles, arch));
   search.restrictTo(std::move(accept));
   search.costBy(std::move(cost));

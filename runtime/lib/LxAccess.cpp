@@ -204,6 +204,9 @@ void sendAccess(const Operands &x, Recorder &rec) {
 
 void recvAccess(const Operands &x, Recorder &rec) {
   rec.write(contiguous(x.lx[0], x.a2));
+  // Partial sums add to what the destination holds.
+  if (x.accumulate)
+    rec.read(contiguous(x.lx[0], x.a2));
 }
 
 /// The LX access of each opcode (none for loops and nops), by opcode.

@@ -15,7 +15,7 @@ namespace {
 
 constexpr uint8_t kKnownFlags = isa::kFlagAccumulate | isa::kFlagBcastCol0 |
                                 isa::kFlagBcastCol1 | isa::kFlagReduceRows |
-                                isa::kFlagMulticast;
+                                isa::kFlagMulticast | isa::kFlagPartialSum;
 
 /// Flags each opcode may carry.
 uint8_t allowedFlags(Opcode op) {
@@ -31,6 +31,10 @@ uint8_t allowedFlags(Opcode op) {
     return isa::kFlagBcastCol0 | isa::kFlagBcastCol1;
   case Opcode::SfpReduce:
     return isa::kFlagAccumulate | isa::kFlagReduceRows;
+  case Opcode::RingSend:
+    return isa::kFlagPartialSum;
+  case Opcode::RingRecv:
+    return isa::kFlagPartialSum | isa::kFlagAccumulate;
   default:
     return 0;
   }
@@ -185,6 +189,12 @@ std::string checkAccumulator(const isa::Inst &inst, const Limits &) {
            " or none (255)";
   if (op == Opcode::PtMatmul && !isFloat(inst.dtype[0]))
     return "matmul accumulator (dtype[0]) must be a float type";
+  // Partial sums are f32 (docs/isa.md RingRecv).
+  if (op == Opcode::RingRecv && (inst.flags & isa::kFlagAccumulate) &&
+      (!(inst.flags & isa::kFlagPartialSum) || inst.arg[2] % 4 != 0))
+    return "an accumulating receive adds f32 partial sums: it needs the "
+           "partial-sum ring and a multiple of 4 bytes, got " +
+           std::to_string(inst.arg[2]);
   return {};
 }
 

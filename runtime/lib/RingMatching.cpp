@@ -3,7 +3,8 @@
 // Every core's ring messages are counted per (sender, receiver, tag), each
 // instruction as many times as its enclosing loops run on that core (trip
 // counts and peers read from the core's parameters), and every flow must
-// have as many receives as sends, of as many bytes. A program that fails
+// have as many receives as sends, of as many bytes, on the same ring (the
+// data ring or the partial-sum rings). A program that fails
 // would deadlock or leave messages behind: the loader refuses it instead
 // of the run failing halfway. Counting cannot see an order that deadlocks
 // with matching counts (two cores that both receive first); the simulator
@@ -42,8 +43,9 @@ struct Traffic {
   }
 };
 
-/// (sender, receiver, tag) -> what is sent and what is received.
-using Flows = std::map<std::tuple<int64_t, int64_t, uint32_t>,
+/// (sender, receiver, tag, over the partial-sum ring) -> what is sent and
+/// what is received.
+using Flows = std::map<std::tuple<int64_t, int64_t, uint32_t, bool>,
                        std::pair<Traffic, Traffic>>;
 
 std::string describe(const Traffic &t) {
@@ -56,8 +58,9 @@ bool pairUp(const Flows &flows, std::string &error) {
   for (const auto &[key, flow] : flows) {
     if (flow.first == flow.second)
       continue;
-    auto [sender, receiver, tag] = key;
-    error = "ring messages with tag " + std::to_string(tag) + " from core " +
+    auto [sender, receiver, tag, partialSum] = key;
+    error = std::string(partialSum ? "partial-sum " : "") +
+            "ring messages with tag " + std::to_string(tag) + " from core " +
             std::to_string(sender) + " to core " + std::to_string(receiver) +
             " do not pair up: sent " + describe(flow.first) + ", received " +
             describe(flow.second) + "; the program would deadlock or leave " +
@@ -133,7 +136,8 @@ bool verifyRingMatching(const uint8_t *image, size_t numInsts,
       }
       bool send = op == Opcode::RingSend;
       int64_t sender = send ? core : peer, receiver = send ? peer : core;
-      auto &flow = flows[{sender, receiver, inst.arg[1]}];
+      bool partialSum = inst.flags & isa::kFlagPartialSum;
+      auto &flow = flows[{sender, receiver, inst.arg[1], partialSum}];
       (send ? flow.first : flow.second).add(times, inst.arg[2]);
     }
   }

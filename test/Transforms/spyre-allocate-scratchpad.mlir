@@ -333,7 +333,7 @@ func.func @attention_hold_one_query_tile(%q: tensor<16x64xf16, #layout>, %k: ten
 // A pinned schedule may hold only a matmul's lhs whole along k, and only
 // where k runs in several tiles: here K is one tile, and input 1 is the rhs.
 func.func @hold_one_k_tile(%x: tensor<64x128xf16, #row>, %w: tensor<128x128xf16, #kmaj>) -> tensor<64x128xf16, #row> {
-  // expected-error @+1 {{schedule holds input 0 whole along the accumulation loop, but only the lhs of a matmul whose k runs in several tiles and whose lhs moves along no other such loop can be held}}
+  // expected-error @+1 {{schedule holds input 0 whole along the accumulation loop, but only the lhs of a matmul whose k runs in several tiles on one core (not split over cores) and whose lhs moves along no other such loop can be held}}
   %0 = spyre.kernel "k"(%x, %w) {indexing_maps = [#lhs, #rhs, #out], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 64, 128, 128>, schedule = #spyre.schedule<split = [1, 1, 1], tile = [64, 64, 128], depth = 2, cost_ns = 0, hold = [0]>} : (tensor<64x128xf16, #row>, tensor<128x128xf16, #kmaj>) -> tensor<64x128xf16, #row> {
   ^bb0(%a: tensor<64x128xf16, #row>, %b: tensor<128x128xf16, #kmaj>):
     %1 = spyre.matmul %a, %b {transpose_rhs} : tensor<64x128xf16, #row>, tensor<128x128xf16, #kmaj> -> tensor<64x128xf16, #row>

@@ -170,3 +170,71 @@ func.func @expanded_variance(%x: tensor<1x58xf32, #row>) -> tensor<1x58xf32, #ro
   }
   return %0 : tensor<1x58xf32, #row>
 }
+
+// -----
+
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#layout2 = #spyre.layout<stick_dim = 0, stick_elems = 64>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d1)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// K-split (KernelPlan::kSplit): x[8, 8192] @ w[64, 8192]^T has one output
+// tile, so no parallel loop can give a second core work; the search then
+// splits k, and reduces the partial sums over the partial-sum ring. On the
+// default machine one core streams the 1 MiB of weights at 13.2 us, 2 cores
+// at 12.9 us (simulated 12.87 us); more cores cost more synchronization than
+// they save. On the tiny machine (500 ns memory latency, 64 KiB of LX, 128-
+// deep k tiles) one core pays the latency per tile: all 4 cores, 83.5 ->
+// 28.6 us (simulated 83.5 -> 28.2 us).
+// CHECK-LABEL: func.func @k_split
+// CHECK: schedule = #spyre.schedule<split = [1, 1, 2], tile = [8, 64, 1024], depth = 2
+// MAX4-LABEL: func.func @k_split
+// MAX4: schedule = #spyre.schedule<split = [1, 1, 2], tile = [8, 64, 1024], depth = 2
+// TINY-LABEL: func.func @k_split
+// TINY: schedule = #spyre.schedule<split = [1, 1, 4], tile = [8, 64, 128], depth = 2
+// NOSYNC-LABEL: func.func @k_split
+// NOSYNC: schedule = #spyre.schedule<split = [1, 1, 2], tile = [8, 64, 1024], depth = 2
+func.func @k_split(%x: tensor<8x8192xf16, #layout>, %w: tensor<64x8192xf16, #layout1>) -> tensor<8x64xf16, #layout> {
+  %0 = spyre.kernel "k"(%x, %w) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 8, 64, 8192>} : (tensor<8x8192xf16, #layout>, tensor<64x8192xf16, #layout1>) -> tensor<8x64xf16, #layout> {
+  ^bb0(%a: tensor<8x8192xf16, #layout>, %b: tensor<64x8192xf16, #layout1>):
+    %1 = spyre.matmul %a, %b {transpose_rhs} : tensor<8x8192xf16, #layout>, tensor<64x8192xf16, #layout1> -> tensor<8x64xf16, #layout>
+    spyre.yield %1 : tensor<8x64xf16, #layout>
+  }
+  return %0 : tensor<8x64xf16, #layout>
+}
+
+// A K of 1024 (128 KiB of weights): the split would save less than the
+// second core's synchronization, so the default machine keeps one core
+// (the tiny one, with its latency, still splits).
+// CHECK-LABEL: func.func @k_too_short
+// CHECK: schedule = #spyre.schedule<split = [1, 1, 1], tile = [8, 64, 512], depth = 2, cost_ns = {{[0-9]+}}, hold = [0]>
+// TINY-LABEL: func.func @k_too_short
+// TINY: schedule = #spyre.schedule<split = [1, 1, 4], tile = [8, 64, 256], depth = 2
+func.func @k_too_short(%x: tensor<8x1024xf16, #layout>, %w: tensor<64x1024xf16, #layout1>) -> tensor<8x64xf16, #layout> {
+  %0 = spyre.kernel "k"(%x, %w) {indexing_maps = [#map, #map1, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 8, 64, 1024>} : (tensor<8x1024xf16, #layout>, tensor<64x1024xf16, #layout1>) -> tensor<8x64xf16, #layout> {
+  ^bb0(%a: tensor<8x1024xf16, #layout>, %b: tensor<64x1024xf16, #layout1>):
+    %1 = spyre.matmul %a, %b {transpose_rhs} : tensor<8x1024xf16, #layout>, tensor<64x1024xf16, #layout1> -> tensor<8x64xf16, #layout>
+    spyre.yield %1 : tensor<8x64xf16, #layout>
+  }
+  return %0 : tensor<8x64xf16, #layout>
+}
+
+// Near miss: a bias in the epilogue is fixed along k (checkKSplit), so the
+// same shape is not K-split: one core on the default machine, the rows
+// split in two on the tiny one.
+// CHECK-LABEL: func.func @k_split_bias
+// CHECK: schedule = #spyre.schedule<split = [1, 1, 1], tile = [8, 64, 2048], depth = 2, cost_ns = {{[0-9]+}}, hold = [0]>
+// TINY-LABEL: func.func @k_split_bias
+// TINY: schedule = #spyre.schedule<split = [2, 1, 1], tile = [4, 64, 128], depth = 2
+func.func @k_split_bias(%x: tensor<8x8192xf16, #layout>, %w: tensor<64x8192xf16, #layout1>, %bias: tensor<64xf16, #layout2>) -> tensor<8x64xf16, #layout> {
+  %0 = spyre.kernel "k"(%x, %w, %bias) {indexing_maps = [#map, #map1, #map2, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 8, 64, 8192>} : (tensor<8x8192xf16, #layout>, tensor<64x8192xf16, #layout1>, tensor<64xf16, #layout2>) -> tensor<8x64xf16, #layout> {
+  ^bb0(%a: tensor<8x8192xf16, #layout>, %b: tensor<64x8192xf16, #layout1>, %c: tensor<64xf16, #layout2>):
+    %1 = spyre.matmul %a, %b {transpose_rhs} : tensor<8x8192xf16, #layout>, tensor<64x8192xf16, #layout1> -> tensor<8x64xf16, #layout>
+    %2 = spyre.binary add %1, %c : tensor<8x64xf16, #layout>, tensor<64xf16, #layout2> -> tensor<8x64xf16, #layout>
+    spyre.yield %2 : tensor<8x64xf16, #layout>
+  }
+  return %0 : tensor<8x64xf16, #layout>
+}

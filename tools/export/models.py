@@ -220,6 +220,15 @@ _add(ZooEntry("mm", "torch.mm(x[32, 128], y[128, 64]), two user inputs",
 _add(ZooEntry("mm_odd", "torch.mm(x[63, 65], y[65, 33]) (unaligned)",
               lambda: MM(), [(63, 65), (65, 33)], BOTH,
               expected_ops=["aten.mm.default"], input_scale=0.35))
+_add(ZooEntry("mm_ksplit", "torch.mm(x[8, 8192], y[8192, 32]): too few output "
+              "tiles for the cores, so k is split and the partial sums reduced "
+              "over the partial-sum ring",
+              lambda: MM(), [(8, 8192), (8192, 32)], BOTH,
+              expected_ops=["aten.mm.default"], input_scale=0.1))
+_add(ZooEntry("mm_ksplit_odd", "torch.mm(x[5, 12000], y[12000, 33]): a K-split "
+              "with edges along every loop",
+              lambda: MM(), [(5, 12000), (12000, 33)], ("fp16",), "fp16",
+              expected_ops=["aten.mm.default"], input_scale=0.1))
 _add(ZooEntry("t_mm", "torch.mm(x[32, 128], weight[64, 128].t())",
               lambda: TransposeMM(128, 64), [(32, 128)], BOTH,
               expected_ops=["aten.t.default", "aten.mm.default"]))

@@ -564,6 +564,32 @@ TEST(Loader, RingSendsAndReceivesMustPairUp) {
   expectRejected(codeOnlyModel(far, 2, 2, {1, 5, 0, 1}),
                  "instruction 1 (ring_send) on core 0: ring peer 6 out of "
                  "range (the program runs on 2 cores)");
+  // The same counts over different rings: a partial-sum send and a
+  // data-ring receive are two flows, neither paired.
+  std::vector<isa::Inst> rings = code;
+  rings[1].flags = isa::kFlagPartialSum;
+  expectRejected(codeOnlyModel(rings, 2, 2, {1, 0, 0, 1}),
+                 "ring messages with tag 3 from core 0 to core 1 do not pair "
+                 "up: sent 0 message(s)");
+  rings[4].flags = isa::kFlagPartialSum | isa::kFlagAccumulate;
+  EXPECT_TRUE(load(codeOnlyModel(rings, 2, 2, {1, 0, 0, 1})).ok());
+  expectRejected(codeOnlyModel(rings, 2, 2, {2, 0, 0, 1}),
+                 "partial-sum ring messages with tag 3 from core 0 to core 1 "
+                 "do not pair up: sent 2 message(s)");
+  // Partial sums add f32 values, over the partial-sum ring only.
+  std::vector<isa::Inst> adds = code;
+  adds[4].flags = isa::kFlagAccumulate;
+  expectRejected(codeOnlyModel(adds, 2, 2, {1, 0, 0, 1}),
+                 "an accumulating receive adds f32 partial sums: it needs the "
+                 "partial-sum ring and a multiple of 4 bytes, got 16");
+  adds[1].flags = isa::kFlagPartialSum;
+  adds[4].flags = isa::kFlagPartialSum | isa::kFlagAccumulate;
+  adds[1].arg[2] = adds[4].arg[2] = 18;
+  expectRejected(codeOnlyModel(adds, 2, 2, {1, 0, 0, 1}),
+                 "multiple of 4 bytes, got 18");
+  adds[1].flags = isa::kFlagAccumulate;
+  expectRejected(codeOnlyModel(adds, 2, 2, {1, 0, 0, 1}),
+                 "not valid for this opcode");
   // A triangular loop: counts left to the run.
   std::vector<isa::Inst> triangle = {loop(2), loop(1), send, endLoop(),
                                      endLoop()};

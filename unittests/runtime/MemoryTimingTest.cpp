@@ -156,6 +156,47 @@ TEST(MemoryTiming, MemoryStreamsAndRingMessagesShareLinks) {
               0.01);
 }
 
+/// A ring send or receive of `bytes` with the peer in parameter slot 0;
+/// over the partial-sum rings when `partialSum`.
+Inst ringOp(Opcode op, uint32_t bytes, bool partialSum) {
+  Inst i = isa::makeInst(op);
+  i.arg[2] = bytes;
+  i.memParam = 0;
+  if (op == Opcode::RingRecv)
+    i.lx[0] = 1 << 20;
+  if (partialSum)
+    i.flags = isa::kFlagPartialSum;
+  return i;
+}
+
+TEST(MemoryTiming, PartialSumRingsAreLinksOfTheirOwn) {
+  const Arch &a = idealMemoryArch();
+  const uint32_t bytes = 65536;
+  double psum = ns(bytes, a.psumLinkBandwidth());
+  double hop = a.psumHopsNs(1);
+  double data = ns(bytes, a.ringLinkBandwidth()) +
+                2 * double(a.ringHopLatencyCycles) * 1e9 / a.ringClockHz;
+  // Params per core: peer, then how often it sends and receives over the
+  // partial-sum rings and over the data ring.
+  std::vector<Inst> code = {
+      loop(1, 1), ringOp(Opcode::RingSend, bytes, true),  endLoop(),
+      loop(1, 2), ringOp(Opcode::RingRecv, bytes, true),  endLoop(),
+      loop(1, 3), ringOp(Opcode::RingSend, bytes, false), endLoop(),
+      loop(1, 4), ringOp(Opcode::RingRecv, bytes, false), endLoop()};
+  auto run = [&](std::vector<int64_t> params) {
+    return timeOf(a, code, 4, 5, std::move(params));
+  };
+  // Core 0 to core 2: two hops at the partial-sum link rate.
+  EXPECT_NEAR(run({2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}),
+              psum + 2 * hop, 0.01);
+  // Cores 0 -> 2 and 1 -> 3 share the link from 1 to 2: one waits.
+  EXPECT_NEAR(run({2, 1, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0}),
+              2 * psum + 2 * hop, 0.01);
+  // The same two with 1 -> 3 on the data ring: neither waits.
+  EXPECT_NEAR(run({2, 1, 0, 0, 0, 3, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1}),
+              std::max(psum + 2 * hop, data), 0.01);
+}
+
 TEST(MemoryTiming, MulticastHoldsTheLinksToItsFarthestCore) {
   const Arch &a = idealMemoryArch();
   rt::DeviceAddr mem = base(a);

@@ -111,6 +111,18 @@ TEST(SimErrors, RingDeadlocksAndMismatches) {
         "bytes of ring messages wait to be received");
   }
   {
+    // A partial-sum message meets a data-ring receive.
+    SimHarness h;
+    Inst s = send, r = recv;
+    s.flags = isa::kFlagPartialSum;
+    s.arg[0] = r.arg[0] = 0;
+    s.memParam = r.memParam = 0;
+    expectFailure(h.run({loop(1, 1), s, endLoop(), loop(1, 2), r, endLoop()}, 2,
+                        3, {1, 1, 0, 0, 0, 1}),
+                  "partial-sum ring from core 0 meets a receive on the other "
+                  "ring");
+  }
+  {
     // Sizes differ.
     SimHarness h;
     send.memParam = recv.memParam = 0;

@@ -786,6 +786,36 @@ TEST(SimOps, RingMessagesOfOneTagArriveInOrder) {
   }
 }
 
+TEST(SimOps, PartialSumsAddUpDownTheChain) {
+  // A K-split's reduction: core 2 sends its partial sums to core 1, which
+  // adds them to its own and sends the total to core 0, which adds it to
+  // its own (accumulating receives over the partial-sum ring).
+  const uint32_t n = 3, count = 64, bytes = count * 4;
+  SimHarness h;
+  for (uint32_t c = 0; c < n; ++c) {
+    std::vector<float> part;
+    for (uint32_t i = 0; i < count; ++i)
+      part.push_back(float(c + 1) * 0.5f + float(i));
+    h.writeLxVec(c, 0, part);
+  }
+  Inst recv = isa::makeInst(Opcode::RingRecv);
+  recv.arg[2] = bytes;
+  recv.memParam = 0;
+  recv.flags = isa::kFlagPartialSum | isa::kFlagAccumulate;
+  Inst send = isa::makeInst(Opcode::RingSend);
+  send.arg[2] = bytes;
+  send.memParam = 1;
+  send.flags = isa::kFlagPartialSum;
+  // Params per core: receive peer, send peer, receives, sends.
+  ASSERT_OK(h.run({loop(1, 2), recv, endLoop(), loop(1, 3), send, endLoop()}, n,
+                  4, {1, 0, 1, 0, 2, 0, 1, 1, 0, 1, 0, 1}));
+  std::vector<float> want;
+  for (uint32_t i = 0; i < count; ++i)
+    want.push_back(3.0f + 3.0f * float(i));
+  EXPECT_EQ(h.readLx<float>(0, 0, count), want);
+  EXPECT_EQ(h.device.stats().ringBytes, 2u * bytes);
+}
+
 TEST(SimOps, MulticastLoadReadsMemoryOnce) {
   SimHarness h;
   std::vector<uint8_t> tile = iota(4096);

@@ -36,6 +36,8 @@ namespace spyre {
     "bytes per ring cycle per link per direction")                             \
   X(int64_t, ringHopLatencyCycles, "ring_hop_latency_cycles",                  \
     "ring cycles per hop")                                                     \
+  X(int64_t, psumRingBytesPerCycle, "psum_ring_bytes_per_cycle",               \
+    "bytes per core cycle per link of each partial-sum ring")                  \
   X(int64_t, memoryBytes, "memory_bytes", "device memory bytes")               \
   X(int64_t, memoryBytesPerCycle, "memory_bytes_per_cycle",                    \
     "device memory bytes per memory cycle (peak)")                             \
@@ -146,6 +148,16 @@ struct Arch {
   /// Bandwidth of one ring link in one direction, bytes/s.
   double ringLinkBandwidth() const {
     return double(ringBytesPerCycle) * ringClockHz;
+  }
+  /// Bandwidth of one partial-sum ring link (one ring per direction, at
+  /// the core clock), bytes/s.
+  double psumLinkBandwidth() const {
+    return double(psumRingBytesPerCycle) * coreClockHz;
+  }
+  /// Latency of `hops` hops on a partial-sum ring (the data ring's hop
+  /// latency in core cycles), nanoseconds.
+  double psumHopsNs(int64_t hops) const {
+    return coreCyclesToNs(double(hops * ringHopLatencyCycles));
   }
   /// Bytes of LX a compiler may allocate per core, aligned down.
   int64_t usableLxBytes() const;

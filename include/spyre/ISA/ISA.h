@@ -194,6 +194,10 @@ enum Flags : uint8_t {
   /// DmaLoad: one device memory read delivered to every core of the step
   /// that issues the identical load (ring multicast); see docs/isa.md.
   kFlagMulticast = 1 << 4,
+  /// RingSend/RingRecv: over the partial-sum ring instead of the data ring
+  /// (docs/isa.md). A RingRecv with kFlagAccumulate as well adds the f32
+  /// values it receives to its destination instead of overwriting it.
+  kFlagPartialSum = 1 << 5,
 };
 
 /// The clamp selector packed in `clampLevel`: low nibble = loop level (or

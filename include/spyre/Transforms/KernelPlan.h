@@ -342,6 +342,23 @@ public:
   /// and of the result (when they fit LX beside the keys and values).
   bool heldQueryTiles = false;
   int64_t numCores() const { return schedule.getNumCores(); }
+  /// The cores that share each tile's accumulation: a matmul's k split
+  /// over them (K-split), 1 otherwise. k is the last loop, so they are
+  /// adjacent on the ring; each computes the partial sums of its k tiles,
+  /// the partial sums flow down the partial-sum ring to the first of them,
+  /// which alone runs the epilogue and stores (docs/passes.md).
+  int64_t kSplit() const {
+    return isMatmul() && accLoop >= 0 ? loops[accLoop].split : 1;
+  }
+  /// Whether a K-split plan is one the lowering handles; a diagnostic
+  /// otherwise (every input streamed along k, everything through device
+  /// memory, a loop level for the reduction's guard; the partial sums are
+  /// the f32 accumulator's).
+  mlir::LogicalResult checkKSplit(bool emitErrors) const;
+  /// Nanoseconds a K-split adds to the busiest core: each tile's partial
+  /// sums received and passed on, and the chain's latency to the first
+  /// core (0 without a K-split).
+  double partialSumNs() const;
   /// The share of core `core` (mixed radix over splits, last loop fastest).
   CoreShare share(int64_t core) const;
   /// Core `core`'s coordinate along loop `loop`'s split (share()'s order).

@@ -94,6 +94,10 @@ LogicalResult encodeRing(RingOp op, InstEncoder &e, isa::Opcode opcode,
     return failure();
   if (auto p = op.getPeerParam())
     inst.memParam = uint8_t(*p);
+  if (op.getPartialSum())
+    inst.flags |= isa::kFlagPartialSum;
+  if (op.getAccumulate())
+    inst.flags |= isa::kFlagAccumulate;
   e.push(inst);
   return success();
 }

@@ -1433,6 +1433,10 @@ template <typename RingOp> LogicalResult verifyRing(RingOp op) {
     return op.emitOpError("peer and tag must not be negative");
   if (op.getBytes() < 1)
     return op.emitOpError("bytes must be positive");
+  if (op.getAccumulate() && (std::is_same_v<RingOp, RingSendOp> ||
+                             !op.getPartialSum() || op.getBytes() % 4 != 0))
+    return op.emitOpError("accumulate adds f32 partial sums: only a "
+                          "partial_sum ring_recv of whole f32 values has it");
   if (auto p = op.getPeerParam()) {
     // As count_param: absence means none.
     if (*p < 0)

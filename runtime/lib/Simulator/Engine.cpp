@@ -90,6 +90,8 @@ using MessageKey = std::tuple<uint32_t, uint32_t, uint32_t>; // src, dst, tag
 struct Message {
   uint64_t arrivalPs;
   uint64_t bytes;
+  /// Sent over the partial-sum ring.
+  bool partialSum;
   std::vector<uint8_t> data;
 };
 using MulticastKey = std::tuple<uint32_t, uint64_t, uint64_t, uint64_t>;
@@ -118,7 +120,8 @@ public:
       : dev_(dev), step_(step), prog_(program), traceStep_(traceStep),
         startPs_(startPs), functional_(!dev.options.timingOnly),
         lxBytes_(uint64_t(dev.arch.lxBytes)), memory_(dev.timing, startPs),
-        links_(uint32_t(dev.arch.memoryRingPosition + 1), startPs) {
+        links_(uint32_t(dev.arch.memoryRingPosition + 1), startPs),
+        psumLinks_(uint32_t(dev.arch.cores), startPs) {
     cores_.resize(step.numCores);
     for (uint32_t c = 0; c < step.numCores; ++c) {
       Core &core = cores_[c];
@@ -813,13 +816,19 @@ private:
     if (!ringPeer(c, s, peer))
       return false;
     // The shortest way round; every link on the path carries the transfer
-    // for the same interval.
-    RingLinks::Path path = links_.shortest(c.id, peer);
-    uint64_t transfer = dev_.timing.linkPs(bytes);
-    uint64_t end = links_.reserve(path, now, transfer) + transfer;
+    // for the same interval. Partial sums take their own rings.
+    bool partialSum = prog_.insts[s.pc].inst.flags & isa::kFlagPartialSum;
+    RingLinks &ring = partialSum ? psumLinks_ : links_;
+    RingLinks::Path path = ring.shortest(c.id, peer);
+    uint64_t transfer =
+        partialSum ? dev_.timing.psumLinkPs(bytes) : dev_.timing.linkPs(bytes);
+    uint64_t end = ring.reserve(path, now, transfer) + transfer;
+    uint64_t hops = partialSum ? dev_.timing.psumHopsPs(path.hops)
+                               : dev_.timing.hopsPs(path.hops);
     Message msg;
-    msg.arrivalPs = end + dev_.timing.hopsPs(path.hops);
+    msg.arrivalPs = end + hops;
     msg.bytes = bytes;
+    msg.partialSum = partialSum;
     if (functional_)
       msg.data.assign(c.lx + s.lx[1], c.lx + s.lx[1] + bytes);
     dev_.stats.ringBytes += bytes;
@@ -870,11 +879,34 @@ private:
                       " bytes from core " + std::to_string(r.waitingSrc) +
                       " does not match the " + std::to_string(s.args[2]) +
                       " bytes expected");
+    uint8_t flags = prog_.insts[s.pc].inst.flags;
+    if (msg.partialSum != bool(flags & isa::kFlagPartialSum))
+      return fail(r, s.pc, s.iv, s.depth,
+                  std::string("a message over the ") +
+                      (msg.partialSum ? "partial-sum" : "data") +
+                      " ring from core " + std::to_string(r.waitingSrc) +
+                      " meets a receive on the other ring");
     if (functional_ && msg.bytes)
-      std::memcpy(r.lx + s.lx[0], msg.data.data(), msg.bytes);
+      receiveInto(r.lx + s.lx[0], msg, flags & isa::kFlagAccumulate);
     s.endPs = std::max(msg.arrivalPs, s.startPs);
     schedule(r, r.waitingSeq, s.endPs);
     return true;
+  }
+
+  /// A message's bytes into LX, or its f32 partial sums added to what is
+  /// there (an accumulating receive).
+  static void receiveInto(uint8_t *dst, const Message &msg, bool accumulate) {
+    if (!accumulate) {
+      std::memcpy(dst, msg.data.data(), msg.bytes);
+      return;
+    }
+    for (uint64_t at = 0; at + 4 <= msg.bytes; at += 4) {
+      float sum, part;
+      std::memcpy(&sum, dst + at, 4);
+      std::memcpy(&part, msg.data.data() + at, 4);
+      sum += part;
+      std::memcpy(dst + at, &sum, 4);
+    }
   }
 
   void finish(Core &c, uint64_t seq, uint64_t now) {
@@ -927,6 +959,8 @@ private:
   uint64_t lxBytes_;
   MemoryNode memory_;
   RingLinks links_;
+  /// The two partial-sum rings (one per direction) join the cores only.
+  RingLinks psumLinks_;
   /// What a multicast load to the step's cores holds of the ring.
   Route multicastPaths_;
   std::vector<Core> cores_;

@@ -23,6 +23,8 @@ public:
         psPerWriteByte_(1e12 / arch.memoryWriteBandwidth()),
         psPerLinkByte_(1e12 / arch.ringLinkBandwidth()),
         psPerHop_(double(arch.ringHopLatencyCycles) * 1e12 / arch.ringClockHz),
+        psPerPsumByte_(1e12 / arch.psumLinkBandwidth()),
+        psPerPsumHop_(arch.psumHopsNs(1) * 1e3),
         memoryLatencyPs_(uint64_t(arch.memoryLatencyNs) * 1000),
         memorySetupPs_(uint64_t(arch.memorySetupNs) * 1000),
         memoryTurnaroundPs_(uint64_t(arch.memoryTurnaroundNs) * 1000),
@@ -74,6 +76,14 @@ public:
   uint64_t hopsPs(uint64_t hops) const {
     return ceilPs(double(hops) * psPerHop_);
   }
+  /// Time of `bytes` over one link of a partial-sum ring.
+  uint64_t psumLinkPs(uint64_t bytes) const {
+    return ceilPs(double(bytes) * psPerPsumByte_);
+  }
+  /// Latency of `hops` partial-sum ring hops.
+  uint64_t psumHopsPs(uint64_t hops) const {
+    return ceilPs(double(hops) * psPerPsumHop_);
+  }
   uint64_t memoryLatencyPs() const { return memoryLatencyPs_; }
   uint64_t memoryTurnaroundPs() const { return memoryTurnaroundPs_; }
   uint64_t memoryBurstBytes() const { return memoryBurstBytes_; }
@@ -96,7 +106,7 @@ private:
   }
 
   double psPerCoreCycle_, psPerReadByte_, psPerWriteByte_, psPerLinkByte_,
-      psPerHop_;
+      psPerHop_, psPerPsumByte_, psPerPsumHop_;
   uint64_t memoryLatencyPs_, memorySetupPs_, memoryTurnaroundPs_,
       memoryBurstBytes_, launchOverheadPs_, barrierPs_, kernelSyncPs_,
       coreSyncPs_;

@@ -62,7 +62,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 2097152 : i64,
     lx_alignment = 128 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,
@@ -86,7 +86,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2.0e6 : f64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -110,7 +110,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = "high", memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
     memory_turnaround_ns = 10 : i64, memory_burst_bytes = 128 : i64,
@@ -133,7 +133,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -157,7 +157,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -181,7 +181,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 100 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -205,7 +205,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 1000000 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -229,7 +229,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -253,7 +253,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 1.5 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -277,7 +277,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.0 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -301,7 +301,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = -1 : i64, memory_setup_ns = 20 : i64,
@@ -325,7 +325,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -349,7 +349,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 0.0 : f64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -373,7 +373,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 1.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -397,7 +397,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 48 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -421,7 +421,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 128 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -466,7 +466,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 64 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -497,7 +497,7 @@ module attributes {spyre.arch = #spyre.arch<{
     lx_bytes = 2097152 : i64, lx_alignment = 128 : i64,
     lx_reserved_fraction = 0.0 : f64, stick_bytes = 64 : i64,
     ring_bytes_per_cycle = 128 : i64, ring_clock_hz = 1300000000 : i64,
-    ring_hop_latency_cycles = 4 : i64, memory_bytes = 137438953472 : i64,
+    ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64, memory_bytes = 137438953472 : i64,
     memory_bytes_per_cycle = 128 : i64, memory_clock_hz = 1300000000 : i64,
     memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64, memory_latency_ns = 500 : i64, memory_setup_ns = 20 : i64,
@@ -1183,7 +1183,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 2097152 : i64,
     lx_alignment = 128 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,
@@ -1281,7 +1281,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 1048576 : i64,
     lx_alignment = 256 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,
@@ -1311,7 +1311,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 1048576 : i64,
     lx_alignment = 256 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,
@@ -1722,6 +1722,29 @@ spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 :
 
 // -----
 
+// Partial sums are f32 added by the receiver: only a partial-sum receive
+// accumulates, and of whole f32 values.
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.ring_send' op accumulate adds f32 partial sums: only a partial_sum ring_recv of whole f32 values has it}}
+  spyre.ring_send {lx = #spyre.lx<offset = 0>, peer = 1 : i64, tag = 0 : i64, bytes = 256 : i64, partial_sum, accumulate}
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.ring_recv' op accumulate adds f32 partial sums: only a partial_sum ring_recv of whole f32 values has it}}
+  spyre.ring_recv {lx = #spyre.lx<offset = 0>, peer = 1 : i64, tag = 0 : i64, bytes = 256 : i64, accumulate}
+}
+
+// -----
+
+spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
+  // expected-error @+1 {{'spyre.ring_recv' op accumulate adds f32 partial sums: only a partial_sum ring_recv of whole f32 values has it}}
+  spyre.ring_recv {lx = #spyre.lx<offset = 0>, peer = 1 : i64, tag = 0 : i64, bytes = 254 : i64, partial_sum, accumulate}
+}
+
+// -----
+
 // Every iteration's bytes lie in LX: here the fourth row's do not.
 spyre.program @p attributes {kernel = "k", num_cores = 2 : i64, num_params = 0 : i64, params = array<i64>} {
   spyre.loop 4 {
@@ -1843,7 +1866,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 2097152 : i64,
     lx_alignment = 128 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,
@@ -2049,7 +2072,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 1048576 : i64,
     lx_alignment = 128 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,
@@ -2207,7 +2230,7 @@ module attributes {spyre.arch = #spyre.arch<{
     core_clock_hz = 1100000000 : i64, lx_bytes = 1048576 : i64,
     lx_alignment = 128 : i64, lx_reserved_fraction = 0.0 : f64,
     stick_bytes = 128 : i64, ring_bytes_per_cycle = 128 : i64,
-    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64,
+    ring_clock_hz = 1300000000 : i64, ring_hop_latency_cycles = 4 : i64, psum_ring_bytes_per_cycle = 32 : i64,
     memory_bytes = 137438953472 : i64, memory_bytes_per_cycle = 128 : i64,
     memory_clock_hz = 1300000000 : i64, memory_efficiency = 0.86 : f64,
     memory_write_efficiency = 0.47 : f64,

@@ -671,7 +671,7 @@ module {
 // #spyre.arch: a module compiled for another machine description
 //===----------------------------------------------------------------------===//
 
-// CHECK-LABEL: module attributes {spyre.arch = #spyre.arch<{barrier_latency_ns = 100 : i64, core_clock_hz = 1.000000e+09 : f64, core_sync_ns = 50 : i64, corelets_per_core = 2 : i64, cores = 8 : i64, fp16_storage = "ieee", kernel_sync_ns = 1000 : i64, launch_overhead_ns = 5000 : i64, lx_alignment = 64 : i64, lx_bytes = 1048576 : i64, lx_reserved_fraction = 1.250000e-01 : f64, max_span_per_core_bytes = 268435456 : i64, memory_burst_bytes = 64 : i64, memory_bytes = 17179869184 : i64, memory_bytes_per_cycle = 64 : i64, memory_clock_hz = 1300000000 : i64, memory_efficiency = 8.600000e-01 : f64, memory_latency_ns = 500 : i64, memory_ring_position = 8 : i64, memory_setup_ns = 20 : i64, memory_turnaround_ns = 10 : i64, memory_write_efficiency = 5.000000e-01 : f64, name = "spyre-small", pcie_bytes_per_s = 5.360000e+10 : f64, pcie_latency_ns = 1000 : i64, pt_cols = 8 : i64, pt_rows = 8 : i64, pt_simd = 8 : i64, ring_bytes_per_cycle = 64 : i64, ring_clock_hz = 1.300000e+09 : f64, ring_hop_latency_cycles = 4 : i64, sfp_complex_op_passes = 2 : i64, sfp_lanes_per_core = 64 : i64, stick_bytes = 64 : i64}>} {
+// CHECK-LABEL: module attributes {spyre.arch = #spyre.arch<{barrier_latency_ns = 100 : i64, core_clock_hz = 1.000000e+09 : f64, core_sync_ns = 50 : i64, corelets_per_core = 2 : i64, cores = 8 : i64, fp16_storage = "ieee", kernel_sync_ns = 1000 : i64, launch_overhead_ns = 5000 : i64, lx_alignment = 64 : i64, lx_bytes = 1048576 : i64, lx_reserved_fraction = 1.250000e-01 : f64, max_span_per_core_bytes = 268435456 : i64, memory_burst_bytes = 64 : i64, memory_bytes = 17179869184 : i64, memory_bytes_per_cycle = 64 : i64, memory_clock_hz = 1300000000 : i64, memory_efficiency = 8.600000e-01 : f64, memory_latency_ns = 500 : i64, memory_ring_position = 8 : i64, memory_setup_ns = 20 : i64, memory_turnaround_ns = 10 : i64, memory_write_efficiency = 5.000000e-01 : f64, name = "spyre-small", pcie_bytes_per_s = 5.360000e+10 : f64, pcie_latency_ns = 1000 : i64, psum_ring_bytes_per_cycle = 32 : i64, pt_cols = 8 : i64, pt_rows = 8 : i64, pt_simd = 8 : i64, ring_bytes_per_cycle = 64 : i64, ring_clock_hz = 1.300000e+09 : f64, ring_hop_latency_cycles = 4 : i64, sfp_complex_op_passes = 2 : i64, sfp_lanes_per_core = 64 : i64, stick_bytes = 64 : i64}>} {
 // A 64-byte stick holds 32 fp16 elements on this machine.
 // CHECK: spyre.tensor @t input {io_index = 0 : i64} : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 32>>
 // CHECK: spyre.unary relu %{{.*}} : tensor<64x64xf16, #spyre.layout<stick_dim = 1, stick_elems = 32>>
@@ -682,7 +682,7 @@ module attributes {spyre.arch = #spyre.arch<{
     sfp_complex_op_passes = 2, core_clock_hz = 1.0e9 : f64,
     lx_bytes = 1048576, lx_alignment = 64, lx_reserved_fraction = 0.125 : f64,
     stick_bytes = 64, ring_bytes_per_cycle = 64, ring_clock_hz = 1.3e9 : f64,
-    ring_hop_latency_cycles = 4, memory_bytes = 17179869184,
+    ring_hop_latency_cycles = 4, psum_ring_bytes_per_cycle = 32, memory_bytes = 17179869184,
     memory_bytes_per_cycle = 64, memory_clock_hz = 1300000000,
     memory_efficiency = 8.600000e-01 : f64,
     memory_write_efficiency = 5.000000e-01 : f64, memory_latency_ns = 500,

@@ -211,7 +211,8 @@ def Spyre_DmaScatterOp : Spyre_DmaRowsOp<"dma_scatter"> {
 class Spyre_RingOp<string mnemonic> : Spyre_InstOp<mnemonic> {
   let arguments = (ins Spyre_LxAddressAttr:$lx, Spyre_I64Attr:$peer,
                        OptionalAttr<Spyre_I64Attr>:$peer_param,
-                       Spyre_I64Attr:$tag, Spyre_I64Attr:$bytes);
+                       Spyre_I64Attr:$tag, Spyre_I64Attr:$bytes,
+                       UnitAttr:$partial_sum, UnitAttr:$accumulate);
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
@@ -221,9 +222,10 @@ def Spyre_RingSendOp : Spyre_RingOp<"ring_send"> {
   let description = [{
     Sends `bytes` contiguous bytes from `lx` to core `peer + P(peer_param)`
     (`peer_param` absent: `peer`) with `tag`, the shorter way round the
-    ring. The send completes once the bytes are on their way; the matching
-    `ring_recv` (same sender, receiver and tag, in order) takes them
-    (docs/isa.md `RingSend`).
+    ring (`partial_sum`: the partial-sum rings). The send completes once
+    the bytes are on their way; the matching `ring_recv` (same sender,
+    receiver, tag and ring, in order) takes them (docs/isa.md `RingSend`).
+    `accumulate` is for receives only.
   }];
 }
 
@@ -232,7 +234,9 @@ def Spyre_RingRecvOp : Spyre_RingOp<"ring_recv"> {
   let description = [{
     Receives `bytes` bytes from core `peer + P(peer_param)` with `tag` into
     `lx`; the core's ring unit waits until they arrive (docs/isa.md
-    `RingRecv`).
+    `RingRecv`). `partial_sum`: over the partial-sum rings; with
+    `accumulate` as well the bytes are f32 partial sums added to what `lx`
+    holds (a K-split matmul's reduction).
   }];
 }
 
