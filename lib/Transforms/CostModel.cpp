@@ -362,13 +362,13 @@ double KernelPlan::partialSumNs() const {
       acc = &pv;
   double bytes = double(acc->rows * acc->sticks * arch.stickBytes);
   double transfer = bytes / arch.psumLinkBandwidth() * 1e9;
-  // Per tile the cores inside the chain receive, then pass the sum on
-  // (their ring unit does one after the other, and the tile's buffer is
-  // not free before); the ends do one of the two. The first core's last
-  // sum comes down the whole chain.
+  // The last tile's sums come down the whole chain after its k loop; each
+  // earlier tile delays the next by what a core inside the chain does for
+  // it: receive, then pass the sum on (its ring unit does one after the
+  // other, and the tile's buffer is not free before); the ends do one.
   int64_t tiles = tilesOutsideAccLoop(*this, busiestShare(*this));
   double perTile = (g > 2 ? 2.0 : 1.0) * transfer;
-  return double(tiles) * perTile +
+  return double(tiles - 1) * perTile +
          double(g - 1) * (transfer + arch.psumHopsNs(1));
 }
 
