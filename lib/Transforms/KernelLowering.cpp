@@ -33,9 +33,7 @@ public:
     // one kept in this core's LX is already in its buffer.
     for (const RingExchange &x : gathers)
       emitRingExchange(scope, x);
-    for (unsigned i : loadOrder())
-      if (plan.tensors[i].hoisted && plan.tensors[i].movesBytes())
-        emitTransfer(i, /*store=*/false);
+    emitLoadsOf([](const PlanTensor &t) { return t.hoisted; });
 
     SmallVector<int64_t> tileLoops;
     for (int64_t l : hw)
@@ -197,10 +195,38 @@ private:
   /// Loads of a tile's streamed inputs: those fixed along the accumulation
   /// loop, or those that vary along it.
   void emitLoads(bool variesInAccLoop) {
-    for (unsigned i : loadOrder())
-      if (!plan.tensors[i].hoisted && plan.tensors[i].movesBytes() &&
-          plan.tensors[i].variesInAccLoop == variesInAccLoop)
-        emitTransfer(i, /*store=*/false);
+    emitLoadsOf([&](const PlanTensor &t) {
+      return !t.hoisted && t.variesInAccLoop == variesInAccLoop;
+    });
+  }
+
+  /// Loads of the inputs `which` picks that move bytes, in load order;
+  /// those only the first core of a K-split's k group reads, on those
+  /// cores (after the others).
+  void emitLoadsOf(function_ref<bool(const PlanTensor &)> which) {
+    for (bool firstOnly : {false, true}) {
+      SmallVector<unsigned> inputs;
+      for (unsigned i : loadOrder()) {
+        const PlanTensor &t = plan.tensors[i];
+        if (which(t) && t.movesBytes() &&
+            plan.readByFirstOfKGroup(t) == firstOnly)
+          inputs.push_back(i);
+      }
+      if (inputs.empty())
+        continue;
+      (void)guarded([&](int64_t c) { return !firstOnly || firstOfKGroup(c); },
+                    [&] {
+                      for (unsigned i : inputs)
+                        emitTransfer(i, /*store=*/false);
+                      return success();
+                    });
+    }
+  }
+
+  /// Whether core `c` finishes its tiles: the first core of its k group
+  /// under a K-split, every core otherwise.
+  bool firstOfKGroup(int64_t c) const {
+    return plan.kSplit() == 1 || plan.splitCoord(c, plan.accLoop) == 0;
   }
 
   /// The body ops inside the accumulation loop, or those after it (all of
@@ -234,16 +260,13 @@ private:
       closeLoops(1);
     emitPartialSums();
     // With a K-split only the first core of each k group has the sums.
-    return guarded(
-        [&](int64_t c) {
-          return plan.kSplit() == 1 || plan.splitCoord(c, plan.accLoop) == 0;
-        },
-        [&] {
-          if (failed(emitValues(/*inner=*/false)))
-            return failure();
-          emitStores();
-          return success();
-        });
+    return guarded([&](int64_t c) { return firstOfKGroup(c); },
+                   [&] {
+                     if (failed(emitValues(/*inner=*/false)))
+                       return failure();
+                     emitStores();
+                     return success();
+                   });
   }
 
   /// A K-split's reduction (KernelPlan::kSplit) down the partial-sum ring:

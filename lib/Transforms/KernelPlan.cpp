@@ -879,9 +879,15 @@ private:
   int64_t sharersOf(const PlanTensor &t) {
     int64_t sharers = 1;
     for (int64_t l = 0; l < int64_t(plan.loops.size()); ++l)
-      if (!t.isResult && !t.movesAlong(l))
+      if (!t.isResult && !t.movesAlong(l) && !splitAccLoop(l))
         sharers *= plan.loops[l].split;
     return sharers;
+  }
+
+  /// A K-split's k: what is fixed along it only the first core of each k
+  /// group reads (KernelPlan::readByFirstOfKGroup).
+  bool splitAccLoop(int64_t l) const {
+    return l == plan.accLoop && plan.kSplit() > 1;
   }
 
   /// A buffer per input tile, or the buffer of an earlier input moving the
@@ -1279,10 +1285,6 @@ LogicalResult KernelPlan::checkKSplit(bool emitErrors) const {
       return fail(what + Twine(t.index) +
                   " is handed over on chip (only the first core of a k "
                   "group has the sums)");
-    if (!t.isResult && !t.movesAlong(accLoop))
-      return fail("input " + Twine(t.index) +
-                  " is fixed along k (it would be read by every core of a "
-                  "k group for the first one's epilogue)");
   }
   SmallVector<int64_t> hw = hardwareLoops();
   if (int64_t(hw.size()) - llvm::is_contained(hw, accLoop) + 1 >

@@ -120,7 +120,8 @@ private:
   /// search stays small).
   bool parallelLoopsSplitWhole() const {
     for (int64_t l = 0; l < n; ++l)
-      if (l != kLoop && split[l] != llvm::divideCeil(space[l], tile[l]))
+      if (l != kLoop &&
+          split[l] != int64_t(llvm::divideCeil(space[l], tile[l])))
         return false;
     return true;
   }

@@ -45,8 +45,19 @@ func.func @k_split(%x: tensor<8x4096xf16, #layout>, %w: tensor<64x4096xf16, #lay
 
 // -----
 
-// What a K-split does not handle: an input fixed along k (a bias of the
-// epilogue, which only the first core of a k group runs).
+// An input fixed along k (the bias of the epilogue) is read only by the
+// first core of each k group, which alone runs the epilogue: its load is
+// guarded like the epilogue (parameter 0: 1 on core 0), and no multicast.
+// CHECK-LABEL: spyre.program @k
+// CHECK-SAME: num_cores = 4
+// CHECK-NEXT: spyre.loop 1 attributes {count_param = 0 : i64} {
+// CHECK-NEXT: spyre.dma_load {box = array<i64: 1, 1, 1>, lx = #spyre.lx<offset = [[BIAS:[0-9]+]]>, mem = #spyre.mem<tensor = @in2, offset = 0, strides = [0]>, pitch = array<i64: 0, 0, 0>, run = 128 : i64}
+// CHECK-NEXT: {{^ *}}}{{$}}
+// CHECK: spyre.ring_recv {accumulate
+// CHECK: spyre.ring_send
+// CHECK: spyre.loop 1 attributes {count_param = 0 : i64} {
+// CHECK-NEXT: spyre.sfp_binary "add" {{{.*}}src1 = #spyre.lx<offset = [[BIAS]]>
+// CHECK-NEXT: spyre.dma_store
 #layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
 #layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
 #layout2 = #spyre.layout<stick_dim = 0, stick_elems = 64>
@@ -55,7 +66,6 @@ func.func @k_split(%x: tensor<8x4096xf16, #layout>, %w: tensor<64x4096xf16, #lay
 #map2 = affine_map<(d0, d1, d2) -> (d1)>
 #map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @bias(%x: tensor<8x4096xf16, #layout>, %w: tensor<64x4096xf16, #layout1>, %bias: tensor<64xf16, #layout2>) -> tensor<8x64xf16, #layout> {
-  // expected-error @+1 {{k is split over 4 cores, but input 2 is fixed along k (it would be read by every core of a k group for the first one's epilogue)}}
   %0 = spyre.kernel "k"(%x, %w, %bias) {indexing_maps = [#map, #map1, #map2, #map3], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 8, 64, 4096>, schedule = #spyre.schedule<split = [1, 1, 4], tile = [8, 64, 512], depth = 2, cost_ns = 0>} : (tensor<8x4096xf16, #layout>, tensor<64x4096xf16, #layout1>, tensor<64xf16, #layout2>) -> tensor<8x64xf16, #layout> {
   ^bb0(%a: tensor<8x4096xf16, #layout>, %b: tensor<64x4096xf16, #layout1>, %c: tensor<64xf16, #layout2>):
     %1 = spyre.matmul %a, %b {transpose_rhs} : tensor<8x4096xf16, #layout>, tensor<64x4096xf16, #layout1> -> tensor<8x64xf16, #layout>

@@ -225,6 +225,10 @@ _add(ZooEntry("mm_ksplit", "torch.mm(x[8, 8192], y[8192, 32]): too few output "
               "over the partial-sum ring",
               lambda: MM(), [(8, 8192), (8192, 32)], BOTH,
               expected_ops=["aten.mm.default"], input_scale=0.1))
+_add(ZooEntry("linear_ksplit", "nn.Linear 8192 -> 32 with bias, x [8, 8192]: a "
+              "K-split whose bias only the first core of each k group reads",
+              lambda: SingleLinear(8192, 32, True), [(8, 8192)], ("fp16",), "fp16",
+              expected_ops=["aten.linear.default"]))
 _add(ZooEntry("mm_ksplit_odd", "torch.mm(x[5, 12000], y[12000, 33]): a K-split "
               "with edges along every loop",
               lambda: MM(), [(5, 12000), (12000, 33)], ("fp16",), "fp16",

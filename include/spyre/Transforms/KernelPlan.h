@@ -351,10 +351,15 @@ public:
     return isMatmul() && accLoop >= 0 ? loops[accLoop].split : 1;
   }
   /// Whether a K-split plan is one the lowering handles; a diagnostic
-  /// otherwise (every input streamed along k, everything through device
-  /// memory, a loop level for the reduction's guard; the partial sums are
-  /// the f32 accumulator's).
+  /// otherwise (everything through device memory, a loop level for the
+  /// reduction's guard; the partial sums are the f32 accumulator's).
   mlir::LogicalResult checkKSplit(bool emitErrors) const;
+  /// An input of a K-split fixed along k (a bias or residual of the
+  /// epilogue): only the first core of each k group, which runs the
+  /// epilogue, reads it.
+  bool readByFirstOfKGroup(const PlanTensor &t) const {
+    return kSplit() > 1 && !t.isResult && !t.variesInAccLoop;
+  }
   /// Nanoseconds a K-split adds to the busiest core: each tile's partial
   /// sums received and passed on, and the chain's latency to the first
   /// core (0 without a K-split).
