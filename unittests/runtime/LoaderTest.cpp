@@ -171,6 +171,11 @@ TEST(Loader, CorruptDataNamesTheSegmentAndItsTensor) {
   bytes = basicModel();
   bytes[segmentOffset(bytes, 2)] ^= 1; // a recorded digest
   expectRejected(bytes, "segment 0 (program 'mm') is corrupt");
+  // Hashed on several threads, reported in segment order: the first.
+  bytes = basicModel();
+  bytes[segmentOffset(bytes, 1) + 5] ^= 1;
+  bytes[segmentOffset(bytes, 0) + 130] ^= 1;
+  expectRejected(bytes, "segment 0 (program 'mm') is corrupt");
   // Trusted as is when asked: it loads.
   std::unique_ptr<Model> m;
   rt::LoadOptions trust;
