@@ -356,11 +356,11 @@ double KernelPlan::partialSumNs() const {
   int64_t g = kSplit();
   if (g <= 1)
     return 0;
-  const PlanValue *acc = nullptr;
+  // Every accumulator's sums (a gated MLP has two), one after the other.
+  double bytes = 0;
   for (auto &[v, pv] : values)
     if (isa<MatmulOp>(pv.op))
-      acc = &pv;
-  double bytes = double(acc->rows * acc->sticks * arch.stickBytes);
+      bytes += double(pv.rows * pv.sticks * arch.stickBytes);
   double transfer = bytes / arch.psumLinkBandwidth() * 1e9;
   // The last tile's sums come down the whole chain after its k loop; each
   // earlier tile delays the next by what a core inside the chain does for

@@ -135,3 +135,31 @@ func.func @no_loop_level(%x: tensor<2x16x1024xf16, #l>, %w: tensor<2x128x1024xf1
   }
   return %0 : tensor<2x16x128xf16, #l>
 }
+
+// -----
+
+// A gated MLP kernel has two accumulators (the up and the gate
+// projection): each tile's partial sums of both go down the chain, one
+// after the other, in the same order on every core (one tag, in order).
+// CHECK-LABEL: spyre.program @k1_matmul
+// CHECK: spyre.ring_recv {accumulate, bytes = 2048 : i64, lx = #spyre.lx<offset = [[UP:[0-9]+]]>, partial_sum
+// CHECK: spyre.ring_send {bytes = 2048 : i64, lx = #spyre.lx<offset = [[UP]]>, partial_sum
+// CHECK: spyre.ring_recv {accumulate, bytes = 2048 : i64, lx = #spyre.lx<offset = [[GATE:[0-9]+]]>, partial_sum
+// CHECK: spyre.ring_send {bytes = 2048 : i64, lx = #spyre.lx<offset = [[GATE]]>, partial_sum
+// CHECK: spyre.sfp_unary "silu" {{{.*}}src0 = #spyre.lx<offset = [[GATE]]>
+#layout = #spyre.layout<stick_dim = 1, stick_elems = 64>
+#layout1 = #spyre.layout<stick_dim = 0, stick_elems = 64, dim_order = [1, 0]>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @gated(%x: tensor<8x4096xf16, #layout>, %wg: tensor<64x4096xf16, #layout1>, %wu: tensor<64x4096xf16, #layout1>) -> tensor<8x64xf16, #layout> {
+  %0 = spyre.kernel "k1_matmul"(%x, %wu, %wg) {indexing_maps = [#map, #map1, #map1, #map2], iterators = ["parallel", "parallel", "reduction"], space = array<i64: 8, 64, 4096>, schedule = #spyre.schedule<split = [1, 1, 2], tile = [8, 64, 1024], depth = 2, cost_ns = 0>} : (tensor<8x4096xf16, #layout>, tensor<64x4096xf16, #layout1>, tensor<64x4096xf16, #layout1>) -> tensor<8x64xf16, #layout> {
+  ^bb0(%a: tensor<8x4096xf16, #layout>, %u: tensor<64x4096xf16, #layout1>, %g: tensor<64x4096xf16, #layout1>):
+    %1 = spyre.matmul %a, %u {transpose_rhs} : tensor<8x4096xf16, #layout>, tensor<64x4096xf16, #layout1> -> tensor<8x64xf16, #layout>
+    %2 = spyre.matmul %a, %g {transpose_rhs} : tensor<8x4096xf16, #layout>, tensor<64x4096xf16, #layout1> -> tensor<8x64xf16, #layout>
+    %3 = spyre.unary silu %2 : tensor<8x64xf16, #layout> -> tensor<8x64xf16, #layout>
+    %4 = spyre.binary mul %3, %1 : tensor<8x64xf16, #layout>, tensor<8x64xf16, #layout> -> tensor<8x64xf16, #layout>
+    spyre.yield %4 : tensor<8x64xf16, #layout>
+  }
+  return %0 : tensor<8x64xf16, #layout>
+}
