@@ -78,35 +78,26 @@ uint64_t timesRun(const std::vector<uint64_t> &trips) {
   return times;
 }
 
-} // namespace
+/// Counts one core's ring messages into the flows.
+class CoreMessages {
+public:
+  CoreMessages(uint32_t core, uint32_t numCores, uint32_t numParams,
+               const std::vector<int64_t> &params, Flows &flows)
+      : core(core), numCores(numCores), numParams(numParams), params(params),
+        flows(flows) {}
 
-bool verifyRingMatching(const uint8_t *image, size_t numInsts,
-                        uint32_t numCores, uint32_t numParams,
-                        const std::vector<int64_t> &params,
-                        std::string &error) {
-  auto param = [&](uint32_t core, uint8_t slot) -> int64_t {
-    if (slot == isa::kNone || slot >= numParams ||
-        size_t(core) * numParams + slot >= params.size())
-      return 0;
-    return params[size_t(core) * numParams + slot];
-  };
-  Flows flows;
-  bool anyRing = false;
-  for (uint32_t core = 0; core < numCores; ++core) {
-    // Trip counts of the enclosing loops; a triangular loop (its count
-    // varies with an outer counter) makes the counts unknowable here.
-    std::vector<uint64_t> trips;
-    unsigned triangular = 0;
+  enum class Result { Counted, LeftToRun, Error };
+
+  /// Walks the program: loops push and pop trip counts, ring instructions
+  /// add to their flow.
+  Result walk(const uint8_t *image, size_t numInsts, bool &anyRing,
+              std::string &error) {
     for (size_t i = 0; i < numInsts; ++i) {
       isa::Inst inst;
       std::memcpy(&inst, image + i * isa::kInstBytes, sizeof(inst));
       Opcode op = Opcode(inst.opcode);
       if (op == Opcode::Loop) {
-        int64_t count = inst.countParam != isa::kNone
-                            ? param(core, inst.countParam)
-                            : int64_t(inst.arg[0]);
-        trips.push_back(count > 0 ? uint64_t(count) : 0);
-        triangular += int32_t(inst.arg[1]) != 0;
+        enterLoop(inst);
         continue;
       }
       if (op == Opcode::EndLoop) {
@@ -118,27 +109,79 @@ bool verifyRingMatching(const uint8_t *image, size_t numInsts,
         continue;
       anyRing = true;
       if (triangular)
-        return true; // left to the run
-      uint64_t times = timesRun(trips);
-      if (!times)
-        continue;
-      int64_t peer;
-      if (__builtin_add_overflow(int64_t(inst.arg[0]),
-                                 param(core, inst.memParam), &peer))
-        peer = -1; // out of range either way
-      if (peer < 0 || peer >= int64_t(numCores)) {
-        error = "instruction " + std::to_string(i) + " (" +
-                isa::opcodeName(inst.opcode) + ") on core " +
-                std::to_string(core) + ": ring peer " + std::to_string(peer) +
-                " out of range (the program runs on " +
-                std::to_string(numCores) + " cores)";
-        return false;
-      }
-      bool send = op == Opcode::RingSend;
-      int64_t sender = send ? core : peer, receiver = send ? peer : core;
-      bool partialSum = inst.flags & isa::kFlagPartialSum;
-      auto &flow = flows[{sender, receiver, inst.arg[1], partialSum}];
-      (send ? flow.first : flow.second).add(times, inst.arg[2]);
+        return Result::LeftToRun;
+      if (!count(i, inst, error))
+        return Result::Error;
+    }
+    return Result::Counted;
+  }
+
+private:
+  uint32_t core, numCores, numParams;
+  const std::vector<int64_t> &params;
+  Flows &flows;
+  /// Trip counts of the enclosing loops; a triangular loop (its count
+  /// varies with an outer counter) makes the counts unknowable here.
+  std::vector<uint64_t> trips;
+  unsigned triangular = 0;
+
+  int64_t param(uint8_t slot) const {
+    if (slot == isa::kNone || slot >= numParams ||
+        size_t(core) * numParams + slot >= params.size())
+      return 0;
+    return params[size_t(core) * numParams + slot];
+  }
+
+  void enterLoop(const isa::Inst &inst) {
+    int64_t n = inst.countParam != isa::kNone ? param(inst.countParam)
+                                              : int64_t(inst.arg[0]);
+    trips.push_back(n > 0 ? uint64_t(n) : 0);
+    triangular += int32_t(inst.arg[1]) != 0;
+  }
+
+  /// Adds ring instruction `i` to its flow, as often as its loops run.
+  bool count(size_t i, const isa::Inst &inst, std::string &error) {
+    uint64_t times = timesRun(trips);
+    if (!times)
+      return true;
+    int64_t peer;
+    if (__builtin_add_overflow(int64_t(inst.arg[0]), param(inst.memParam),
+                               &peer))
+      peer = -1; // out of range either way
+    if (peer < 0 || peer >= int64_t(numCores)) {
+      error = "instruction " + std::to_string(i) + " (" +
+              isa::opcodeName(inst.opcode) + ") on core " +
+              std::to_string(core) + ": ring peer " + std::to_string(peer) +
+              " out of range (the program runs on " + std::to_string(numCores) +
+              " cores)";
+      return false;
+    }
+    bool send = Opcode(inst.opcode) == Opcode::RingSend;
+    int64_t sender = send ? core : peer, receiver = send ? peer : core;
+    bool partialSum = inst.flags & isa::kFlagPartialSum;
+    auto &flow = flows[{sender, receiver, inst.arg[1], partialSum}];
+    (send ? flow.first : flow.second).add(times, inst.arg[2]);
+    return true;
+  }
+};
+
+} // namespace
+
+bool verifyRingMatching(const uint8_t *image, size_t numInsts,
+                        uint32_t numCores, uint32_t numParams,
+                        const std::vector<int64_t> &params,
+                        std::string &error) {
+  Flows flows;
+  bool anyRing = false;
+  for (uint32_t core = 0; core < numCores; ++core) {
+    CoreMessages messages(core, numCores, numParams, params, flows);
+    switch (messages.walk(image, numInsts, anyRing, error)) {
+    case CoreMessages::Result::Counted:
+      break;
+    case CoreMessages::Result::LeftToRun:
+      return true;
+    case CoreMessages::Result::Error:
+      return false;
     }
   }
   return !anyRing || pairUp(flows, error);

@@ -1426,9 +1426,8 @@ LogicalResult DmaGatherOp::verify() { return verifyDmaRows(*this); }
 LogicalResult DmaScatterOp::verify() { return verifyDmaRows(*this); }
 
 namespace {
-/// Checks a ring transfer: a peer core, a tag and a positive byte count
-/// inside the scratchpad in every iteration.
-template <typename RingOp> LogicalResult verifyRing(RingOp op) {
+/// A ring transfer's peer, tag, byte count, flags and peer parameter.
+template <typename RingOp> LogicalResult verifyRingFields(RingOp op) {
   if (op.getPeer() < 0 || op.getTag() < 0)
     return op.emitOpError("peer and tag must not be negative");
   if (op.getBytes() < 1)
@@ -1437,16 +1436,20 @@ template <typename RingOp> LogicalResult verifyRing(RingOp op) {
                              !op.getPartialSum() || op.getBytes() % 4 != 0))
     return op.emitOpError("accumulate adds f32 partial sums: only a "
                           "partial_sum ring_recv of whole f32 values has it");
-  if (auto p = op.getPeerParam()) {
-    // As count_param: absence means none.
-    if (*p < 0)
-      return op.emitOpError("peer_param must not be negative, got ") << *p;
-    if (failed(verifyParamSlot(op, *p, "peer")))
-      return failure();
-  }
-  Arch arch = getArch(op);
-  if (failed(verifyLx(op, op.getLx(), "lx")))
+  std::optional<int64_t> p = op.getPeerParam();
+  if (!p)
+    return success(); // as count_param: absence means none
+  if (*p < 0)
+    return op.emitOpError("peer_param must not be negative, got ") << *p;
+  return verifyParamSlot(op, *p, "peer");
+}
+
+/// Checks a ring transfer: its fields, and its bytes inside the
+/// scratchpad in every iteration.
+template <typename RingOp> LogicalResult verifyRing(RingOp op) {
+  if (failed(verifyRingFields(op)) || failed(verifyLx(op, op.getLx(), "lx")))
     return failure();
+  Arch arch = getArch(op);
   // Every iteration's bytes, not only the first's.
   std::optional<int64_t> last = lastLxOffset(op, op.getLx());
   std::optional<int64_t> end =
